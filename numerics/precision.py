@@ -1,0 +1,200 @@
+"""Precision management: local mpmath contexts, arb balls and three-valued comparisons.
+
+Rules (developers' guide, "Tests stricter than production"):
+
+* mpmath is used only through *local* contexts (:func:`mp_context`); the global ``mpmath.mp``
+  precision is never mutated.
+* python-flint's arb precision is a process-global setting (``flint.ctx.prec``); it is changed only
+  inside :func:`arb_precision`, which restores it on exit.
+* A comparison of balls is three-valued: :class:`Tri` ``TRUE`` when every point of the balls satisfies
+  it, ``FALSE`` when none does, ``UNKNOWN`` otherwise.  ``bool(Tri.UNKNOWN)`` raises: an undecided
+  comparison can never be used as a pass or a fail.
+* Tolerances come from the precision used (:func:`tolerance_for`, :func:`float_tolerance`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import mpmath
+
+__all__ = [
+    "Tri",
+    "mp_context",
+    "tolerance_for",
+    "float_tolerance",
+    "FLOAT64_EPS",
+    "arb_precision",
+    "to_arb",
+    "tri_positive",
+    "tri_negative",
+    "tri_nonnegative",
+    "tri_lt",
+    "tri_le",
+    "tri_gt",
+    "tri_ge",
+    "tri_contains",
+]
+
+FLOAT64_EPS = 2.0**-52
+
+
+class Tri(enum.Enum):
+    """A three-valued truth value."""
+
+    TRUE = "TRUE"
+    FALSE = "FALSE"
+    UNKNOWN = "UNKNOWN"
+
+    def __bool__(self) -> bool:
+        raise TypeError("a Tri is three-valued; compare it with Tri.TRUE / Tri.FALSE / Tri.UNKNOWN")
+
+    def __invert__(self) -> Tri:
+        return {Tri.TRUE: Tri.FALSE, Tri.FALSE: Tri.TRUE, Tri.UNKNOWN: Tri.UNKNOWN}[self]
+
+    def __and__(self, other: Tri) -> Tri:
+        if self is Tri.FALSE or other is Tri.FALSE:
+            return Tri.FALSE
+        if self is Tri.TRUE and other is Tri.TRUE:
+            return Tri.TRUE
+        return Tri.UNKNOWN
+
+    def __or__(self, other: Tri) -> Tri:
+        return ~((~self) & (~other))
+
+    @staticmethod
+    def all(values: Any) -> Tri:
+        out = Tri.TRUE
+        for v in values:
+            out = out & v
+        return out
+
+
+# -- mpmath ---------------------------------------------------------------------------------------
+def mp_context(dps: int) -> mpmath.ctx_mp.MPContext:
+    """A fresh mpmath context at ``dps`` decimal digits, independent of the global ``mpmath.mp``.
+
+    >>> ctx = mp_context(40)
+    >>> str(ctx.mpf(1) / 3)[:12]
+    '0.3333333333'
+    >>> mpmath.mp.dps  # the global context is untouched
+    15
+    """
+    if int(dps) < 5:
+        raise ValueError(f"dps must be >= 5, got {dps}")
+    ctx = mpmath.MPContext()
+    ctx.dps = int(dps)
+    return ctx
+
+
+def tolerance_for(dps: int, *, scale: float = 1.0, guard_digits: int = 10) -> float:
+    """Tolerance of a computation carried at ``dps`` digits: ``scale * 10**-(dps - guard_digits)``.
+
+    ``guard_digits`` absorbs rounding accumulated over the computation (the spec's "exact at
+    precision p" uses 12).
+    """
+    if guard_digits >= dps:
+        raise ValueError("guard_digits must be smaller than dps")
+    return float(scale) * 10.0 ** (-(int(dps) - int(guard_digits)))
+
+
+def float_tolerance(ops: int = 1, *, scale: float = 1.0, safety: float = 8.0) -> float:
+    """A float64 error budget for ``ops`` rounding steps on values of size ``scale``.
+
+    ``safety * ops * eps * scale`` with eps = 2**-52: a forward-error bound with a safety factor.
+    """
+    return float(safety) * max(int(ops), 1) * FLOAT64_EPS * max(float(scale), 1e-300)
+
+
+# -- arb balls ------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def arb_precision(bits: int) -> Iterator[None]:
+    """Run a block with python-flint's arb working precision at ``bits`` (restored on exit)."""
+    import flint
+
+    old = flint.ctx.prec
+    flint.ctx.prec = int(bits)
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
+
+
+def to_arb(x: Any) -> Any:
+    """Convert an int / Fraction / fmpq / str / float / mpf to an arb ball (exact where possible)."""
+    import flint
+    from fractions import Fraction
+
+    if isinstance(x, flint.arb):
+        return x
+    if isinstance(x, (int, flint.fmpz)):
+        return flint.arb(x)
+    if isinstance(x, Fraction):
+        return flint.arb(flint.fmpq(x.numerator, x.denominator))
+    if isinstance(x, flint.fmpq):
+        return flint.arb(x)
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            raise ValueError(f"cannot make a ball of non-finite {x!r}")
+        return flint.arb(x)  # floats are dyadic: exact
+    if isinstance(x, mpmath.mpf):
+        return flint.arb(mpmath.nstr(x, 60, strip_zeros=False))
+    return flint.arb(x)
+
+
+def tri_positive(x: Any) -> Tri:
+    """x > 0 on the whole ball -> TRUE; x <= 0 on the whole ball -> FALSE; else UNKNOWN.
+
+    A ball that touches zero from above (e.g. [0, 2]) gives UNKNOWN: its lower end may be 0.
+    """
+    b = to_arb(x)
+    if b > 0:
+        return Tri.TRUE
+    if b <= 0:
+        return Tri.FALSE
+    return Tri.UNKNOWN
+
+
+def tri_negative(x: Any) -> Tri:
+    return tri_positive(-to_arb(x))
+
+
+def tri_nonnegative(x: Any) -> Tri:
+    b = to_arb(x)
+    if b >= 0:
+        return Tri.TRUE
+    if b < 0:
+        return Tri.FALSE
+    return Tri.UNKNOWN
+
+
+def tri_lt(a: Any, b: Any) -> Tri:
+    return tri_positive(to_arb(b) - to_arb(a))
+
+
+def tri_gt(a: Any, b: Any) -> Tri:
+    return tri_positive(to_arb(a) - to_arb(b))
+
+
+def tri_le(a: Any, b: Any) -> Tri:
+    return tri_nonnegative(to_arb(b) - to_arb(a))
+
+
+def tri_ge(a: Any, b: Any) -> Tri:
+    return tri_nonnegative(to_arb(a) - to_arb(b))
+
+
+def tri_contains(ball: Any, value: Any) -> Tri:
+    """Does ``ball`` contain the exact ``value``?  TRUE if certainly, FALSE if certainly not."""
+    b, v = to_arb(ball), to_arb(value)
+    if v.is_exact() and b.contains(v):
+        return Tri.TRUE
+    if not b.overlaps(v):
+        return Tri.FALSE
+    if b.contains(v):
+        return Tri.TRUE
+    return Tri.UNKNOWN

@@ -1,0 +1,3 @@
+"""Strategies: placeholder, filled by the paper issue."""
+
+__all__: list[str] = []

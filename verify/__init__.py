@@ -1,0 +1,77 @@
+"""verify: the engine that checks the catalogue of claims.
+
+Public API (explicit re-exports; the implementation lives in private modules):
+
+* claim model: :class:`Claim`, :class:`Check`, :class:`Control`, :class:`Source`
+* verdicts: :class:`Verdict`, :func:`combine`, :class:`Evidence`, :class:`Counterexample`
+* building evidence: :class:`Tally`, :class:`Observation`, :func:`explore`
+* profiles: :class:`Profile`, :func:`get_profile`, :data:`PROFILES`
+* catalogue: :func:`catalogue`, :class:`Registry`
+* running: :func:`run_claims`, :func:`run_claim`, :class:`RunResult`, :class:`ClaimOutcome`
+* errors: :class:`VerifyError`, :class:`RegistryError`, :class:`UsageError`, :class:`CheckError`
+"""
+
+from ._claim import (
+    PROVENANCE_TAGS,
+    ROLES,
+    Check,
+    Claim,
+    Control,
+    Source,
+    derive_seed,
+    refuted,
+    unknown_evidence,
+)
+from ._errors import CheckError, RegistryError, UsageError, VerifyError
+from ._profile import PROFILES, Profile, get_profile
+from ._registry import Registry, catalogue, discover
+from ._runner import (
+    CheckOutcome,
+    ClaimOutcome,
+    RunResult,
+    SerialExecutor,
+    claim_verdict,
+    run_claim,
+    run_claims,
+)
+from ._tally import Observation, Tally, explore, reject
+from ._verdict import Counterexample, Evidence, Verdict, combine
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PROVENANCE_TAGS",
+    "PROFILES",
+    "ROLES",
+    "Check",
+    "CheckError",
+    "CheckOutcome",
+    "Claim",
+    "ClaimOutcome",
+    "Control",
+    "Counterexample",
+    "Evidence",
+    "Observation",
+    "Profile",
+    "Registry",
+    "RegistryError",
+    "RunResult",
+    "SerialExecutor",
+    "Source",
+    "Tally",
+    "UsageError",
+    "Verdict",
+    "VerifyError",
+    "catalogue",
+    "claim_verdict",
+    "combine",
+    "derive_seed",
+    "discover",
+    "explore",
+    "get_profile",
+    "refuted",
+    "reject",
+    "run_claim",
+    "run_claims",
+    "unknown_evidence",
+]

@@ -1,0 +1,248 @@
+"""Building evidence: a tally of per-instance observations, and hypothesis-driven exploration.
+
+Checks compare numbers in three ways, and each has its own honest outcome:
+
+* exact (rationals, sympy):          holds -> CERTIFIED, fails -> REFUTED;
+* rigorous balls (arb):              certainly holds -> CERTIFIED, certainly fails -> REFUTED,
+                                     straddles -> UNKNOWN (never coerced);
+* floating point within a budget:    within the tolerance -> CONSISTENT, outside it -> REFUTED.
+
+The tolerance of a floating-point comparison must come from the precision used (see
+:func:`numerics.precision.tolerance_for`); it is recorded in the evidence.
+
+:func:`explore` draws instances from a hypothesis strategy under a recorded seed.  When an instance
+refutes the statement, hypothesis shrinks it, and the *minimal* refuting instance becomes the
+counterexample.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._verdict import Counterexample, Evidence, Verdict, combine
+
+__all__ = ["Observation", "Tally", "explore", "reject"]
+
+
+class _Rejected(Exception):
+    """Raised by :func:`reject` inside an :func:`explore` body."""
+
+
+def reject() -> None:
+    """Discard the current instance (it lies outside the hypotheses); use inside ``explore`` bodies."""
+    raise _Rejected()
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The outcome on one instance: its level, margin (>= 0 means it holds), achieved error."""
+
+    level: Verdict
+    margin: float | None = None
+    error: float | None = None
+    counterexample: Counterexample | None = None
+
+    def __post_init__(self) -> None:
+        if self.level is Verdict.REFUTED and self.counterexample is None:
+            raise ValueError("a refuting Observation needs a counterexample")
+
+
+def _f(x: Any) -> float | None:
+    if x is None:
+        return None
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+@dataclass
+class Tally:
+    """Accumulates observations and turns them into one :class:`Evidence`."""
+
+    precision: str
+    backend: str
+    tolerance: float | None = None
+    seeds: tuple[int, ...] = ()
+    levels: list[Verdict] = field(default_factory=list)
+    margin_min: float | None = None
+    margin_max: float | None = None
+    error: float | None = None
+    counterexample: Counterexample | None = None
+    notes: list[str] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    # -- recording ---------------------------------------------------------------------------
+    def add(self, obs: Observation) -> Observation:
+        self.levels.append(obs.level)
+        m = _f(obs.margin)
+        if m is not None and not math.isnan(m):
+            self.margin_min = m if self.margin_min is None else min(self.margin_min, m)
+            self.margin_max = m if self.margin_max is None else max(self.margin_max, m)
+        e = _f(obs.error)
+        if e is not None and not math.isnan(e):
+            self.error = e if self.error is None else max(self.error, e)
+        if obs.level is Verdict.REFUTED and self.counterexample is None:
+            self.counterexample = obs.counterexample
+        return obs
+
+    def exact(self, holds: bool, *, margin: Any = None, level: Verdict = Verdict.CERTIFIED,
+              counterexample: Callable[[], Counterexample] | Counterexample | None = None,
+              ) -> Observation:
+        """Record an exactly decided statement (``holds`` must be a genuine bool)."""
+        if not isinstance(holds, bool):
+            raise TypeError(f"exact() needs a bool decided exactly, got {type(holds).__name__}")
+        if holds:
+            return self.add(Observation(level, margin=_f(margin)))
+        return self.add(Observation(Verdict.REFUTED, margin=_f(margin),
+                                    counterexample=_ce(counterexample, "exact check failed")))
+
+    def close(self, value: Any, target: Any, tol: float, *,
+              counterexample: Callable[[], Counterexample] | Counterexample | None = None,
+              scale: float = 1.0) -> Observation:
+        """|value - target| <= tol * scale  -> CONSISTENT, else REFUTED (float budget)."""
+        err = abs(float(value) - float(target))
+        budget = tol * scale
+        if not math.isfinite(err):
+            return self.add(Observation(Verdict.UNKNOWN, error=None))
+        if err <= budget:
+            return self.add(Observation(Verdict.CONSISTENT, margin=budget - err, error=err))
+        return self.add(Observation(
+            Verdict.REFUTED, margin=budget - err, error=err,
+            counterexample=_ce(counterexample, f"|{value} - {target}| = {err:.3g} > {budget:.3g}")))
+
+    def le(self, value: Any, bound: Any, tol: float, *,
+           counterexample: Callable[[], Counterexample] | Counterexample | None = None) -> Observation:
+        """value <= bound + tol -> CONSISTENT (margin bound - value), else REFUTED."""
+        v, b = float(value), float(bound)
+        if math.isnan(v) or math.isnan(b):
+            return self.add(Observation(Verdict.UNKNOWN))
+        margin = b - v
+        if margin >= -tol:
+            return self.add(Observation(Verdict.CONSISTENT, margin=margin))
+        return self.add(Observation(
+            Verdict.REFUTED, margin=margin,
+            counterexample=_ce(counterexample, f"{v:.6g} > {b:.6g} (+ tolerance {tol:.3g})")))
+
+    def ball(self, decision: Any, *, margin: Any = None,
+             counterexample: Callable[[], Counterexample] | Counterexample | None = None,
+             ) -> Observation:
+        """Record a three-valued decision from ball arithmetic (see numerics.precision.Tri)."""
+        name = getattr(decision, "name", None)
+        if name == "TRUE":
+            return self.add(Observation(Verdict.CERTIFIED, margin=_f(margin)))
+        if name == "FALSE":
+            return self.add(Observation(Verdict.REFUTED, margin=_f(margin), counterexample=_ce(
+                counterexample, "ball arithmetic certifies the statement false")))
+        if name == "UNKNOWN":
+            return self.add(Observation(Verdict.UNKNOWN, margin=_f(margin)))
+        raise TypeError(f"ball() takes a three-valued decision, got {decision!r}")
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    # -- result ------------------------------------------------------------------------------
+    @property
+    def instances(self) -> int:
+        return len(self.levels)
+
+    def evidence(self, *, level_cap: Verdict | None = None) -> Evidence:
+        """Combine: REFUTED if any, else the weakest; no instance at all gives UNKNOWN.
+
+        ``level_cap`` caps the level (e.g. a float cross-check cannot exceed CONSISTENT).
+        """
+        notes = list(self.notes)
+        if not self.levels:
+            level = Verdict.UNKNOWN
+            notes.append("no instance was examined")
+        else:
+            level = combine(self.levels)
+            if level_cap is not None and level.holds and level.strength > level_cap.strength:
+                level = level_cap
+        return Evidence(
+            level=level,
+            instances=self.instances,
+            margin_min=self.margin_min,
+            margin_max=self.margin_max,
+            error=self.error,
+            tolerance=self.tolerance,
+            precision=self.precision,
+            backend=self.backend,
+            seeds=self.seeds,
+            counterexample=self.counterexample if level is Verdict.REFUTED else None,
+            notes="; ".join(notes),
+            details=dict(self.details),
+        )
+
+
+def _ce(ce: Callable[[], Counterexample] | Counterexample | None, default: str) -> Counterexample:
+    if ce is None:
+        return Counterexample(default)
+    if isinstance(ce, Counterexample):
+        return ce
+    return ce()
+
+
+class _Refuted(Exception):
+    def __init__(self, obs: Observation, example: Any):
+        super().__init__(obs.counterexample.description if obs.counterexample else "refuted")
+        self.obs = obs
+        self.example = example
+
+
+def explore(strategy: Any, body: Callable[[Any], Observation], tally: Tally, *, seed: int,
+            max_examples: int, examples: Iterable[Any] = (),
+            describe: Callable[[Any], Mapping[str, Any]] | None = None) -> None:
+    """Run ``body`` on the explicit ``examples`` and then on instances drawn from ``strategy``.
+
+    Instances are drawn by hypothesis under ``seed`` (reproducible; no example database).  The first
+    refutation stops the search; hypothesis then shrinks it and the minimal refuting instance is
+    recorded in ``tally`` (its counterexample gains ``instance = describe(example)``).
+    """
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import reject as hreject
+    from hypothesis import seed as hseed
+
+    def attach(obs: Observation, example: Any) -> Observation:
+        if obs.level is not Verdict.REFUTED:
+            return obs
+        ce = obs.counterexample
+        data = dict(ce.data) if ce else {}
+        data.setdefault("instance", describe(example) if describe else repr(example))
+        return Observation(obs.level, obs.margin, obs.error,
+                           Counterexample(ce.description if ce else "refuted", data,
+                                          ce.margin if ce else obs.margin, seed))
+
+    for ex in examples:
+        try:
+            obs = attach(body(ex), ex)
+        except _Rejected:
+            continue
+        tally.add(obs)
+        if obs.level is Verdict.REFUTED:
+            return
+
+    if max_examples <= 0:
+        return
+
+    @settings(max_examples=max_examples, deadline=None, database=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+              print_blob=False)
+    @hseed(seed)
+    @given(strategy)
+    def _search(example: Any) -> None:
+        try:
+            obs = body(example)
+        except _Rejected:
+            hreject()
+        if obs.level is Verdict.REFUTED:
+            raise _Refuted(obs, example)
+        tally.add(obs)
+
+    try:
+        _search()
+    except _Refuted as r:
+        tally.add(attach(r.obs, r.example))
