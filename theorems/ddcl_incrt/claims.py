@@ -34,10 +34,12 @@ def _decomposition_derivation():
         ("ell = sum_k q_k (z - p_k)^2:", sp.Eq(sp.Symbol("ell"), sp.factor(ell))),
         ("expand (z - p_k)^2 = (z - zt)^2 + 2(z - zt)(zt - p_k) + (zt - p_k)^2; the cross term "
          "vanishes because sum_k q_k (zt - p_k) = 0:",
-         sp.Eq(sp.expand(sum(qk * (zt - pk[0]) for qk, pk in zip(qs, P))), 0)),
-        ("so ell - |z - zt|^2 - V_i is identically zero:", sp.Eq(sp.expand(ell - ols - var), 0)),
+         sp.Eq(sp.Symbol("sum_k q_k (zt - p_k)"),
+               sp.expand(sum(qk * (zt - pk[0]) for qk, pk in zip(qs, P))), evaluate=False)),
+        ("so ell - |z - zt|^2 - V_i is identically zero:",
+         sp.Eq(sp.Symbol("ell - |z - zt|^2 - V_i"), sp.expand(ell - ols - var), evaluate=False)),
         ("pairwise form V_i = 1/2 sum_{k,l} q_k q_l (p_k - p_l)^2:",
-         sp.Eq(sp.factor(var), sp.factor(pairwise_variance(P, qs)))),
+         sp.Eq(sp.factor(var), sp.factor(pairwise_variance(P, qs)), evaluate=False)),
     )
 
 

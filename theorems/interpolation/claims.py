@@ -33,11 +33,12 @@ def _softmax_derivation():
     lim_expr = sp.exp(gap * t) * (x3 - (x1 + x2) / 2) * sp.exp(-gap * t) / (2 + sp.exp(-gap * t))
     return (
         ("weights on the maximiser set C are equal (pi_l = W/Z for l in C); n = 3, C = {1, 2}:",
-         sp.Eq(sp.Symbol("out - xbar_C"), lhs)),
+         sp.Eq(sp.Symbol("out - x̄_C"), lhs)),
         ("subtracting sum_l pi_l xbar_C (the weights sum to 1) leaves only keys outside C:",
-         sp.Eq(sp.simplify(lhs - rhs), 0)),
+         sp.Eq(sp.Symbol("(out - x̄_C) - Σ_{l∉C} π_l (x_l - x̄_C)"),
+               sp.simplify(lhs - rhs), evaluate=False)),
         ("each pi_l, l not in C, is at most exp(-Delta/tau)/c, and |x_l - xbar_C| <= D:",
-         sp.Le(sp.Symbol("|out - xbar_C|"), sp.Symbol("(n-c)/c") * sp.Symbol("D") * sp.exp(-gap * t))),
+         sp.Le(sp.Symbol("|out - x̄_C|"), sp.Symbol("(n-c)/c") * sp.Symbol("D") * sp.exp(-gap * t))),
         ("sharp rate (t = 1/tau -> oo): exp(Delta t)(out - xbar_C) ->",
          sp.Eq(sp.Limit(sp.simplify(lim_expr), t, sp.oo), sp.limit(sp.simplify(lim_expr), t, sp.oo))),
     )

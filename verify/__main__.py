@@ -1,0 +1,7 @@
+"""``python -m verify``: the same as the ``verify`` command."""
+
+import sys
+
+from ._cli import main
+
+sys.exit(main())

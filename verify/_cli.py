@@ -1,0 +1,256 @@
+"""The ``verify`` command: ``list``, ``run``, ``show`` and ``report``.
+
+Exit codes mirror pytest: 0 every observed verdict equals its expected verdict and every control is
+REFUTED; 1 otherwise; 4 usage error (bad option, unknown profile, unknown id); 5 nothing matched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from ._errors import UsageError, VerifyError
+from ._profile import PROFILES
+
+__all__ = ["main", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_NO_MATCH"]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NO_MATCH = 0, 1, 4, 5
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse's default exit status is 2
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="verify", description="Run, list and show the claims of the catalogue.")
+    p.add_argument("--catalogue", default=os.environ.get("VERIFY_CATALOGUE", "theorems"),
+                   metavar="PACKAGE",
+                   help="package whose <paper>/claims.py modules form the catalogue "
+                        "(default: $VERIFY_CATALOGUE or 'theorems')")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    pl = sub.add_parser("list", help="list claims (optionally matching glob PATTERNs)")
+    pl.add_argument("patterns", nargs="*", metavar="PATTERN")
+    pl.add_argument("--paper", help="only this paper (interp, focus, ddcl, or an arXiv id)")
+    pl.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    pr = sub.add_parser("run", help="run claims (all, or those matching IDs / glob PATTERNs)")
+    pr.add_argument("patterns", nargs="*", metavar="ID_OR_PATTERN")
+    pr.add_argument("--paper", help="only this paper")
+    pr.add_argument("--profile", default="quick", choices=sorted(PROFILES))
+    pr.add_argument("--seed", type=int, default=0)
+    pr.add_argument("--workers", type=int, default=1)
+    pr.add_argument("--json", metavar="PATH", help="write the JSON report here")
+    pr.add_argument("--junit", metavar="PATH", help="write a JUnit XML report here")
+    pr.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    ps = sub.add_parser("show", help="statement, hypotheses, reading, derivation and fresh evidence")
+    ps.add_argument("id", metavar="ID")
+    ps.add_argument("--profile", default="quick", choices=sorted(PROFILES))
+    ps.add_argument("--seed", type=int, default=0)
+    ps.add_argument("--no-run", action="store_true", help="do not run the checks")
+
+    pp = sub.add_parser("report", help="render a saved JSON report as a table")
+    pp.add_argument("path", metavar="JSON")
+    pp.add_argument("--junit", metavar="PATH", help="also write JUnit XML")
+    return p
+
+
+def _catalogue(package: str) -> Any:
+    from ._registry import catalogue
+
+    try:
+        return catalogue(package)
+    except ModuleNotFoundError as e:
+        raise UsageError(f"cannot import the catalogue package {package!r}: {e}") from e
+
+
+def _select(package: str, patterns: Sequence[str], paper: str | None) -> tuple[list[Any], int | None]:
+    """Resolve patterns; returns (claims, exit code if the selection is an error)."""
+    cat = _catalogue(package)
+    claims, unmatched = cat.select(patterns, paper)
+    for pat in unmatched:
+        near = cat.suggest(pat.rstrip("*"))
+        hint = f" Nearest ids: {', '.join(near)}." if near else ""
+        print(f"verify: no claim matches {pat!r}.{hint}", file=sys.stderr)
+    if not claims:
+        print("verify: nothing matched.", file=sys.stderr)
+        return [], EXIT_NO_MATCH
+    if unmatched:
+        return claims, EXIT_USAGE
+    return claims, None
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    claims, code = _select(args.catalogue, args.patterns, args.paper)
+    if code is not None:
+        return code
+    if args.json:
+        print(json.dumps([
+            {"id": c.id, "title": c.title, "paper": c.source.paper, "source": str(c.source),
+             "expected": c.expected.value, "provenance": list(c.provenance),
+             "checks": [k.name for k in c.checks], "controls": [k.name for k in c.controls]}
+            for c in claims], indent=2))
+        return EXIT_OK
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"{len(claims)} claims")
+    for col in ("claim", "expected", "source", "title"):
+        t.add_column(col, overflow="fold")
+    for c in claims:
+        t.add_row(c.id, c.expected.value, f"arXiv:{c.source.paper} {c.source.where} ({c.source.spec})",
+                  c.title)
+    Console().print(t)
+    return EXIT_OK
+
+
+def _progress(enabled: bool) -> Any:
+    if not enabled or not sys.stderr.isatty():
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    prog = Progress(TextColumn("{task.description}", style="dim"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), transient=True)
+    task = prog.add_task("running", total=None)
+
+    def cb(label: str, done: int, total: int) -> None:
+        prog.update(task, completed=done, total=total, description=label[:48])
+
+    return prog, cb
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from ._report import print_table, write_json, write_junit
+    from ._runner import run_claims
+
+    if args.workers < 1:
+        raise UsageError("--workers must be >= 1")
+    claims, code = _select(args.catalogue, args.patterns, args.paper)
+    if code is not None:
+        return code
+    prog, cb = _progress(not args.no_progress)
+    if prog is not None:
+        with prog:
+            result = run_claims(claims, profile=args.profile, seed=args.seed, workers=args.workers,
+                                progress=cb)
+    else:
+        result = run_claims(claims, profile=args.profile, seed=args.seed, workers=args.workers)
+    print_table(result)
+    if args.json:
+        write_json(result, args.json)
+    if args.junit:
+        write_junit(result, args.junit)
+    return EXIT_OK if result.passed else EXIT_FAILED
+
+
+def _pretty(expr: Any) -> str:
+    import sympy
+
+    if isinstance(expr, sympy.Basic):
+        return sympy.pretty(expr, use_unicode=True)
+    return str(expr)
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    from ._runner import run_claim
+
+    cat = _catalogue(args.catalogue)
+    if args.id not in cat:
+        near = cat.suggest(args.id)
+        hint = f" Nearest ids: {', '.join(near)}." if near else ""
+        print(f"verify: unknown claim id {args.id!r}.{hint}", file=sys.stderr)
+        return EXIT_USAGE
+    c = cat.get(args.id)
+    out = sys.stdout
+    print(f"{c.id}: {c.title}", file=out)
+    print(f"source:     {c.source}", file=out)
+    print(f"provenance: {', '.join(c.provenance)}", file=out)
+    print(f"expected:   {c.expected}", file=out)
+    if c.uses:
+        print(f"uses:       {', '.join(c.uses)}", file=out)
+    print("\nstatement:", file=out)
+    print(_indent(_pretty(c.resolved_statement())), file=out)
+    if c.hypotheses:
+        print("\nhypotheses:", file=out)
+        for h in c.hypotheses:
+            print(f"  - {h}", file=out)
+    print(f"\nreading:\n{_indent(c.reading)}", file=out)
+    if c.condition:
+        print(f"\nholds under:\n{_indent(c.condition)}", file=out)
+    steps = c.resolved_derivation()
+    if steps:
+        print("\nderivation:", file=out)
+        for k, (label, expr) in enumerate(steps, 1):
+            print(f"  {k}. {label}", file=out)
+            print(_indent(_pretty(expr), 6), file=out)
+    print("\nchecks:", file=out)
+    for k in c.checks:
+        print(f"  - {k.name} [{k.role}] {k.description}", file=out)
+    print("controls (must be REFUTED):", file=out)
+    for k in c.controls:
+        print(f"  - {k.name}: {k.description}", file=out)
+    if args.no_run:
+        return EXIT_OK
+    o = run_claim(c, profile=args.profile, seed=args.seed)
+    print(f"\nevidence ({args.profile} profile, seed {args.seed}): verdict {o.verdict} "
+          f"(expected {o.expected})", file=out)
+    for ch in o.checks + o.controls:
+        e = ch.evidence
+        bits = [f"{e.level}", f"{e.instances} instances", e.precision or "-", e.backend or "-"]
+        if e.error is not None:
+            bits.append(f"error {e.error:.3g}")
+        if e.tolerance is not None:
+            bits.append(f"tol {e.tolerance:.3g}")
+        if e.margin_min is not None:
+            bits.append(f"margin {e.margin_min:.3g}")
+        bits.append(f"seed {ch.seed}")
+        bits.append(f"{e.wall_time:.2f}s")
+        print(f"  {ch.kind:7s} {ch.name}: " + ", ".join(bits), file=out)
+        if e.counterexample is not None:
+            print(f"          counterexample: {e.counterexample.description}", file=out)
+        if e.notes:
+            print(f"          notes: {e.notes[:300]}", file=out)
+    return EXIT_OK if o.passed else EXIT_FAILED
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from ._report import from_json, print_table, write_junit
+
+    try:
+        with open(args.path) as fh:
+            result = from_json(json.load(fh))
+    except (OSError, ValueError, KeyError) as e:
+        raise UsageError(f"cannot read report {args.path!r}: {e}") from e
+    print_table(result)
+    if args.junit:
+        write_junit(result, args.junit)
+    return EXIT_OK if result.passed else EXIT_FAILED
+
+
+def _indent(text: str, n: int = 2) -> str:
+    return "\n".join(" " * n + line for line in str(text).splitlines())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return {"list": _cmd_list, "run": _cmd_run, "show": _cmd_show, "report": _cmd_report}[
+            args.command](args)
+    except UsageError as e:
+        print(f"verify: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except VerifyError as e:
+        print(f"verify: {e}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
