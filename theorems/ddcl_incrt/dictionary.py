@@ -118,3 +118,285 @@ def dictionary_losses(Z: Sequence[Vec], P: Sequence[Vec], Q: Sequence[Vec], *,
         e, o, v = sample_terms(z, P, q, variance_center=variance_center)
         Lq, Lo, V = Lq + e, Lo + o, V + v
     return DictionaryLosses(Lq / n, Lo / n, V / n)
+
+
+# =====================================================================================================
+# Numeric block (float64 numpy; torch module below).  Spec §2.2-§2.4.
+# =====================================================================================================
+import math as _math
+
+import numpy as _np
+
+MODE_CONSTANT = {"full": 4, "stopgrad": 2, "free_energy": 2}
+
+
+def mode_constant(mode: str) -> int:
+    """The collapse constant c of a training mode: 4 for ``full`` (L_q with live q), 2 for
+    ``stopgrad`` / ``free_energy`` (gradient descent on F).  Spec §2.3."""
+    try:
+        return MODE_CONSTANT[mode]
+    except KeyError:
+        raise ValueError(f"mode must be one of {sorted(MODE_CONSTANT)}, got {mode!r}") from None
+
+
+def as_data(Z: Any, name: str = "data") -> _np.ndarray:
+    """A finite float64 array of shape (N, d); a clear ValueError otherwise."""
+    A = _np.asarray(Z, dtype=float)
+    if A.ndim == 1:
+        A = A[:, None]
+    if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
+        raise ValueError(f"{name} must be a non-empty N x d array, got shape {A.shape}")
+    if not _np.all(_np.isfinite(A)):
+        raise ValueError(f"{name} contains NaN or infinite entries")
+    return A
+
+
+def check_tau(tau: Any) -> float:
+    t = float(tau)
+    if not _math.isfinite(t) or t <= 0:
+        raise ValueError(f"the temperature tau must be finite and > 0, got {tau!r}")
+    return t
+
+
+def sqdist_matrix(Z: _np.ndarray, P: _np.ndarray) -> _np.ndarray:
+    """``D[i, k] = |z_i - p_k|^2`` (float64)."""
+    return ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
+
+
+def gibbs(Z: Any, P: Any, tau: Any, *, tau_scale: int = 1) -> _np.ndarray:
+    """Gibbs assignment ``q_ik ∝ exp(-d_ik / tau_eff)``, ``tau_eff = tau_scale * tau`` (1 or 2),
+    computed by log-sum-exp so that every row lies on the simplex (spec §2.2)."""
+    Z, P = as_data(Z, "Z"), as_data(P, "P")
+    if Z.shape[1] != P.shape[1]:
+        raise ValueError(f"Z has dimension {Z.shape[1]} but P has {P.shape[1]}")
+    if tau_scale not in (1, 2):
+        raise ValueError(f"tau_scale must be 1 or 2, got {tau_scale!r}")
+    t = check_tau(tau) * tau_scale
+    D = sqdist_matrix(Z, P)
+    L = -D / t
+    L -= L.max(1, keepdims=True)
+    Q = _np.exp(L)
+    Q /= Q.sum(1, keepdims=True)
+    return Q
+
+
+def free_energy(Z: Any, P: Any, tau: Any) -> float:
+    """``F_tau = -(tau/N) sum_i log sum_k exp(-d_ik/tau)`` by log-sum-exp."""
+    Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
+    D = sqdist_matrix(Z, P)
+    m = D.min(1)
+    return float(_np.mean(m - t * _np.log(_np.exp(-(D - m[:, None]) / t).sum(1))))
+
+
+def all_losses(Z: Any, P: Any, tau: Any) -> dict[str, float]:
+    """``L_q, L_OLS, V, H, F`` of spec §2.2 with Gibbs assignments (float64)."""
+    Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
+    Q = gibbs(Z, P, t)
+    D = sqdist_matrix(Z, P)
+    Zt = Q @ P
+    Lq = float((Q * D).sum(1).mean())
+    Lo = float(((Z - Zt) ** 2).sum(1).mean())
+    V = float((Q * ((P[None, :, :] - Zt[:, None, :]) ** 2).sum(-1)).sum(1).mean())
+    with _np.errstate(divide="ignore", invalid="ignore"):
+        H = float(-_np.where(Q > 0, Q * _np.log(_np.where(Q > 0, Q, 1.0)), 0.0).sum(1).mean())
+    return {"L_q": Lq, "L_OLS": Lo, "V": V, "H": H, "F": free_energy(Z, P, t)}
+
+
+def grad_detached(Z: Any, P: Any, Q: Any) -> dict[str, _np.ndarray]:
+    """Detached gradients (q held constant), spec §2.3:
+    ``grad_{p_k} L_q = (2/N) sum_i q_ik (p_k - z_i)``, ``grad L_OLS = (2/N) sum_i q_ik (zt_i - z_i)``,
+    ``grad V = (2/N) sum_i q_ik (p_k - zt_i)``."""
+    Z, P, Q = as_data(Z, "Z"), as_data(P, "P"), _np.asarray(Q, dtype=float)
+    N = Z.shape[0]
+    Zt = Q @ P
+    n = Q.sum(0)
+    gLq = (2.0 / N) * (n[:, None] * P - Q.T @ Z)
+    gO = (2.0 / N) * (Q.T @ (Zt - Z))
+    gV = (2.0 / N) * (n[:, None] * P - Q.T @ Zt)
+    return {"L_q": gLq, "L_OLS": gO, "V": gV}
+
+
+def live_weights(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:
+    """``omega_ij = q_ij [1 - (d_ij - ell_i)/tau]`` (rows sum to 1).  ``sign=+1`` is the wrong
+    variant ``q_ij [1 + (d_ij - ell_i)/tau]`` used as a negative control."""
+    Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
+    Q = gibbs(Z, P, t)
+    D = sqdist_matrix(Z, P)
+    ell = (Q * D).sum(1, keepdims=True)
+    return Q * (1.0 + sign * (D - ell) / t)
+
+
+def grad_live_Lq(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:
+    """``grad_{p_j} L_q = (2/N) sum_i omega_ij (p_j - z_i)`` through the live assignments."""
+    Z, P = as_data(Z, "Z"), as_data(P, "P")
+    W = live_weights(Z, P, tau, sign=sign)
+    return (2.0 / Z.shape[0]) * (W.sum(0)[:, None] * P - W.T @ Z)
+
+
+def covariance(Z: Any) -> _np.ndarray:
+    """Empirical covariance with 1/N (spec §2.1)."""
+    Z = as_data(Z)
+    Zc = Z - Z.mean(0)
+    return Zc.T @ Zc / Z.shape[0]
+
+
+def exact_covariance_sample(C: Any, N: int, rng: _np.random.Generator, mu: Any = None) -> _np.ndarray:
+    """Exact-covariance sampling (spec §2.1): the empirical covariance of the result is C up to rounding."""
+    C = _np.asarray(C, dtype=float)
+    d = C.shape[0]
+    if N <= d:
+        raise ValueError(f"exact-covariance sampling needs N > d, got N={N}, d={d}")
+    X = rng.standard_normal((N, d))
+    X -= X.mean(0)
+    w, V = _np.linalg.eigh(X.T @ X / N)
+    X = X @ (V @ _np.diag(w ** -0.5) @ V.T)
+    w, V = _np.linalg.eigh(C)
+    R = V @ _np.diag(_np.sqrt(_np.clip(w, 0, None))) @ V.T
+    out = X @ R
+    if mu is not None:
+        out = out + _np.asarray(mu, dtype=float)
+    return out
+
+
+def separation_stats(P: Any, trC: float) -> dict[str, float]:
+    """``sep_min`` and ``sep_mean``: pairwise prototype distances normalised by sqrt(tr C) (§2.5)."""
+    P = as_data(P, "P")
+    K = P.shape[0]
+    if K < 2:
+        return {"sep_min": 0.0, "sep_mean": 0.0}
+    D = _np.sqrt(sqdist_matrix(P, P))
+    iu = _np.triu_indices(K, 1)
+    s = _math.sqrt(max(trC, 1e-300))
+    return {"sep_min": float(D[iu].min() / s), "sep_mean": float(D[iu].mean() / s)}
+
+
+# -----------------------------------------------------------------------------------------------------
+# torch module
+# -----------------------------------------------------------------------------------------------------
+def _torch():
+    import torch
+
+    return torch
+
+
+class _LazyModule:
+    pass
+
+
+def make_dictionary_block_class():
+    torch = _torch()
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class DictionaryBlock(nn.Module):
+        """The DDCL dictionary block as a torch module (spec §2.2, §2.4).
+
+        ``forward(Z)`` returns the soft reconstruction ``Zt = Q P`` with Gibbs assignments
+        ``q_ik ∝ exp(-|z_i - p_k|^2 / tau_eff)`` (log-sum-exp).  ``losses(Z)`` returns the spec's
+        L_q, L_OLS, V, H and F.  ``dictionary_loss(Z)`` is L_q (mode ``full``: live assignments) or
+        F (mode ``stopgrad``: its gradient in P is the detached L_q gradient).
+
+        Parameterisations: ``param="free"`` (P is a parameter) or ``"dual_linear"``
+        (``p_k = sum_i Psi_ik z_i + b_k 1``, tied to the batch positions, ``n_batch`` rows).
+        Temperature: fixed, or learnable as ``tau = tau_min + softplus(s)``.
+        """
+
+        def __init__(self, d: int, K: int, *, tau: float = 1.0, mode: str = "stopgrad",
+                     param: str = "free", learn_tau: bool = False, tau_min: float = 1e-3,
+                     tau_scale: int = 1, n_batch: int | None = None, init: Any = None,
+                     dtype: Any = None):
+            super().__init__()
+            if int(d) < 1 or int(K) < 1:
+                raise ValueError(f"need d >= 1 and K >= 1, got d={d}, K={K}")
+            mode_constant(mode)
+            if param not in ("free", "dual_linear"):
+                raise ValueError(f"param must be 'free' or 'dual_linear', got {param!r}")
+            if tau_scale not in (1, 2):
+                raise ValueError(f"tau_scale must be 1 or 2, got {tau_scale!r}")
+            check_tau(tau)
+            if learn_tau and not (0 < tau_min < tau):
+                raise ValueError(f"need 0 < tau_min < tau, got tau_min={tau_min}, tau={tau}")
+            dtype = dtype or torch.float64
+            self.d, self.K, self.mode, self.param = int(d), int(K), mode, param
+            self.tau_scale, self.tau_min, self.learn_tau = tau_scale, float(tau_min), bool(learn_tau)
+            if param == "free":
+                P0 = torch.zeros(K, d, dtype=dtype) if init is None else torch.as_tensor(init, dtype=dtype)
+                if tuple(P0.shape) != (K, d):
+                    raise ValueError(f"init must have shape {(K, d)}, got {tuple(P0.shape)}")
+                self.P = nn.Parameter(P0.clone())
+            else:
+                if n_batch is None or int(n_batch) < 1:
+                    raise ValueError("param='dual_linear' needs n_batch >= 1 (rows of the batch)")
+                self.n_batch = int(n_batch)
+                self.Psi = nn.Parameter(torch.full((self.n_batch, K), 1.0 / self.n_batch, dtype=dtype))
+                self.b = nn.Parameter(torch.zeros(K, dtype=dtype))
+            if learn_tau:
+                s0 = math_inv_softplus(float(tau) - self.tau_min)
+                self.s = nn.Parameter(torch.tensor(s0, dtype=dtype))
+            else:
+                self.register_buffer("tau_fixed", torch.tensor(float(tau), dtype=dtype))
+
+        @property
+        def tau(self):
+            if self.learn_tau:
+                return self.tau_min + F.softplus(self.s)
+            return self.tau_fixed
+
+        def prototypes(self, Z=None):
+            if self.param == "free":
+                return self.P
+            if Z is None or Z.shape[0] != self.n_batch:
+                raise ValueError(f"dual_linear prototypes need the batch Z with {self.n_batch} rows")
+            return self.Psi.T @ Z + self.b[:, None]
+
+        def _check(self, Z):
+            if Z.ndim != 2 or Z.shape[1] != self.d:
+                raise ValueError(f"Z must have shape (N, {self.d}), got {tuple(Z.shape)}")
+            if not torch.isfinite(Z).all():
+                raise ValueError("Z contains NaN or infinite entries")
+
+        def assignments(self, Z):
+            self._check(Z)
+            P = self.prototypes(Z)
+            D = ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
+            return torch.softmax(-D / (self.tau * self.tau_scale), dim=1), D, P
+
+        def forward(self, Z):
+            Q, _, P = self.assignments(Z)
+            return Q @ P
+
+        def losses(self, Z):
+            Q, D, P = self.assignments(Z)
+            t = self.tau * self.tau_scale
+            Zt = Q @ P
+            Lq = (Q * D).sum(1).mean()
+            Lo = ((Z - Zt) ** 2).sum(1).mean()
+            V = (Q * ((P[None] - Zt[:, None]) ** 2).sum(-1)).sum(1).mean()
+            H = -(Q * torch.log_softmax(-D / t, dim=1)).sum(1).mean()
+            Fe = -(t * torch.logsumexp(-D / t, dim=1)).mean()
+            return {"L_q": Lq, "L_OLS": Lo, "V": V, "H": H, "F": Fe}
+
+        def dictionary_loss(self, Z):
+            L = self.losses(Z)
+            return L["L_q"] if self.mode == "full" else L["F"]
+
+    return DictionaryBlock
+
+
+def math_inv_softplus(y: float) -> float:
+    """``s`` with ``softplus(s) = y`` (y > 0)."""
+    if y <= 0:
+        raise ValueError(f"inverse softplus needs y > 0, got {y}")
+    return y + _math.log(-_math.expm1(-y)) if y < 30 else y
+
+
+_BLOCK_CLASS = None
+
+
+def __getattr__(name: str) -> Any:  # lazy torch import: ``from .dictionary import DictionaryBlock``
+    global _BLOCK_CLASS
+    if name == "DictionaryBlock":
+        if _BLOCK_CLASS is None:
+            _BLOCK_CLASS = make_dictionary_block_class()
+        return _BLOCK_CLASS
+    raise AttributeError(name)

@@ -1,0 +1,214 @@
+"""INCRT heads and the growth machinery (spec ddcl_incrt.md §2.4, §3.9-§3.11, §5.3-§5.6).
+
+* bilinear forms ``M = W_Q W_K^T``, the split ``M = M_s + M_a``, the asymmetry index;
+* growth signal ``S = sym(G M_a) = 1/2 [G, M_a]`` and residual operator ``A_res = P⊥ S P⊥``;
+* exact greedy growth (:func:`greedy_growth`): while ``lambda_max(A_res) > theta`` append the top
+  eigenvector of the current A_res;
+* the author's Oja / MCA-EXIN tracker as coded (:func:`tracker_step`);
+* realisation of a traceless symmetric S as a commutator ``1/2 [G, M_a]`` with G > 0 (§2.7).
+
+Formulas are written once here; the claims and the experiments call these functions.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "bilinear_form",
+    "split",
+    "asymmetry_index",
+    "growth_signal",
+    "residual_operator",
+    "GrowthResult",
+    "greedy_growth",
+    "tracker_step",
+    "realise_commutator",
+    "plane_generator",
+]
+
+
+def _square(A: Any, name: str) -> np.ndarray:
+    M = np.asarray(A, dtype=float)
+    if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] == 0:
+        raise ValueError(f"{name} must be a non-empty square matrix, got shape {M.shape}")
+    if not np.all(np.isfinite(M)):
+        raise ValueError(f"{name} contains NaN or infinite entries")
+    return M
+
+
+def bilinear_form(WQ: Any, WK: Any) -> np.ndarray:
+    """``M = W_Q W_K^T`` (d x d)."""
+    WQ, WK = np.asarray(WQ, float), np.asarray(WK, float)
+    if WQ.shape != WK.shape:
+        raise ValueError(f"W_Q {WQ.shape} and W_K {WK.shape} must have the same shape")
+    return WQ @ WK.T
+
+
+def split(M: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``(M_s, M_a) = ((M + M^T)/2, (M - M^T)/2)``."""
+    M = _square(M, "M")
+    return (M + M.T) / 2, (M - M.T) / 2
+
+
+def asymmetry_index(M: Any) -> float:
+    """``alpha = |M_a|_F / |M|_F`` in [0, 1] (0 for M = 0)."""
+    M = _square(M, "M")
+    n = np.linalg.norm(M)
+    return 0.0 if n == 0 else float(np.linalg.norm(split(M)[1]) / n)
+
+
+def growth_signal(G: Any, Ma: Any) -> np.ndarray:
+    """``S = sym(G M_a) = 1/2 (G M_a + (G M_a)^T)``; G symmetric PSD, M_a antisymmetric."""
+    G, Ma = _square(G, "G"), _square(Ma, "M_a")
+    if G.shape != Ma.shape:
+        raise ValueError(f"G {G.shape} and M_a {Ma.shape} differ in shape")
+    X = G @ Ma
+    return (X + X.T) / 2
+
+
+def residual_operator(S: Any, U: Any = None) -> np.ndarray:
+    """``A_res = P⊥ S P⊥`` with ``P⊥ = I - U U^T`` (U: orthonormal columns, possibly none)."""
+    S = _square(S, "S")
+    d = S.shape[0]
+    if U is None or np.size(U) == 0:
+        return S.copy()
+    U = np.asarray(U, float).reshape(d, -1)
+    if not np.allclose(U.T @ U, np.eye(U.shape[1]), atol=1e-8):
+        raise ValueError("U must have orthonormal columns")
+    P = np.eye(d) - U @ U.T
+    return P @ S @ P
+
+
+@dataclass(frozen=True)
+class GrowthResult:
+    """Directions (d x K, in birth order) and the birth eigenvalues lambda_max before each birth."""
+
+    directions: np.ndarray
+    births: tuple[float, ...]
+    final_lambda_max: float
+
+    @property
+    def count(self) -> int:
+        return self.directions.shape[1]
+
+
+def greedy_growth(signal: Any, threshold: float, *, U0: Any = None, max_heads: int | None = None,
+                  rng: np.random.Generator | None = None) -> GrowthResult:
+    """Exact greedy growth (spec §2.4): while ``lambda_max(A_res) > threshold`` append the top
+    eigenvector of the current A_res; returns the grown directions in order.
+
+    ``signal`` is the symmetric operator S (d x d).  ``threshold`` must be > 0.  ``rng`` (optional)
+    rotates the eigenbasis within numerically degenerate top eigenspaces (tie-breaking test, §5.4).
+    """
+    S = _square(signal, "signal")
+    if not np.allclose(S, S.T, atol=1e-12 * max(1.0, np.abs(S).max())):
+        raise ValueError("the growth signal must be symmetric")
+    th = float(threshold)
+    if not math.isfinite(th) or th <= 0:
+        raise ValueError(f"threshold must be finite and > 0, got {threshold!r}")
+    d = S.shape[0]
+    U = np.zeros((d, 0)) if U0 is None else np.asarray(U0, float).reshape(d, -1)
+    births = []
+    limit = d if max_heads is None else int(max_heads)
+    tol = 1e-12 * max(1.0, np.linalg.norm(S, 2))
+    while U.shape[1] < limit:
+        A = residual_operator(S, U)
+        w, V = np.linalg.eigh((A + A.T) / 2)
+        if w[-1] <= th:
+            break
+        u = V[:, -1]
+        if rng is not None:
+            tied = np.where(w >= w[-1] - tol)[0]
+            if len(tied) > 1:
+                c = rng.standard_normal(len(tied))
+                u = V[:, tied] @ (c / np.linalg.norm(c))
+        u = u - U @ (U.T @ u)
+        u /= np.linalg.norm(u)
+        births.append(float(w[-1]))
+        U = np.column_stack([U, u])
+    A = residual_operator(S, U)
+    return GrowthResult(U, tuple(births), float(np.linalg.eigvalsh((A + A.T) / 2)[-1]))
+
+
+def tracker_step(A: np.ndarray, up: np.ndarray, um: np.ndarray, eta_p: float, eta_m: float,
+                 gamma: float, *, mca_factor: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """One iteration of the author's coupled Oja (top) / MCA-EXIN (bottom) tracker, as coded (§2.4).
+
+    ``mca_factor=False`` drops the factor y = u_-^T A u_- (the fix of §5.6).
+    """
+    R = up @ A @ up
+    c = up @ A @ um
+    up = up + eta_p * ((A @ up - R * up) - (1 - gamma) * c * um)
+    up = up / np.linalg.norm(up)
+    y = um @ A @ um
+    nu = um @ um
+    f = y / nu if mca_factor else 1.0
+    um = um - eta_m * f * (A @ um - (y / nu) * um) + eta_m * gamma * (1 - gamma) * (up @ A @ um) * up
+    um = um / np.linalg.norm(um)
+    um = um - (um @ up) * up
+    um = um / np.linalg.norm(um)
+    return up, um
+
+
+def plane_generator(a: Any, b: Any, m: float = 1.0) -> np.ndarray:
+    """``m (a b^T - b a^T)``."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return m * (np.outer(a, b) - np.outer(b, a))
+
+
+def realise_commutator(S: Any, rng: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(G, M_a)`` with G > 0, M_a antisymmetric and ``1/2 [G, M_a] = S`` for a traceless symmetric S.
+
+    Spec §2.7: bring S to zero diagonal by Givens rotations (each between a positive and a negative
+    diagonal entry, with the angle that zeroes entry i), then take G = diag(g) with distinct g_i > 0
+    and (M_a)_ij = 2 S_ij / (g_i - g_j), and rotate back.  (Sign convention here:
+    [G, M_a]_ij = (g_i - g_j)(M_a)_ij.)
+    """
+    S = _square(S, "S")
+    d = S.shape[0]
+    if abs(np.trace(S)) > 1e-10 * max(1.0, np.abs(S).max()) * d:
+        raise ValueError("S must be traceless")
+    if not np.allclose(S, S.T):
+        raise ValueError("S must be symmetric")
+    O = np.eye(d)
+    T = S.copy()
+    scale = max(np.abs(S).max(), 1e-300)
+    for _ in range(4 * d):
+        diag = np.diag(T)
+        i = int(np.argmax(np.abs(diag)))
+        if abs(diag[i]) <= 1e-14 * scale:
+            break
+        js = [j for j in range(d) if j != i and diag[j] * diag[i] < 0]
+        if not js:
+            js = [j for j in range(d) if j != i and abs(diag[j]) <= 1e-14 * scale]
+        j = max(js, key=lambda k: abs(diag[k]))
+        a, b, c = T[i, i], T[j, j], T[i, j]
+        # entry (i,i) after rotation by angle t in the (i,j) plane: a cos^2 + 2 c sin cos + b sin^2
+        # = (a+b)/2 + (a-b)/2 cos 2t + c sin 2t ; solve = 0
+        r = math.hypot((a - b) / 2, c)
+        phi = math.atan2(c, (a - b) / 2)
+        t2 = phi + math.acos(max(-1.0, min(1.0, -(a + b) / 2 / r)))
+        t = t2 / 2
+        R = np.eye(d)
+        R[i, i] = R[j, j] = math.cos(t)
+        R[i, j], R[j, i] = -math.sin(t), math.sin(t)
+        # columns: new basis vector i = cos e_i + sin e_j
+        T = R.T @ T @ R
+        O = O @ R
+    g = np.arange(1, d + 1, dtype=float)
+    if rng is not None:
+        g = np.sort(rng.uniform(0.5, 2.0, d))
+        g += np.arange(d) * 1e-3
+    Ma0 = np.zeros((d, d))
+    for i in range(d):
+        for j in range(d):
+            if i != j:
+                Ma0[i, j] = 2 * T[i, j] / (g[i] - g[j])
+    G = O @ np.diag(g) @ O.T
+    Ma = O @ Ma0 @ O.T
+    return (G + G.T) / 2, (Ma - Ma.T) / 2
