@@ -1,0 +1,231 @@
+"""Critical points of the population loss (spec §4.4, §4.6, §4.13, §4.14).
+
+* the origin: G_M(0) = -G0, G0 = pi (pi - 1/d)^T, exactly (rationals), and its exact flow Jacobian J0;
+* theta_c^1 (saddle): W0 = s_c pi_hat a1^T, W1 = s_c a1 l_hat^T, W_Q = W_K = 0;
+* theta_c^2 (F4 degenerate point) and theta^2_delta (F5): the reduced flow (float64, LSODA) followed by a
+  Gauss-Newton polish at high precision (mpmath) of the reduced critical equations with kappa fixed at
+  the flow value and the gauges 1^T beta = 0, |gamma|^2 - |beta|^2 - 2 kappa = 0 (spec §4.13);
+* :func:`symmetry_breaking_rate`: lambda_perp(delta) = sigma_max(G_M(theta^2_delta)) (spec §4.14);
+* :func:`in_manifold_hessian`: the reduced Hessian by central differences at high precision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Sequence
+
+import numpy as np
+
+from numerics.markov import MarkovChain, perturbed_rare, symmetric_rare
+from numerics.precision import mp_context
+
+from .flow import reduced_field, reduced_state, run_reduced
+from .population import chain_mp, exact_ops, grad_M_Phi, lumped_loss, mp_ops, population_loss
+
+__all__ = ["origin_G0", "origin_jacobian", "ReducedPoint", "polish_reduced", "degenerate_point",
+           "perturbed_point", "symmetry_breaking_rate", "in_manifold_hessian", "full_jacobian_float"]
+
+
+def origin_G0(chain: MarkovChain) -> list[list[Fraction]]:
+    """-G_M(0) computed EXACTLY by the closed-form gradient on rational object arrays (exp only at 0)."""
+    if chain.P_exact is None:
+        raise ValueError("origin_G0 needs a chain with rational entries")
+    d = chain.d
+    pi = np.array(chain.pi_exact, dtype=object)
+    P = np.array(chain.P_exact, dtype=object)
+    Z = np.array([[Fraction(0)] * d for _ in range(d)], dtype=object)
+    GM, GPhi = grad_M_Phi(pi, P, Z, Z, Fraction(1), exact_ops())
+    if any(x != 0 for x in GPhi.flat):
+        raise AssertionError("G_Phi(0) is not zero")  # pragma: no cover - a theorem of §4.4
+    return [[-x for x in row] for row in GM]
+
+
+def origin_jacobian(G: Sequence[Sequence[Any]], m: int, mk: int) -> list[list[Any]]:
+    """The flow Jacobian J0 at theta = 0 in the coordinates (vec W0, vec W1, vec W_Q, vec W_K).
+
+    With L = log d + <G_M(0), W0 W1> + O(|theta|^3) and G_M(0) = -G0, the Hessian is the bilinear form
+    (dW0, dW1) -> -2 <G0, dW0 dW1>, so the flow dW0' = G0 dW1^T, dW1' = dW0^T G0 and J0 = -Hessian.
+    """
+    d = len(G)
+    n0 = d * m
+    size = 2 * d * m + 2 * m * mk
+    J = [[Fraction(0)] * size for _ in range(size)]
+    for i in range(d):
+        for a in range(m):
+            r = i * m + a  # W0[i, a]
+            for k in range(d):
+                c = n0 + a * d + k  # W1[a, k]
+                J[r][c] = G[i][k]
+                J[c][r] = G[i][k]
+    return J
+
+
+@dataclass
+class ReducedPoint:
+    """A polished critical point of the reduced loss (mpmath values)."""
+
+    gamma: list[Any]
+    beta: list[Any]
+    kappa: Any
+    loss: Any
+    GM: Any
+    GPhi: Any
+    residual: Any
+    ctx: Any
+    iterations: int
+
+
+def _critical_equations(pi, P, g, b, kap, ctx, ops):
+    d = len(g)
+    ga = np.array(g, dtype=object)
+    be = np.array(b, dtype=object)
+    M = ga[:, None] * be[None, :]
+    Phi = kap * ga[:, None] * ga[None, :]
+    GM, GPhi = grad_M_Phi(pi, P, M, Phi, ctx.mpf(1), ops)
+    e1 = GM @ be + kap * ((GPhi + GPhi.T) @ ga)
+    e2 = GM.T @ ga
+    e3 = ga @ GPhi @ ga
+    gauge1 = sum(b)
+    gauge2 = sum(x * x for x in g) - sum(x * x for x in b) - 2 * kap
+    return list(e1) + list(e2) + [e3, gauge1, gauge2], GM, GPhi
+
+
+def polish_reduced(chain: MarkovChain, z: np.ndarray, *, dps: int = 30, max_iter: int = 30) -> ReducedPoint:
+    """Gauss-Newton on the reduced critical equations (kappa fixed at the flow value, two gauges)."""
+    d = chain.d
+    ctx = mp_context(dps + 20)
+    ops = mp_ops(ctx)
+    pi_l, P_l = chain_mp(chain, ctx)
+    pi = np.array(pi_l, dtype=object)
+    P = np.array(P_l, dtype=object)
+    g = [ctx.mpf(float(x)) for x in z[:d]]
+    b = [ctx.mpf(float(x)) for x in z[d:2 * d]]
+    kap = ctx.mpf(float(z[2 * d])) * ctx.mpf(float(z[2 * d + 1]))
+    x = g + b
+    h = ctx.mpf(10) ** (-(dps + 20) // 3)
+    it = 0
+    tol = ctx.mpf(10) ** (-(dps + 5))
+    for it in range(1, max_iter + 1):
+        F, GM, GPhi = _critical_equations(pi, P, x[:d], x[d:], kap, ctx, ops)
+        res = max(abs(f) for f in F)
+        if res < tol:
+            break
+        J = ctx.matrix(len(F), 2 * d)
+        for j in range(2 * d):
+            xp = list(x)
+            xm = list(x)
+            xp[j] += h
+            xm[j] -= h
+            Fp = _critical_equations(pi, P, xp[:d], xp[d:], kap, ctx, ops)[0]
+            Fm = _critical_equations(pi, P, xm[:d], xm[d:], kap, ctx, ops)[0]
+            for i in range(len(F)):
+                J[i, j] = (Fp[i] - Fm[i]) / (2 * h)
+        Fv = ctx.matrix(F)
+        step = ctx.lu_solve(J.T * J, -(J.T * Fv))
+        x = [xi + step[i] for i, xi in enumerate(x)]
+    F, GM, GPhi = _critical_equations(pi, P, x[:d], x[d:], kap, ctx, ops)
+    ga = np.array(x[:d], dtype=object)
+    be = np.array(x[d:], dtype=object)
+    L = population_loss(pi, P, ga[:, None] * be[None, :], kap * ga[:, None] * ga[None, :], ctx.mpf(1), ops)
+    return ReducedPoint(x[:d], x[d:], kap, L, GM, GPhi, max(abs(f) for f in F), ctx, it)
+
+
+def _flow_to_point(chain: MarkovChain, T: float, symmetric: bool, lam_q: float = 1e-5) -> np.ndarray:
+    z0 = reduced_state(chain, lam_q)
+    t, Z = run_reduced(chain, z0, T, per_decade=20)
+    z = Z[-1].copy()
+    if symmetric:  # keep the exact rare symmetry (spec §4.13: average the rare components)
+        d = chain.d
+        z[1:d] = z[1:d].mean()
+        z[d + 1:2 * d] = z[d + 1:2 * d].mean()
+    return z
+
+
+def degenerate_point(d: int, pi1: Any, lam: Any, *, dps: int = 30, T: float = 1000.0,
+                     lam_q: float = 1e-5) -> tuple[ReducedPoint, Any]:
+    """theta_c^2 of F4 (spec §4.13): reduced flow from the reference start, then Newton at ``dps``.
+
+    Returns the polished point and L_lump at the same precision.
+    """
+    chain = symmetric_rare(d, pi1, lam)
+    z = _flow_to_point(chain, T, True, lam_q)
+    pt = polish_reduced(chain, z, dps=dps)
+    ctx = pt.ctx
+    p1 = chain_mp(chain, ctx)[0][0]
+    lm = ctx.mpf(lam.numerator) / lam.denominator if isinstance(lam, Fraction) else ctx.mpf(
+        str(lam) if isinstance(lam, str) else float(lam))
+    return pt, lumped_loss(p1, lm, d, log=ctx.log)
+
+
+def perturbed_point(d: int, pi1: Any, lam: Any, direction: Sequence[Any], delta: Any, *, dps: int = 30,
+                    T: float = 2000.0) -> ReducedPoint:
+    """theta^2_delta of F5 (spec §4.14): reduced flow, then Newton at ``dps``."""
+    chain = perturbed_rare(d, pi1, lam, direction, delta)
+    z = _flow_to_point(chain, T, False)
+    return polish_reduced(chain, z, dps=dps)
+
+
+def symmetry_breaking_rate(pi1: Any, d: int, lam: Any, direction: Sequence[Any], delta: Any, *,
+                           dps: int = 30, T: float = 2000.0) -> Any:
+    """lambda_perp(delta) = sigma_max(G_M(theta^2_delta)), the top transverse eigenvalue (spec §4.14).
+
+    Arguments may be exact (``Fraction`` or ``"p/q"`` strings) or floats.  Returns an mpmath number.
+
+    >>> lp = symmetry_breaking_rate("3/5", 5, "1/2", [1, -1, "1/2", "-1/2"], "1/1000", dps=20)
+    >>> round(float(lp) / 1e-3, 4)
+    0.0766
+    """
+    pt = perturbed_point(d, pi1, lam, direction, delta, dps=dps, T=T)
+    ctx = pt.ctx
+    G = ctx.matrix([[x for x in row] for row in pt.GM])
+    return max(ctx.svd_r(G, compute_uv=False))
+
+
+def in_manifold_hessian(chain: MarkovChain, pt: ReducedPoint) -> Any:
+    """Hessian of the reduced loss in (gamma, beta, lam_Q, lam_K) at pt (central differences at the
+    point's precision; lam_Q = lam_K = sqrt(kappa)).  Returns an mpmath matrix (symmetrised)."""
+    ctx = pt.ctx
+    ops = mp_ops(ctx)
+    d = chain.d
+    pi_l, P_l = chain_mp(chain, ctx)
+    pi = np.array(pi_l, dtype=object)
+    P = np.array(P_l, dtype=object)
+    lq = ctx.sqrt(pt.kappa)
+    z = list(pt.gamma) + list(pt.beta) + [lq, lq]
+    n = len(z)
+    h = ctx.mpf(10) ** (-(ctx.dps // 3))
+    H = ctx.matrix(n, n)
+    for j in range(n):
+        zp = list(z)
+        zm = list(z)
+        zp[j] += h
+        zm[j] -= h
+        fp = reduced_field(pi, P, np.array(zp, dtype=object), d, ctx.mpf(1), ops)
+        fm = reduced_field(pi, P, np.array(zm, dtype=object), d, ctx.mpf(1), ops)
+        for i in range(n):
+            H[i, j] = -(fp[i] - fm[i]) / (2 * h)
+    return (H + H.T) / 2
+
+
+def full_jacobian_float(chain: MarkovChain, W: tuple[np.ndarray, ...], tau: float = 1.0) -> np.ndarray:
+    """The flow Jacobian -Hessian of L at the full parameters W (torch.func.hessian, float64)."""
+    import torch
+
+    from .population import TorchOps, model_matrices
+
+    ops = TorchOps()
+    shapes = [w.shape for w in W]
+    sizes = [w.size for w in W]
+    pi = torch.tensor(chain.pi, dtype=torch.float64)
+    P = torch.tensor(chain.P, dtype=torch.float64)
+
+    def L(x: Any) -> Any:
+        parts = torch.split(x, sizes)
+        W0, W1, WQ, WK = (p.reshape(s) for p, s in zip(parts, shapes))
+        M, Phi = model_matrices(W0, W1, WQ, WK, ops)
+        return population_loss(pi, P, M, Phi, tau, ops)
+
+    x = torch.tensor(np.concatenate([w.ravel() for w in W]), dtype=torch.float64)
+    H = torch.func.hessian(L)(x).numpy()
+    return -(H + H.T) / 2

@@ -1,0 +1,277 @@
+"""Gradient flow of the population loss (spec §2.6-§2.8, §5): full model, the rank-one invariant
+manifold's reduced ODE, trajectories with detectors, events and stages.
+
+Full flow: theta = (W0, W1, W_Q, W_K), theta' = -grad L(theta) with the closed-form gradients of
+:mod:`.population`.  Initialisation (spec §2.6): ``numpy.random.default_rng(seed)`` draws W0, W1, W_Q,
+W_K in that order, each eps * standard normal.
+
+Reduced ODE (spec §2.8) on (gamma, beta, lam_Q, lam_K), M = gamma beta^T, Phi = kappa gamma gamma^T,
+kappa = lam_Q lam_K:
+
+    gamma' = -[G_M beta + kappa (G_Phi + G_Phi^T) gamma],  beta' = -G_M^T gamma,
+    lam_Q' = -(gamma^T G_Phi gamma) lam_K,                 lam_K' = -(gamma^T G_Phi gamma) lam_Q.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any
+
+import numpy as np
+
+from numerics.flows import Stages, detect_stages, first_time, geometric_grid, integrate
+
+from .population import FLOAT, Ops, attention, grad_M_Phi, param_grads, population_loss
+
+__all__ = ["Shapes", "init_params", "pack", "unpack", "full_rhs", "Trajectory", "run_flow",
+           "reduced_rhs", "run_reduced", "reduced_state", "theta_c1", "events", "cached_flow",
+           "reduced_field"]
+
+
+@dataclass(frozen=True)
+class Shapes:
+    d: int
+    m: int
+    mk: int
+
+    @property
+    def size(self) -> int:
+        return 2 * self.d * self.m + 2 * self.m * self.mk
+
+
+def unpack(y: np.ndarray, sh: Shapes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Split a flat state (..., size) into (W0, W1, W_Q, W_K) with leading batch dims preserved."""
+    d, m, mk = sh.d, sh.m, sh.mk
+    lead = y.shape[:-1]
+    a, b, c = d * m, 2 * d * m, 2 * d * m + m * mk
+    return (y[..., :a].reshape(lead + (d, m)), y[..., a:b].reshape(lead + (m, d)),
+            y[..., b:c].reshape(lead + (m, mk)), y[..., c:].reshape(lead + (m, mk)))
+
+
+def pack(W0: Any, W1: Any, WQ: Any, WK: Any) -> np.ndarray:
+    lead = W0.shape[:-2]
+    return np.concatenate([np.reshape(W, lead + (-1,)) for W in (W0, W1, WQ, WK)], axis=-1)
+
+
+def init_params(d: int, m: int, mk: int, eps: float, seed: int) -> np.ndarray:
+    """Spec §2.6: default_rng(seed) draws W0, W1, W_Q, W_K in that order, eps * N(0, 1)."""
+    if eps <= 0:
+        raise ValueError(f"eps must be > 0, got {eps}")
+    rng = np.random.default_rng(seed)
+    W0 = eps * rng.standard_normal((d, m))
+    W1 = eps * rng.standard_normal((m, d))
+    WQ = eps * rng.standard_normal((m, mk))
+    WK = eps * rng.standard_normal((m, mk))
+    return pack(W0, W1, WQ, WK)
+
+
+def theta_c1(chain: Any, m: int, mk: int, *, attn_scale: float = 0.0) -> np.ndarray:
+    """theta_c^1 (spec §4.6): W0 = s_c pi_hat e1^T, W1 = s_c e1 l_hat^T, W_Q = W_K = attn_scale e1 e1^T."""
+    pi = chain.pi
+    d = len(pi)
+    ell = np.log(pi) - np.log(pi).mean()
+    sc = np.sqrt(np.linalg.norm(ell) / np.linalg.norm(pi))
+    W0 = np.zeros((d, m))
+    W1 = np.zeros((m, d))
+    W0[:, 0] = sc * pi / np.linalg.norm(pi)
+    W1[0, :] = sc * ell / np.linalg.norm(ell)
+    WQ = np.zeros((m, mk))
+    WK = np.zeros((m, mk))
+    WQ[0, 0] = WK[0, 0] = attn_scale
+    return pack(W0, W1, WQ, WK)
+
+
+def full_rhs(chain: Any, sh: Shapes, tau: float = 1.0, *, variant: str = "statement"):
+    pi, P = chain.pi, chain.P
+
+    def f(t: float, y: np.ndarray) -> np.ndarray:
+        W0, W1, WQ, WK = unpack(y, sh)
+        g = param_grads(pi, P, W0, W1, WQ, WK, tau, FLOAT, variant=variant)
+        return -pack(*g)
+
+    return f
+
+
+@dataclass
+class Trajectory:
+    """A full-model trajectory on a time grid, with lazily computed detectors (spec §4 "detectors")."""
+
+    chain: Any
+    shapes: Shapes
+    t: np.ndarray
+    y: np.ndarray
+    tau: float = 1.0
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def params(self) -> tuple[np.ndarray, ...]:
+        return unpack(self.y, self.shapes)
+
+    @cached_property
+    def M(self) -> np.ndarray:
+        W0, W1, _, _ = self.params
+        return W0 @ W1
+
+    @cached_property
+    def Phi(self) -> np.ndarray:
+        W0, _, WQ, WK = self.params
+        return W0 @ WQ @ np.swapaxes(WK, -1, -2) @ np.swapaxes(W0, -1, -2)
+
+    @cached_property
+    def loss(self) -> np.ndarray:
+        return population_loss(self.chain.pi, self.chain.P, self.M, self.Phi, self.tau, FLOAT)
+
+    @cached_property
+    def A(self) -> np.ndarray:
+        return attention(self.chain.pi, self.Phi, self.tau, FLOAT)
+
+    @cached_property
+    def sv_W0(self) -> np.ndarray:
+        return np.linalg.svd(self.params[0], compute_uv=False)
+
+    @cached_property
+    def sv_W1(self) -> np.ndarray:
+        return np.linalg.svd(self.params[1], compute_uv=False)
+
+    @cached_property
+    def sv_QK(self) -> np.ndarray:
+        _, _, WQ, WK = self.params
+        return np.linalg.svd(WQ @ np.swapaxes(WK, -1, -2), compute_uv=False)
+
+    @cached_property
+    def focus_mass(self) -> np.ndarray:
+        """F(t) = sum_q pi_q A_q1."""
+        return self.A[:, :, 0] @ self.chain.pi
+
+    @cached_property
+    def concentration(self) -> np.ndarray:
+        """D-bar(t) = sum_q pi_q KL(A_q || pi)."""
+        A = self.A
+        kl = np.sum(A * (np.log(A) - np.log(self.chain.pi)[None, None, :]), axis=-1)
+        return kl @ self.chain.pi
+
+    def stages(self, threshold: float = 0.02) -> Stages:
+        return detect_stages(self.t, self.loss, threshold=threshold)
+
+    def at(self, t: float) -> int:
+        return int(np.searchsorted(self.t, t))
+
+
+def run_flow(chain: Any, *, T: float = 3e4, m: int = 8, mk: int = 8, eps: float = 1e-3, seed: int = 0,
+             theta0: np.ndarray | None = None, tau: float = 1.0, method: str = "LSODA",
+             rtol: float = 1e-9, atol: float = 1e-12, t0: float = 0.1, per_decade: int = 500,
+             variant: str = "statement") -> Trajectory:
+    """Integrate the population gradient flow and return the :class:`Trajectory` (spec §5 defaults).
+
+    ``traj.stages()`` gives the detected drops/plateaus; :func:`events` the ordered events of §5.1.
+    """
+    d = chain.d
+    sh = Shapes(d, m, mk)
+    y0 = init_params(d, m, mk, eps, seed) if theta0 is None else np.asarray(theta0, dtype=np.float64)
+    if y0.shape != (sh.size,):
+        raise ValueError(f"theta0 must have {sh.size} entries for d={d}, m={m}, mk={mk}")
+    grid = geometric_grid(t0, T, per_decade)
+    t, Y = integrate(full_rhs(chain, sh, tau, variant=variant), y0, grid, method=method, rtol=rtol, atol=atol)
+    return Trajectory(chain, sh, t, Y, tau, dict(seed=seed, eps=eps, method=method, rtol=rtol, atol=atol))
+
+
+@lru_cache(maxsize=16)
+def _cached(key: tuple) -> Trajectory:
+    chain_kind, chain_args, kw = key
+    from numerics import markov
+
+    chain = markov.MarkovChain.lazy(*chain_args) if chain_kind == "lazy" else getattr(markov, chain_kind)(*chain_args)
+    return run_flow(chain, **dict(kw))
+
+
+def cached_flow(chain_kind: str, chain_args: tuple, **kw: Any) -> Trajectory:
+    """A process-wide cache of reference runs (several claims share one E1 run)."""
+    return _cached((chain_kind, tuple(chain_args), tuple(sorted(kw.items()))))
+
+
+# -- events (spec §5.1) -------------------------------------------------------------------------------
+def events(tr: Trajectory) -> dict[str, float | None]:
+    """R1, attention onset, first rare sign flip, focus, focus peak, new direction, second attention
+    direction, third direction, Bayes (spec §5.1 table)."""
+    pi = tr.chain.pi
+    ell = np.log(pi) - np.log(pi).mean()
+    sc = np.sqrt(np.linalg.norm(ell) / np.linalg.norm(pi))
+    s0 = tr.sv_W0
+    t = tr.t
+    out: dict[str, float | None] = {}
+    out["R1"] = first_time(t, (s0[:, 0] >= 0.5 * sc) & (s0[:, 1] / s0[:, 0] <= 0.01))
+    out["onset"] = first_time(t, tr.sv_QK[:, 0] >= 1e-2)
+    out["focus"] = first_time(t, tr.A[:, 0, 0] >= 0.9)
+    F = tr.focus_mass
+    on = out["onset"]
+    peak = None
+    if on is not None:
+        i0 = tr.at(on)
+        for i in range(max(i0, 1), len(F) - 1):
+            if F[i] >= F[i - 1] and F[i] > F[i + 1]:
+                peak = float(t[i])
+                break
+    out["focus_peak"] = peak
+    # first rare sign flip of gamma = W0 alpha1, alpha1 = v1(W0) at the first plateau
+    R1 = out["R1"]
+    flip = None
+    if R1 is not None:
+        W0 = tr.params[0]
+        _, _, vt = np.linalg.svd(W0[tr.at(R1)])
+        a1 = vt[0]
+        g = W0 @ a1
+        if g[tr.at(R1)] @ pi < 0:
+            g = -g
+        sgn0 = np.sign(g[tr.at(R1)])
+        flipped = np.any(np.sign(g[:, 1:]) != sgn0[None, 1:], axis=1) & (t > R1)
+        flip = first_time(t, flipped)
+    out["first_flip"] = flip
+    out["new_direction"] = first_time(t, s0[:, 1] >= 0.1)
+    out["second_attention"] = first_time(t, tr.sv_QK[:, 1] >= 0.1) if tr.sv_QK.shape[1] > 1 else None
+    out["third_direction"] = first_time(t, s0[:, 2] >= 0.1) if s0.shape[1] > 2 else None
+    out["bayes"] = first_time(t, tr.loss <= tr.chain.entropy_rate() + 1e-4)
+    return out
+
+
+# -- reduced ODE (spec §2.8) ------------------------------------------------------------------------
+def reduced_field(pi: Any, P: Any, z: Any, d: int, tau: Any = 1, ops: Ops = FLOAT) -> list[Any]:
+    """The reduced vector field at z = (gamma, beta, lam_Q, lam_K), generic over the scalar type."""
+    g = z[:d]
+    b = z[d:2 * d]
+    lq, lk = z[2 * d], z[2 * d + 1]
+    kap = lq * lk
+    M = g[:, None] * b[None, :]
+    Phi = kap * g[:, None] * g[None, :]
+    GM, GPhi = grad_M_Phi(pi, P, M, Phi, tau, ops)
+    s = g @ GPhi @ g
+    dg = -(GM @ b + kap * ((GPhi + ops.T(GPhi)) @ g))
+    db = -(ops.T(GM) @ g)
+    return list(dg) + list(db) + [-s * lk, -s * lq]
+
+
+def reduced_rhs(chain: Any, tau: float = 1.0):
+    pi, P = chain.pi, chain.P
+    d = chain.d
+
+    def f(t: float, z: np.ndarray) -> np.ndarray:
+        return np.asarray(reduced_field(pi, P, z, d, tau, FLOAT), dtype=np.float64)
+
+    return f
+
+
+def reduced_state(chain: Any, lam_q: float = 1e-5, lam_k: float | None = None) -> np.ndarray:
+    """Reference start of spec §2.8: gamma = s_c pi_hat, beta = s_c l_hat, lam_Q = lam_K = 1e-5."""
+    pi = chain.pi
+    ell = np.log(pi) - np.log(pi).mean()
+    sc = np.sqrt(np.linalg.norm(ell) / np.linalg.norm(pi))
+    return np.concatenate([sc * pi / np.linalg.norm(pi), sc * ell / np.linalg.norm(ell),
+                           [lam_q, lam_q if lam_k is None else lam_k]])
+
+
+def run_reduced(chain: Any, z0: np.ndarray, T: float, *, t0: float = 0.1, per_decade: int = 400,
+                method: str = "LSODA", rtol: float = 1e-11, atol: float = 1e-14, tau: float = 1.0,
+                linear_grid: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Integrate the reduced ODE; returns (t, Z) with Z of shape n_t x (2d + 2)."""
+    grid = np.linspace(0, T, linear_grid) if linear_grid else geometric_grid(t0, T, per_decade)
+    return integrate(reduced_rhs(chain, tau), z0, grid, method=method, rtol=rtol, atol=atol)

@@ -1,0 +1,330 @@
+"""Closed-form population loss and gradients of the reconstructed one-layer model (spec §2.4-§2.5),
+written ONCE, generic over the scalar/array type, plus the reference quantities of spec §3.
+
+Model (spec §2.3, reading A1): logits z = sum_i a_i M_{x_i,:}, a = softmax over positions of
+Phi_{q x_i}/tau, q = x_s, M = W0 W1, Phi = W0 W_Q W_K^T W0^T.  As s -> oo (spec §2.4)
+
+    A = row-softmax(Phi/tau + 1 (log pi)^T),  A_qk = pi_k e^{Phi_qk/tau} / sum_j pi_j e^{Phi_qj/tau},
+    L(theta) = - sum_{q,y} pi_q P_qy log softmax(A_q M)_y.
+
+Gradients (spec §2.5): Pred = row-softmax(A M), D = diag(pi)(Pred - P), X = D M^T,
+
+    G_M = A^T D,   G_Phi = (1/tau) A o (X - rowsum(A o X) 1^T),
+
+and the chain rule to (W0, W1, W_Q, W_K).
+
+Every function takes an ``ops`` backend (:data:`FLOAT` numpy float64, :class:`TorchOps`, or
+:func:`object_ops` for mpmath / sympy / arb / exact-rational object arrays).  Arrays may carry leading
+batch dimensions (``...``): the batched torch sweeps run the very same code.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable
+
+import numpy as np
+
+__all__ = [
+    "Ops", "FLOAT", "TorchOps", "object_ops", "mp_ops", "arb_ops", "sympy_ops", "exact_ops",
+    "attention", "predictions", "population_loss", "grad_M_Phi", "param_grads", "model_matrices",
+    "reference_formulas", "reference_quantities", "ReferenceQuantities", "lumped_loss",
+]
+
+
+# -- backends -----------------------------------------------------------------------------------
+class Ops:
+    """numpy float64 backend."""
+
+    name = "float64"
+    stable = True
+
+    def exp(self, x: Any) -> Any:
+        return np.exp(x)
+
+    def log(self, x: Any) -> Any:
+        return np.log(x)
+
+    def rowsum(self, x: Any) -> Any:
+        return x.sum(axis=-1, keepdims=True)
+
+    def rowmax(self, x: Any) -> Any:
+        return x.max(axis=-1, keepdims=True)
+
+    def T(self, x: Any) -> Any:
+        return np.swapaxes(x, -1, -2)
+
+    def total(self, x: Any) -> Any:
+        return x.sum(axis=(-1, -2))
+
+
+FLOAT = Ops()
+
+
+class TorchOps(Ops):
+    """torch backend (float64 tensors, batched over leading dimensions)."""
+
+    name = "torch"
+
+    def __init__(self) -> None:
+        import torch
+
+        self.torch = torch
+
+    def exp(self, x: Any) -> Any:
+        return self.torch.exp(x)
+
+    def log(self, x: Any) -> Any:
+        return self.torch.log(x)
+
+    def rowsum(self, x: Any) -> Any:
+        return x.sum(dim=-1, keepdim=True)
+
+    def rowmax(self, x: Any) -> Any:
+        return x.amax(dim=-1, keepdim=True)
+
+    def T(self, x: Any) -> Any:
+        return x.transpose(-1, -2)
+
+    def total(self, x: Any) -> Any:
+        return x.sum(dim=(-1, -2))
+
+
+class _ObjectOps(Ops):
+    """numpy object arrays of arbitrary scalars (mpf, arb, sympy, Fraction)."""
+
+    def __init__(self, name: str, exp: Callable[[Any], Any], log: Callable[[Any], Any],
+                 stable: bool) -> None:
+        self.name = name
+        self._exp = np.frompyfunc(exp, 1, 1)
+        self._log = np.frompyfunc(log, 1, 1)
+        self.stable = stable
+
+    def exp(self, x: Any) -> Any:
+        return self._exp(x)
+
+    def log(self, x: Any) -> Any:
+        return self._log(x)
+
+    def rowmax(self, x: Any) -> Any:
+        out = np.empty(x.shape[:-1] + (1,), dtype=object)
+        for idx in np.ndindex(*x.shape[:-1]):
+            out[idx + (0,)] = max(x[idx])
+        return out
+
+    def total(self, x: Any) -> Any:
+        return x.sum(axis=-1).sum(axis=-1)
+
+
+def object_ops(name: str, exp: Callable[[Any], Any], log: Callable[[Any], Any], *,
+               stable: bool = False) -> Ops:
+    return _ObjectOps(name, exp, log, stable)
+
+
+def mp_ops(ctx: Any) -> Ops:
+    """mpmath backend for a local context (numerics.precision.mp_context)."""
+    return object_ops(f"mpmath dps={ctx.dps}", ctx.exp, ctx.log, stable=True)
+
+
+def arb_ops() -> Ops:
+    """python-flint arb balls (precision from numerics.precision.arb_precision)."""
+    return object_ops("arb", lambda x: x.exp(), lambda x: x.log(), stable=False)
+
+
+def sympy_ops() -> Ops:
+    import sympy as sp
+
+    return object_ops("sympy", sp.exp, sp.log, stable=False)
+
+
+def _exact_exp(x: Any) -> Any:
+    if x == 0:
+        return Fraction(1)
+    raise ValueError("exact rational backend: exp is only defined at 0 (use mpmath or arb)")
+
+
+def _exact_log(x: Any) -> Any:
+    if x == 1:
+        return Fraction(0)
+    raise ValueError("exact rational backend: log is only defined at 1 (use mpmath or arb)")
+
+
+def exact_ops() -> Ops:
+    """Exact rationals: valid where every exponent is 0 (e.g. at the origin, spec §4.4)."""
+    return object_ops("exact", _exact_exp, _exact_log, stable=False)
+
+
+# -- the model ---------------------------------------------------------------------------------------
+def _softmax_rows(Z: Any, ops: Ops) -> Any:
+    if ops.stable:
+        Z = Z - ops.rowmax(Z)
+    E = ops.exp(Z)
+    return E / ops.rowsum(E)
+
+
+def attention(pi: Any, Phi: Any, tau: Any, ops: Ops = FLOAT) -> Any:
+    """A = row-softmax(Phi/tau + 1 log pi^T), computed as pi_k e^{Phi_qk/tau} / sum_j (no log pi)."""
+    S = Phi / tau
+    if ops.stable:
+        S = S - ops.rowmax(S)
+    E = ops.exp(S) * pi[..., None, :]
+    return E / ops.rowsum(E)
+
+
+def predictions(pi: Any, M: Any, Phi: Any, tau: Any, ops: Ops = FLOAT) -> tuple[Any, Any]:
+    """(A, Pred) with Pred = row-softmax(A M)."""
+    A = attention(pi, Phi, tau, ops)
+    return A, _softmax_rows(A @ M, ops)
+
+
+def population_loss(pi: Any, P: Any, M: Any, Phi: Any, tau: Any = 1, ops: Ops = FLOAT) -> Any:
+    """L = - sum_{q,y} pi_q P_qy log softmax(A_q M)_y (spec §2.4)."""
+    A = attention(pi, Phi, tau, ops)
+    Z = A @ M
+    if ops.stable:
+        Z = Z - ops.rowmax(Z)
+    logp = Z - ops.log(ops.rowsum(ops.exp(Z)))
+    return -ops.total(pi[..., :, None] * P * logp)
+
+
+def grad_M_Phi(pi: Any, P: Any, M: Any, Phi: Any, tau: Any = 1, ops: Ops = FLOAT) -> tuple[Any, Any]:
+    """(G_M, G_Phi) = (A^T D, (1/tau) A o (X - rowsum(A o X) 1^T)), spec §2.5."""
+    A, Pred = predictions(pi, M, Phi, tau, ops)
+    D = pi[..., :, None] * (Pred - P)
+    GM = ops.T(A) @ D
+    X = D @ ops.T(M)
+    AX = A * X
+    GPhi = (AX - A * ops.rowsum(AX)) / tau
+    return GM, GPhi
+
+
+def model_matrices(W0: Any, W1: Any, WQ: Any, WK: Any, ops: Ops = FLOAT) -> tuple[Any, Any]:
+    """(M, Phi) = (W0 W1, W0 W_Q W_K^T W0^T)."""
+    return W0 @ W1, W0 @ WQ @ ops.T(WK) @ ops.T(W0)
+
+
+def param_grads(pi: Any, P: Any, W0: Any, W1: Any, WQ: Any, WK: Any, tau: Any = 1,
+                ops: Ops = FLOAT, *, variant: str = "statement") -> tuple[Any, Any, Any, Any]:
+    """Chain rule of spec §2.5: gradients of L with respect to (W0, W1, W_Q, W_K).
+
+    ``variant="drop_phiT_term"`` is the bug-injected gradient of the negative controls (§4.2, §4.3):
+    the G_Phi^T W0 W_Q W_K^T term of dL/dW0 is dropped.
+    """
+    if variant not in ("statement", "drop_phiT_term"):
+        raise ValueError(f"unknown gradient variant {variant!r}")
+    M, Phi = model_matrices(W0, W1, WQ, WK, ops)
+    GM, GPhi = grad_M_Phi(pi, P, M, Phi, tau, ops)
+    T = ops.T
+    g0 = GM @ T(W1) + GPhi @ W0 @ WK @ T(WQ)
+    if variant == "statement":
+        g0 = g0 + T(GPhi) @ W0 @ WQ @ T(WK)
+    g1 = T(W0) @ GM
+    gQ = T(W0) @ GPhi @ W0 @ WK
+    gK = T(W0) @ T(GPhi) @ W0 @ WQ
+    return g0, g1, gQ, gK
+
+
+# -- reference quantities (spec §3) -------------------------------------------------------------
+def reference_formulas(pi: list[Any], P: list[list[Any]], *, log: Callable[[Any], Any],
+                       sqrt: Callable[[Any], Any], tau: Any = 1, is_zero: Callable[[Any], bool] | None = None
+                       ) -> dict[str, Any]:
+    """The closed forms of spec §3 on plain lists, generic over the scalar type.
+
+    log d, H(pi), H(Y|X), n2 = |pi|^2, v = pi - 1/d, l = centred log pi, r = (P - 1 pi^T) l,
+    mu0 = |pi| |v|, s_c^2 = |l|/|pi|, K1 = Var_pi(pi.)/n2, K2 = sum_q pi_q^2 r_q,
+    c = (s_c^2/n2) K1 K2 / tau, rho = (|pi|/(2 s_c)) P_pi^perp [pi o r/K2 + 2 pi o pi/(n2 K1)].
+    """
+    d = len(pi)
+    is_zero = is_zero or (lambda x: x == 0)
+    logs = [log(p) for p in pi]
+    logd = log(pi[0] * 0 + d)
+    H = -sum(p * lp for p, lp in zip(pi, logs))
+    HYX = -sum(pi[q] * P[q][y] * log(P[q][y]) for q in range(d) for y in range(d) if not is_zero(P[q][y]))
+    n2 = sum(p * p for p in pi)
+    v = [p - sum(pi) / d for p in pi]
+    mlog = sum(logs) / d
+    ell = [lp - mlog for lp in logs]
+    r = [sum((P[q][k] - pi[k]) * ell[k] for k in range(d)) for q in range(d)]
+    normpi = sqrt(n2)
+    normv = sqrt(sum(x * x for x in v))
+    norml = sqrt(sum(x * x for x in ell))
+    mu0 = normpi * normv
+    sc2 = norml / normpi
+    var = sum(p ** 3 for p in pi) - n2 ** 2
+    cov = sum(p * p * lp for p, lp in zip(pi, logs)) - n2 * sum(p * lp for p, lp in zip(pi, logs))
+    K1 = var / n2
+    K2 = sum(pi[q] ** 2 * r[q] for q in range(d))
+    c = sc2 / n2 * K1 * K2 / tau
+    out = dict(logd=logd, H=H, HYX=HYX, n2=n2, v=v, ell=ell, r=r, mu0=mu0, sc2=sc2, K1=K1, K2=K2,
+               c=c, var=var, cov=cov, normpi=normpi, norml=norml)
+    if not is_zero(K1) and not is_zero(K2):
+        w = [pi[k] * r[k] / K2 + 2 * pi[k] * pi[k] / (n2 * K1) for k in range(d)]
+        proj = sum(w[k] * pi[k] for k in range(d)) / n2
+        sc = sqrt(sc2)
+        out["rho"] = [normpi / (2 * sc) * (w[k] - proj * pi[k]) for k in range(d)]
+    return out
+
+
+@dataclass(frozen=True)
+class ReferenceQuantities:
+    """Reference quantities of spec §3 at ``dps`` digits (mpmath values; ``float(x)`` for floats)."""
+
+    dps: int
+    logd: Any
+    H: Any
+    HYX: Any
+    n2: Any
+    mu0: Any
+    sc2: Any
+    K1: Any
+    K2: Any
+    c: Any
+    rho: tuple[Any, ...] | None
+
+    def as_floats(self) -> dict[str, Any]:
+        out = {k: float(getattr(self, k)) for k in ("logd", "H", "HYX", "n2", "mu0", "sc2", "K1", "K2", "c")}
+        out["rho"] = None if self.rho is None else [float(x) for x in self.rho]
+        return out
+
+
+def chain_mp(chain: Any, ctx: Any) -> tuple[list[Any], list[list[Any]]]:
+    """(pi, P) of a MarkovChain as mpmath numbers (exact rationals rounded once at ctx precision)."""
+    def conv(x: Any) -> Any:
+        if isinstance(x, Fraction):
+            return ctx.mpf(x.numerator) / x.denominator
+        return ctx.mpf(float(x))
+
+    if chain.P_exact is not None:
+        return [conv(x) for x in chain.pi_exact], [[conv(x) for x in r] for r in chain.P_exact]
+    return [conv(x) for x in chain.pi], [[conv(x) for x in r] for r in chain.P]
+
+
+def reference_quantities(chain: Any, dps: int = 40, tau: Any = 1) -> ReferenceQuantities:
+    """log d, H(pi), H(Y|X), n2, mu0, s_c^2, K1, K2, c (and rho when K1 K2 != 0) at ``dps`` digits.
+
+    >>> from numerics.markov import MarkovChain
+    >>> q = reference_quantities(MarkovChain.lazy(["0.75", "0.19", "0.05", "0.01"], "1/2"), dps=30)
+    >>> round(float(q.c), 12)
+    0.079784701432
+    """
+    from numerics.precision import mp_context
+
+    if tau <= 0:
+        raise ValueError(f"tau must be > 0, got {tau}")
+    ctx = mp_context(dps)
+    pi, P = chain_mp(chain, ctx)
+    f = reference_formulas(pi, P, log=ctx.log, sqrt=ctx.sqrt, tau=ctx.mpf(tau))
+    rho = tuple(f["rho"]) if "rho" in f else None
+    return ReferenceQuantities(dps, f["logd"], f["H"], f["HYX"], f["n2"], f["mu0"], f["sc2"], f["K1"],
+                               f["K2"], f["c"], rho)
+
+
+def lumped_loss(pi1: Any, lam: Any, d: int, *, log: Callable[[Any], Any] = math.log) -> Any:
+    """L_lump of spec §3 for F4: pi1 H(P_1) + (1-pi1)[-(1-lam)pi1 log((1-lam)pi1) - rho_l log(rho_l/(d-1))]."""
+    pl = (1 - pi1) / (d - 1)
+    row1 = [lam + (1 - lam) * pi1] + [(1 - lam) * pl] * (d - 1)
+    H1 = -sum(p * log(p) for p in row1)
+    rl = lam + (1 - lam) * (1 - pi1)
+    return pi1 * H1 + (1 - pi1) * (-(1 - lam) * pi1 * log((1 - lam) * pi1) - rl * log(rl / (d - 1)))
