@@ -1,0 +1,372 @@
+"""Feed-forward and self-attention blocks, their parameter count, and two exact evaluators (spec §2.2-2.5).
+
+* ``FF(x) = eta x + sum_k W_k relu(U_k . x + b_k)``: tokenwise, hidden width ``d' = len(U) <= 4``;
+  ``W_k`` is the k-th column of ``W`` (a vector of ``R^d``).
+* ``SA_i(X) = rho x_i + lam sum_l pi_il(X, A) x_l`` with ``A = alpha I + sum_k p_k q_k^T`` or no ``A`` at
+  all (``A is None``: every score is 0, so the attention is exactly uniform, for hardmax and every tau).
+  Scores ``sc_il = x_l^T A x_i`` (token i is the query); hardmax averages ties; attention never crosses
+  sequences.  The kernels are those of :mod:`numerics.attention`.
+* A block is FF first, then SA (figure 3 of the paper).
+
+Parameter counting (spec §2.5): the entries of each block's *declared structure*: an FF of width
+``d'`` costs ``1 + d'(2d+1)`` (eta, U, b, W); an SA costs ``2`` (rho, lam), plus 1 if ``alpha I`` is
+declared, plus ``2 r d`` for ``r`` factor pairs.  An identity block (width-0 FF with eta = 1, SA with
+rho = 1, lam = 0, no A) costs 3.
+
+Two exact evaluators share these definitions:
+
+* :func:`run_generic` -- the *reference*: every token through :func:`ff_apply` and
+  :func:`numerics.attention.self_attention` in any :mod:`numerics.arithmetic` (exact rationals,
+  mpmath, floats).  Simple and slow; used on small instances and for softmax.
+* :class:`ExactState` -- the fast exact evaluator for hardmax: exact rational tokens plus a float64
+  *filter* (a shadow copy with a rigorous rounding bound, as in exact geometric predicates).  A ReLU
+  pre-activation whose float value is below ``-bound`` is certainly negative, so the token is unchanged
+  exactly; a score that is below the row maximum by more than twice the bound is certainly not a
+  maximiser.  Every other decision, and every changed token, is computed exactly (fmpq / Fraction) and
+  the attention weights on the surviving candidates come from :func:`numerics.attention.hardmax_weights`.
+  The result is exact: no float value ever enters a token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from numerics.arithmetic import Arithmetic, ExactArithmetic, arithmetic
+from numerics.attention import AttentionMatrix, hardmax_weights, self_attention
+
+__all__ = ["FF", "SA", "Block", "identity_block", "ff_apply", "block_apply", "run_generic",
+           "ExactState", "count_parameters"]
+
+#: relative rounding bound used by the float filter (4 ulps per conversion, see ExactState)
+_U = 2.0 ** -50
+
+
+@dataclass(frozen=True)
+class FF:
+    """Tokenwise feed-forward layer ``eta x + sum_k W[k] relu(U[k].x + b[k])`` (exact entries)."""
+
+    eta: Any
+    U: tuple[tuple[Any, ...], ...] = ()
+    b: tuple[Any, ...] = ()
+    W: tuple[tuple[Any, ...], ...] = ()  # W[k] is the k-th column (a d-vector)
+
+    def __post_init__(self) -> None:
+        if not (len(self.U) == len(self.b) == len(self.W)):
+            raise ValueError(f"FF: U has {len(self.U)} rows, b {len(self.b)} entries, W {len(self.W)} columns")
+
+    @property
+    def width(self) -> int:
+        return len(self.U)
+
+    def num_parameters(self, d: int) -> int:
+        return 1 + self.width * (2 * d + 1)
+
+
+@dataclass(frozen=True)
+class SA:
+    """Self-attention ``rho x_i + lam sum_l pi_il x_l``; ``A=None`` declares no attention matrix."""
+
+    rho: Any
+    lam: Any
+    A: AttentionMatrix | None = None
+
+    def num_parameters(self, d: int) -> int:
+        if self.A is None:
+            return 2
+        if self.A.dense is not None:
+            return 2 + d * d
+        alpha_declared = 1 if self.A.alpha != 0 else 0
+        return 2 + alpha_declared + 2 * self.A.rank * d
+
+
+@dataclass(frozen=True)
+class Block:
+    """FF then SA, with a label saying which gadget it is (for figures and error messages)."""
+
+    ff: FF
+    sa: SA
+    label: str = ""
+    stage: str = ""
+
+    def num_parameters(self, d: int) -> int:
+        return self.ff.num_parameters(d) + self.sa.num_parameters(d)
+
+    @property
+    def is_identity(self) -> bool:
+        return (self.ff.width == 0 and self.ff.eta == 1 and self.sa.A is None
+                and self.sa.rho == 1 and self.sa.lam == 0)
+
+
+def identity_block(label: str = "identity padding") -> Block:
+    """The identity block: width-0 FF with eta = 1, SA with rho = 1, lam = 0 (3 parameters)."""
+    return Block(FF(1), SA(1, 0), label=label, stage="pad")
+
+
+def count_parameters(blocks: Sequence[Block], d: int) -> int:
+    return sum(b.num_parameters(d) for b in blocks)
+
+
+# -- the reference (generic) evaluator -------------------------------------------------------------
+def _conv_ff(ff: FF, ar: Arithmetic) -> tuple[Any, list, list, list]:
+    return (ar.convert(ff.eta), [ar.vector(u) for u in ff.U], [ar.convert(v) for v in ff.b],
+            [ar.vector(w) for w in ff.W])
+
+
+def ff_apply(ff: FF, X: Sequence[Sequence[Any]], ar: Arithmetic | str) -> list[tuple[Any, ...]]:
+    """The FF layer on every token of ``X`` in arithmetic ``ar`` (relu(0) = 0)."""
+    ar = arithmetic(ar)
+    eta, U, b, W = _conv_ff(ff, ar)
+    zero = ar.convert(0)
+    out = []
+    for x in X:
+        xc = ar.vector(x)
+        y = [eta * v for v in xc]
+        for Uk, bk, Wk in zip(U, b, W):
+            z = ar.fsum(u * v for u, v in zip(Uk, xc)) + bk
+            if z > zero:
+                y = [yi + wi * z for yi, wi in zip(y, Wk)]
+        out.append(tuple(y))
+    return out
+
+
+def block_apply(block: Block, X: Sequence[Sequence[Any]], ar: Arithmetic | str, *,
+                kernel: str = "hardmax", tau: Any = None) -> list[tuple[Any, ...]]:
+    """One block (FF then SA) on one sequence, through :func:`numerics.attention.self_attention`."""
+    ar = arithmetic(ar)
+    H = ff_apply(block.ff, X, ar)
+    A = block.sa.A if block.sa.A is not None else AttentionMatrix()
+    return self_attention(H, A, kernel=kernel, tau=tau, rho=block.sa.rho, lam=block.sa.lam, ar=ar)
+
+
+def run_generic(blocks: Sequence[Block], X: Sequence[Sequence[Any]], ar: Arithmetic | str = "exact", *,
+                kernel: str = "hardmax", tau: Any = None, trajectory: bool = False) -> Any:
+    """Run ``blocks`` on one sequence; returns the output list (or every intermediate list)."""
+    ar = arithmetic(ar)
+    cur = [ar.vector(x) for x in X]
+    traj = [cur]
+    for blk in blocks:
+        cur = block_apply(blk, cur, ar, kernel=kernel, tau=tau)
+        if trajectory:
+            traj.append(cur)
+    return traj if trajectory else cur
+
+
+# -- the fast exact evaluator (hardmax) ---------------------------------------------------------------
+def _f(x: Any) -> float:
+    return float(x)
+
+
+def to_Q(x: Any, Q: Any) -> Any:
+    """``x`` (int, float, Fraction, fmpq, "p/q") as the rational type ``Q`` (fmpq or Fraction), exactly."""
+    if type(x) is Q:
+        return x
+    from numerics.exact import to_fraction
+
+    f = to_fraction(x)
+    return Q(f.numerator, f.denominator)
+
+
+@dataclass
+class _FFCache:
+    Uf: np.ndarray
+    bf: np.ndarray
+    Uabs: np.ndarray
+    babs: np.ndarray
+    const: np.ndarray  # neurons with U row identically 0 (their pre-activation is b exactly)
+
+
+class ExactState:
+    """Exact tokens of all sequences of a dataset, evolved block by block under hardmax.
+
+    ``P`` is the list of exact tokens (tuples of rationals) of all sequences concatenated; ``F`` the
+    float64 shadow with ``|F - P| <= 2^-50 |F|`` entrywise (python-flint and Fraction convert to float
+    with at most one rounding; 4 ulps leaves a safety factor).  A float dot product of length ``k``
+    has error at most ``k u / (1 - k u)`` times the dot product of absolute values (Higham, Thm 3.1);
+    the filter uses ``(k + 4) 2^-50`` times it, plus the shadow error, plus ``1e-300`` for underflow.
+    """
+
+    def __init__(self, sequences: Sequence[Sequence[Sequence[Any]]], Q: Any):
+        self.Q = Q  # rational constructor (fmpq or Fraction)
+        self.offsets = [0]
+        P: list[tuple[Any, ...]] = []
+        for s in sequences:
+            P.extend(tuple(to_Q(v, Q) for v in t) for t in s)
+            self.offsets.append(len(P))
+        self.P = P
+        self.d = len(P[0])
+        self.F = np.array([[_f(v) for v in t] for t in P], dtype=np.float64).reshape(len(P), self.d)
+        self.exact_updates = 0
+        self.filter_undecided = 0
+        self._cache: dict[int, Any] = {}
+
+    # -- access -------------------------------------------------------------------------------
+    @property
+    def num_sequences(self) -> int:
+        return len(self.offsets) - 1
+
+    def sequence(self, j: int) -> list[tuple[Any, ...]]:
+        return self.P[self.offsets[j]:self.offsets[j + 1]]
+
+    def sequences(self) -> list[list[tuple[Any, ...]]]:
+        return [self.sequence(j) for j in range(self.num_sequences)]
+
+    def copy(self) -> ExactState:
+        new = object.__new__(ExactState)
+        new.Q, new.offsets, new.P, new.d = self.Q, list(self.offsets), list(self.P), self.d
+        new.F = self.F.copy()
+        new.exact_updates, new.filter_undecided, new._cache = 0, 0, self._cache
+        return new
+
+    def _set(self, i: int, t: tuple[Any, ...]) -> None:
+        self.P[i] = t
+        self.F[i] = [_f(v) for v in t]
+        self.exact_updates += 1
+
+    # -- float filter helpers -----------------------------------------------------------------
+    def _ffc(self, ff: FF) -> _FFCache:
+        key = id(ff)
+        c = self._cache.get(key)
+        if c is None or c[0] is not ff:
+            Uf = np.array([[_f(u) for u in r] for r in ff.U], dtype=np.float64).reshape(ff.width, self.d)
+            bf = np.array([_f(v) for v in ff.b], dtype=np.float64)
+            const = np.array([all(u == 0 for u in r) for r in ff.U], dtype=bool)
+            c = (ff, _FFCache(Uf, bf, np.abs(Uf), np.abs(bf), const))
+            self._cache[key] = c
+        return c[1]
+
+    # -- layers -------------------------------------------------------------------------------
+    def apply_ff(self, ff: FF) -> None:
+        Q = self.Q
+        eta = ff.eta
+        T = len(self.P)
+        if ff.width == 0:
+            if eta != 1:
+                for i in range(T):
+                    self._set(i, tuple(eta * v for v in self.P[i]))
+            return
+        c = self._ffc(ff)
+        Z = self.F @ c.Uf.T + c.bf
+        err = ((self.d + 4) * _U) * (np.abs(self.F) @ c.Uabs.T + c.babs) * 2 + 1e-300
+        with np.errstate(all="ignore"):
+            hi = Z + err
+        maybe = (hi > 0) | ~np.isfinite(hi)  # NaN/inf (overflow): undecided, so decided exactly
+        for k in np.nonzero(c.const)[0]:
+            maybe[:, k] = bool(ff.b[k] > 0)  # pre-activation is b_k exactly
+        if eta == 1:
+            rows = np.nonzero(maybe.any(axis=1))[0]
+        else:
+            rows = range(T)
+        Uq, bq, Wq = ff.U, ff.b, ff.W
+        for i in rows:
+            x = self.P[i]
+            y = [eta * v for v in x] if eta != 1 else list(x)
+            moved = eta != 1
+            for k in range(ff.width):
+                if not maybe[i, k]:
+                    continue
+                if c.const[k]:
+                    z = bq[k]
+                else:
+                    z = bq[k]
+                    for u, v in zip(Uq[k], x):
+                        if u != 0:
+                            z = z + u * v
+                if z > 0:
+                    Wk = Wq[k]
+                    y = [yi + wi * z for yi, wi in zip(y, Wk)]
+                    moved = True
+                else:
+                    self.filter_undecided += 1
+            if moved:
+                self._set(i, tuple(y))
+
+    def apply_sa(self, sa: SA) -> None:
+        rho, lam = sa.rho, sa.lam
+        if lam == 0:
+            if rho != 1:
+                for i in range(len(self.P)):
+                    self._set(i, tuple(rho * v for v in self.P[i]))
+            return
+        for j in range(self.num_sequences):
+            a, b = self.offsets[j], self.offsets[j + 1]
+            self._sa_sequence(sa, a, b)
+
+    def _sa_sequence(self, sa: SA, a: int, b: int) -> None:
+        Q = self.Q
+        n = b - a
+        X = self.P[a:b]
+        rho, lam = sa.rho, sa.lam
+        A = sa.A
+        if A is None or (A.dense is None and A.alpha == 0 and not A.factors):
+            # all scores are 0: uniform attention, exactly (hardmax full tie = softmax)
+            mean = tuple(sum((x[k] for x in X), Q(0)) / n for k in range(self.d))
+            for i, x in enumerate(X):
+                self._set(a + i, tuple(rho * v + lam * m for v, m in zip(x, mean)))
+            return
+        if A.dense is not None:
+            raise NotImplementedError("the fast exact evaluator handles structured A only; use run_generic")
+        Fs = self.F[a:b]
+        Fa = np.abs(Fs)
+        alpha = A.alpha
+        alf = abs(_f(alpha))
+        S = _f(alpha) * (Fs @ Fs.T) if alpha != 0 else np.zeros((n, n))
+        Sabs = alf * (Fa @ Fa.T) if alpha != 0 else np.zeros((n, n))
+        proj = []
+        for p, q in A.factors:
+            pf = np.array([_f(v) for v in p])
+            qf = np.array([_f(v) for v in q])
+            qx, px = Fs @ qf, Fs @ pf
+            S = S + np.outer(qx, px)
+            Sabs = Sabs + np.outer(Fa @ np.abs(qf), Fa @ np.abs(pf))
+            proj.append((p, q))
+        with np.errstate(all="ignore"):
+            err = ((2 * self.d + 8) * (len(A.factors) + 1) * _U) * Sabs * 4 + 1e-300
+            top_lo = (S - err).max(axis=1)
+            cand = (S + err) >= top_lo[:, None]
+            bad = ~(np.isfinite(S).all(axis=1) & np.isfinite(err).all(axis=1) & np.isfinite(top_lo))
+        cand[bad] = True  # overflow: every key is a candidate, decided exactly
+        exact_proj = None
+        new = []
+        for i in range(n):
+            ls = np.nonzero(cand[i])[0]
+            if len(ls) == 1:
+                winners = [int(ls[0])]
+            else:
+                self.filter_undecided += 1
+                if exact_proj is None:
+                    exact_proj = [([sum((qq * v for qq, v in zip(q, x)), Q(0)) for x in X],
+                                   [sum((pp * v for pp, v in zip(p, x)), Q(0)) for x in X]) for p, q in proj]
+                row = []
+                for l in ls:
+                    s = Q(0)
+                    if alpha != 0:
+                        s = alpha * sum((u * v for u, v in zip(X[i], X[l])), Q(0))
+                    for qx, px in exact_proj:
+                        s = s + qx[i] * px[l]
+                    row.append(s)
+                w = hardmax_weights(row, ExactArithmetic())
+                winners = [int(l) for l, wl in zip(ls, w) if wl != 0]
+            if len(winners) == 1:
+                m = X[winners[0]]
+            else:
+                m = tuple(sum((X[l][k] for l in winners), Q(0)) / len(winners) for k in range(self.d))
+            if rho == 0 and lam == 1:
+                new.append(m)
+            else:
+                new.append(tuple(rho * v + lam * mv for v, mv in zip(X[i], m)))
+        for i, t in enumerate(new):
+            if t != X[i]:
+                self._set(a + i, t)
+
+    def apply(self, block: Block) -> None:
+        self.apply_ff(block.ff)
+        self.apply_sa(block.sa)
+
+    def run(self, blocks: Sequence[Block]) -> ExactState:
+        for blk in blocks:
+            self.apply(blk)
+        return self

@@ -1,0 +1,149 @@
+"""Datasets of sequence-to-sequence interpolation and their validation (spec §2.1, §4.0).
+
+A dataset is ``D = {(X^j, Y^j)}_{j=1..N}``: ``X^j = (x^j_1..x^j_{n_j})`` and ``Y^j = (y^j_1..y^j_{m_j})``
+are lists of tokens in ``Q^d`` (floats are converted *exactly* to the dyadic rationals they are).
+The assumptions of the theorems, made precise by the spec:
+
+* A1 the tokens inside each ``X^j`` are pairwise distinct;
+* A2 the ``X^j`` are pairwise distinct **as sets** (blocks carry no positional information, so two
+  sequences that are permutations of each other get the same output set; spec §2.1);
+* A3 the targets inside each ``Y^j`` are pairwise distinct;
+* A4 ``1 <= m_j <= n_j``;
+* ``d >= 2`` (``d = 1`` is refused; no impossibility is claimed, spec §2.6), every token of the same
+  dimension, every coordinate finite.
+
+A violation raises :class:`DatasetError` (a ``ValueError``) naming the sequence, the tokens and the rule.
+
+>>> D = Dataset([[(0, 0), (1, 0)], [(0, 0), (0, 1)]], [[(5, 5)], [(-1, 2), (3, 3)]])
+>>> D.N, D.M, D.d, D.n
+(2, 3, 2, 2)
+>>> Dataset([[(0, 0), (0, 0)]], [[(1, 1)]])
+Traceback (most recent call last):
+...
+theorems.interpolation.dataset.DatasetError: A1 violated: input sequence 0 repeats the token (0, 0) at positions 0 and 1 (tokens inside each input sequence must be pairwise distinct)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from numerics.exact import HAVE_FLINT, rational
+
+__all__ = ["Dataset", "DatasetError", "as_rational", "fmt_token"]
+
+
+class DatasetError(ValueError):
+    """A dataset violates an assumption of the interpolation theorems (the message names the rule)."""
+
+
+def as_rational(x: Any, backend: str = "flint" if HAVE_FLINT else "fraction") -> Any:
+    """An exact rational (fmpq or Fraction) from int / Fraction / fmpq / finite float / "p/q"."""
+    if isinstance(x, float) and not math.isfinite(x):
+        raise DatasetError(f"coordinate {x!r} is not finite")
+    try:
+        return rational(x, backend=backend)
+    except (TypeError, ValueError) as e:
+        raise DatasetError(f"coordinate {x!r} is not an exact real number: {e}") from None
+
+
+def fmt_token(t: Sequence[Any]) -> str:
+    """``(1, 1/2)`` style rendering of an exact token."""
+    return "(" + ", ".join(str(v) for v in t) + ")"
+
+
+def _tokens(seq: Any, what: str, j: int, backend: str) -> list[tuple[Any, ...]]:
+    if isinstance(seq, (str, bytes)) or not hasattr(seq, "__len__"):
+        raise DatasetError(f"{what} sequence {j} must be a list of tokens, got {type(seq).__name__}")
+    out = []
+    for i, tok in enumerate(seq):
+        if isinstance(tok, (str, bytes)) or not hasattr(tok, "__len__"):
+            raise DatasetError(f"{what} sequence {j}, token {i} must be a vector, got {tok!r}")
+        out.append(tuple(as_rational(v, backend) for v in tok))
+    return out
+
+
+class Dataset:
+    """A validated interpolation dataset (exact rational tokens); see the module docstring.
+
+    Attributes: ``inputs`` and ``outputs`` (lists of lists of exact tuples), ``N``, ``M = sum m_j``,
+    ``n = max n_j``, ``d``, ``lengths`` (the n_j) and ``target_counts`` (the m_j).
+    ``allow_d1=True`` admits d = 1 for the lemma/equivariance checks only; the builder still refuses it.
+    """
+
+    def __init__(self, inputs: Sequence[Sequence[Sequence[Any]]],
+                 outputs: Sequence[Sequence[Sequence[Any]]], *, backend: str | None = None,
+                 allow_d1: bool = False):
+        backend = backend or ("flint" if HAVE_FLINT else "fraction")
+        self.backend = backend
+        if len(inputs) == 0:
+            raise DatasetError("the dataset is empty: at least one input sequence is required")
+        if len(inputs) != len(outputs):
+            raise DatasetError(f"{len(inputs)} input sequences but {len(outputs)} output sequences")
+        X = [_tokens(s, "input", j, backend) for j, s in enumerate(inputs)]
+        Y = [_tokens(s, "output", j, backend) for j, s in enumerate(outputs)]
+        dims: dict[int, tuple[str, int, int]] = {}
+        for what, seqs in (("input", X), ("output", Y)):
+            for j, s in enumerate(seqs):
+                for i, t in enumerate(s):
+                    dims.setdefault(len(t), (what, j, i))
+        if len(dims) > 1:
+            desc = "; ".join(f"dimension {k} first at {w} sequence {j}, token {i}"
+                             for k, (w, j, i) in sorted(dims.items()))
+            raise DatasetError(f"mixed token dimensions ({desc}): every token must lie in the same R^d")
+        d = next(iter(dims)) if dims else 0
+        if d == 0:
+            raise DatasetError("tokens must have at least one coordinate")
+        if d < 2 and not allow_d1:
+            raise DatasetError("d = 1 is refused: the construction needs d >= 2 (spec §2.6; the toolkit "
+                               "claims no impossibility for d = 1)")
+        for j, (x, y) in enumerate(zip(X, Y)):
+            if len(y) == 0:
+                raise DatasetError(f"A4 violated: output sequence {j} is empty (m_{j} = 0; need 1 <= m_j <= n_j)")
+            if len(y) > len(x):
+                raise DatasetError(f"A4 violated: output sequence {j} has m_{j} = {len(y)} targets but input "
+                                   f"sequence {j} has only n_{j} = {len(x)} tokens (need m_j <= n_j)")
+            for what, rule, seq in (("input", "A1", x), ("output", "A3", y)):
+                seen: dict[tuple[Any, ...], int] = {}
+                for i, t in enumerate(seq):
+                    if t in seen:
+                        kind = "tokens inside each input sequence" if rule == "A1" else "targets inside each output sequence"
+                        raise DatasetError(f"{rule} violated: {what} sequence {j} repeats the token {fmt_token(t)} "
+                                           f"at positions {seen[t]} and {i} ({kind} must be pairwise distinct)")
+                    seen[t] = i
+        sets: dict[frozenset, int] = {}
+        for j, x in enumerate(X):
+            key = frozenset(x)
+            if key in sets:
+                k = sets[key]
+                raise DatasetError(
+                    f"A2 violated: input sequences {k} and {j} are equal as sets "
+                    f"{{{', '.join(fmt_token(t) for t in sorted(x, key=lambda t: tuple(Fraction(str(v)) for v in t)))}}} "
+                    "(every network of the class is permutation-equivariant, so the inputs must be "
+                    "pairwise distinct as sets)")
+            sets[key] = j
+        self.inputs = X
+        self.outputs = Y
+        self.N = len(X)
+        self.d = d
+        self.lengths = [len(x) for x in X]
+        self.target_counts = [len(y) for y in Y]
+        self.M = sum(self.target_counts)
+        self.n = max(self.lengths)
+
+    @property
+    def num_tokens(self) -> int:
+        return sum(self.lengths)
+
+    def __repr__(self) -> str:
+        return f"<Dataset N={self.N} M={self.M} d={self.d} n={self.n} tokens={self.num_tokens}>"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"inputs": [[[str(v) for v in t] for t in s] for s in self.inputs],
+                "outputs": [[[str(v) for v in t] for t in s] for s in self.outputs]}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any], **kw: Any) -> Dataset:
+        return cls(obj["inputs"], obj["outputs"], **kw)
