@@ -240,7 +240,10 @@ def _indent(text: str, n: int = 2) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help (0) or a usage error (4)
+        return int(e.code or 0)
     try:
         return {"list": _cmd_list, "run": _cmd_run, "show": _cmd_show, "report": _cmd_report}[
             args.command](args)

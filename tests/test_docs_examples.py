@@ -1,0 +1,23 @@
+"""Every ```python block in README.md and docs/*.md runs as printed."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+BLOCK = re.compile(r"```python\n(.*?)```", re.S)
+
+
+def _blocks():
+    for doc in DOCS:
+        if doc.exists():
+            for k, m in enumerate(BLOCK.finditer(doc.read_text())):
+                yield pytest.param(m.group(1), id=f"{doc.name}[{k}]")
+
+
+@pytest.mark.parametrize("code", list(_blocks()))
+def test_example_runs(code, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "<doc example>", "exec"), {"__name__": "__doc_example__"})
