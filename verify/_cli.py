@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--json", metavar="PATH", help="write the JSON report here")
     pr.add_argument("--junit", metavar="PATH", help="write a JUnit XML report here")
     pr.add_argument("--no-progress", action="store_true", help="no progress bar")
+    pr.add_argument("--scheduler", metavar="ADDRESS",
+                    help="run on a dask cluster (e.g. tcp://HOST:8786); needs the [dask] extra")
 
     ps = sub.add_parser("show", help="statement, hypotheses, reading, derivation and fresh evidence")
     ps.add_argument("id", metavar="ID")
@@ -135,13 +137,20 @@ def _cmd_run(args: argparse.Namespace) -> int:
     claims, code = _select(args.catalogue, args.patterns, args.paper)
     if code is not None:
         return code
+    executor = None
+    if args.scheduler:
+        try:
+            from dask.distributed import Client
+        except ImportError as e:
+            raise UsageError("--scheduler needs dask: pip install 'transformer-theory-verify[dask]'") from e
+        executor = Client(args.scheduler).get_executor()
     prog, cb = _progress(not args.no_progress)
+    kwargs = dict(profile=args.profile, seed=args.seed, workers=args.workers, executor=executor)
     if prog is not None:
         with prog:
-            result = run_claims(claims, profile=args.profile, seed=args.seed, workers=args.workers,
-                                progress=cb)
+            result = run_claims(claims, progress=cb, **kwargs)
     else:
-        result = run_claims(claims, profile=args.profile, seed=args.seed, workers=args.workers)
+        result = run_claims(claims, **kwargs)
     print_table(result)
     if args.json:
         write_json(result, args.json)
