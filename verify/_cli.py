@@ -48,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--workers", type=int, default=1)
     pr.add_argument("--json", metavar="PATH", help="write the JSON report here")
     pr.add_argument("--junit", metavar="PATH", help="write a JUnit XML report here")
+    pr.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
     pr.add_argument("--no-progress", action="store_true", help="no progress bar")
     pr.add_argument("--scheduler", metavar="ADDRESS",
                     help="run on a dask cluster (e.g. tcp://HOST:8786); needs the [dask] extra")
@@ -129,7 +130,7 @@ def _progress(enabled: bool) -> Any:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from ._report import print_table, write_json, write_junit
+    from ._report import print_table, write_json, write_junit, write_markdown
     from ._runner import run_claims
 
     if args.workers < 1:
@@ -156,6 +157,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         write_json(result, args.json)
     if args.junit:
         write_junit(result, args.junit)
+    if args.markdown:
+        write_markdown(result, args.markdown)
     return EXIT_OK if result.passed else EXIT_FAILED
 
 

@@ -36,6 +36,8 @@ __all__ = [
     "write_junit",
     "junit_xml",
     "print_table",
+    "markdown",
+    "write_markdown",
     "VERDICT_STYLE",
 ]
 
@@ -233,3 +235,48 @@ def print_table(result: RunResult, *, file: IO[str] | None = None, width: int | 
     style = "bold green" if result.passed else "bold red"
     console.print(f"[{style}]{n_ok}/{len(result.outcomes)} claims at their expected verdict with every "
                   f"control refuted[/] in {result.wall_time:.1f}s")
+
+
+# -- Markdown -------------------------------------------------------------------------------------
+def _md(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(result: RunResult) -> str:
+    """A Markdown report: the claim table, then per claim its checks, controls and counterexamples."""
+    lines = [
+        f"# verify report ({result.profile} profile, seed {result.seed})",
+        "",
+        f"{sum(o.passed for o in result.outcomes)}/{len(result.outcomes)} claims at their expected "
+        f"verdict with every control refuted, in {result.wall_time:.1f} s.",
+        "",
+        "| claim | verdict | expected | controls refuted | instances | margin | time |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for o in result.outcomes:
+        lines.append(f"| `{o.claim_id}` | {o.verdict.value} | {o.expected.value} | "
+                     f"{sum(c.passed for c in o.controls)}/{len(o.controls)} | {o.instances} | "
+                     f"{_fmt_margin(o.margin)} | {o.wall_time:.1f} s |")
+    for o in result.outcomes:
+        lines += ["", f"## `{o.claim_id}`: {_md(o.title)}", "", f"Source: {_md(o.source)}", "",
+                  f"Reading: {_md(o.reading)}", ""]
+        if o.condition:
+            lines += [f"Holds under: {_md(o.condition)}", ""]
+        lines += ["| check | kind | level | instances | precision | error | tolerance | seed |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for c in o.checks + o.controls:
+            e = c.evidence
+            kind = c.role if c.kind == "check" else "control"
+            lines.append(f"| {c.name} | {kind} | {e.level.value} | {e.instances} | {_md(e.precision)} | "
+                         f"{_fmt_margin(e.error)} | {_fmt_margin(e.tolerance)} | {c.seed} |")
+        for c in o.checks + o.controls:
+            ce = c.evidence.counterexample
+            if ce is not None:
+                lines += ["", f"- {c.kind} `{c.name}` counterexample: {_md(ce.description)}",
+                          f"  `{_md(json.dumps(ce.to_json()['data'])[:600])}`"]
+    return "\n".join(lines) + "\n"
+
+
+def write_markdown(result: RunResult, path: str | Path) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(markdown(result))

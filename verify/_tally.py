@@ -103,15 +103,19 @@ class Tally:
     def close(self, value: Any, target: Any, tol: float, *,
               counterexample: Callable[[], Counterexample] | Counterexample | None = None,
               scale: float = 1.0) -> Observation:
-        """|value - target| <= tol * scale  -> CONSISTENT, else REFUTED (float budget)."""
+        """|value - target| <= tol * scale  -> CONSISTENT, else REFUTED (float budget).
+
+        The recorded error and margin are relative to ``scale`` (so they compare with ``tol``).
+        """
         err = abs(float(value) - float(target))
         budget = tol * scale
         if not math.isfinite(err):
             return self.add(Observation(Verdict.UNKNOWN, error=None))
+        rel = err / scale if scale else err
         if err <= budget:
-            return self.add(Observation(Verdict.CONSISTENT, margin=budget - err, error=err))
+            return self.add(Observation(Verdict.CONSISTENT, margin=tol - rel, error=rel))
         return self.add(Observation(
-            Verdict.REFUTED, margin=budget - err, error=err,
+            Verdict.REFUTED, margin=tol - rel, error=rel,
             counterexample=_ce(counterexample, f"|{value} - {target}| = {err:.3g} > {budget:.3g}")))
 
     def le(self, value: Any, bound: Any, tol: float, *,
