@@ -102,3 +102,11 @@ def test_show_prints_statement_and_evidence(capsys):
     out = capsys.readouterr().out
     for word in ("statement:", "L_q = L_OLS + V", "derivation:", "reading:", "evidence (quick profile"):
         assert word in out
+
+
+def test_markdown_report(fake_catalogue, tmp_path):
+    md = tmp_path / "r.md"
+    assert run(fake_catalogue, "run", "demo.good", "--markdown", str(md)) == EXIT_OK
+    text = md.read_text()
+    assert "| `demo.good` | CERTIFIED | CERTIFIED | 1/1 |" in text
+    assert "counterexample: 1 > 0" in text
