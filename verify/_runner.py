@@ -186,13 +186,16 @@ def _run_task(check: Check, seed: int, profile_name: str) -> Evidence:
 
 
 def _environment() -> dict[str, str]:
+    """Versions of the numeric stack, read from package metadata (nothing is imported)."""
+    from importlib.metadata import PackageNotFoundError, version
+
     env = {"python": platform.python_version(), "machine": platform.machine()}
-    for mod in ("sympy", "mpmath", "numpy", "scipy", "torch", "hypothesis", "flint"):
+    for dist in ("sympy", "mpmath", "numpy", "scipy", "torch", "hypothesis", "python-flint",
+                 "symengine"):
         try:
-            m = __import__(mod)
-            env[mod] = str(getattr(m, "__version__", "?"))
-        except ImportError:  # pragma: no cover
-            env[mod] = "missing"
+            env[dist] = version(dist)
+        except PackageNotFoundError:  # pragma: no cover
+            env[dist] = "missing"
     return env
 
 

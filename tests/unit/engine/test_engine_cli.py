@@ -97,11 +97,19 @@ def test_schema_rejects_a_boolean_verdict(fake_catalogue, tmp_path):
         jsonschema.validate(obj, schema())
 
 
-def test_show_prints_statement_and_evidence(capsys):
-    assert main(["show", "ddcl.dictionary.decomposition"]) == EXIT_OK
+def test_show_prints_statement_and_derivation(capsys):
+    assert main(["show", "ddcl.dictionary.decomposition", "--no-run"]) == EXIT_OK
     out = capsys.readouterr().out
-    for word in ("statement:", "L_q = L_OLS + V", "derivation:", "reading:", "evidence (quick profile"):
+    for word in ("statement:", "L_q = L_OLS + V", "derivation:", "reading:", "controls (must be REFUTED)"):
         assert word in out
+
+
+def test_show_runs_fresh_evidence(fake_catalogue, capsys):
+    assert run(fake_catalogue, "show", "demo.good") == EXIT_OK
+    out = capsys.readouterr().out
+    assert "evidence (quick profile, seed 0): verdict CERTIFIED" in out
+    assert "counterexample: 1 > 0" in out
+    assert run(fake_catalogue, "show", "demo.wrong_expectation") == EXIT_FAILED
 
 
 def test_markdown_report(fake_catalogue, tmp_path):
