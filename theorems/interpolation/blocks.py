@@ -171,12 +171,28 @@ def to_Q(x: Any, Q: Any) -> Any:
 
 
 @dataclass
+class _Group:
+    """Neurons of one FF that share a U row w: ``g(s) = sum_k W_k relu(s + b_k)`` with ``s = w.x``.
+
+    ``g = 0`` for ``s <= lo`` (every kink ``-b_k >= lo``); if ``sum W_k = 0`` and ``sum W_k b_k = 0``
+    exactly (``right_zero``), also ``g = 0`` for ``s >= hi``: hats, plateaus and snap moves.
+    """
+
+    row: tuple
+    neurons: list
+    lo: Any
+    hi: Any
+    right_zero: bool
+    wf: np.ndarray
+    wabs: np.ndarray
+    lo_f: float
+    hi_f: float
+
+
+@dataclass
 class _FFCache:
-    Uf: np.ndarray
-    bf: np.ndarray
-    Uabs: np.ndarray
-    babs: np.ndarray
-    const: np.ndarray  # neurons with U row identically 0 (their pre-activation is b exactly)
+    groups: list
+    const: tuple | None  # the exact constant added by neurons whose U row is 0 (or None)
 
 
 class ExactState:
@@ -231,16 +247,34 @@ class ExactState:
         key = id(ff)
         c = self._cache.get(key)
         if c is None or c[0] is not ff:
-            Uf = np.array([[_f(u) for u in r] for r in ff.U], dtype=np.float64).reshape(ff.width, self.d)
-            bf = np.array([_f(v) for v in ff.b], dtype=np.float64)
-            const = np.array([all(u == 0 for u in r) for r in ff.U], dtype=bool)
-            c = (ff, _FFCache(Uf, bf, np.abs(Uf), np.abs(bf), const))
+            Q, d = self.Q, self.d
+            byrow: dict[tuple, list[int]] = {}
+            for k, r in enumerate(ff.U):
+                byrow.setdefault(tuple(r), []).append(k)
+            groups, const = [], None
+            for row, ks in byrow.items():
+                if all(u == 0 for u in row):
+                    const = tuple(Q(0) for _ in range(d))
+                    for k in ks:
+                        if ff.b[k] > 0:
+                            const = tuple(cv + w * ff.b[k] for cv, w in zip(const, ff.W[k]))
+                    continue
+                kinks = [-ff.b[k] for k in ks]
+                sumW = [sum((ff.W[k][i] for k in ks), Q(0)) for i in range(d)]
+                sumWb = [sum((ff.W[k][i] * ff.b[k] for k in ks), Q(0)) for i in range(d)]
+                rz = all(v == 0 for v in sumW) and all(v == 0 for v in sumWb)
+                wf = np.array([_f(u) for u in row], dtype=np.float64)
+                lo, hi = min(kinks), max(kinks)
+                groups.append(_Group(row, ks, lo, hi, rz, wf, np.abs(wf), _f(lo), _f(hi)))
+            c = (ff, _FFCache(groups, const))
             self._cache[key] = c
         return c[1]
 
     # -- layers -------------------------------------------------------------------------------
     def apply_ff(self, ff: FF) -> None:
-        Q = self.Q
+        """The FF layer, exactly.  A group of neurons sharing a row w is skipped for a token only when
+        the float filter certifies ``w.x <= lo`` or (``right_zero`` and ``w.x >= hi``): there the
+        group's output is exactly 0."""
         eta = ff.eta
         T = len(self.P)
         if ff.width == 0:
@@ -249,40 +283,49 @@ class ExactState:
                     self._set(i, tuple(eta * v for v in self.P[i]))
             return
         c = self._ffc(ff)
-        Z = self.F @ c.Uf.T + c.bf
-        err = ((self.d + 4) * _U) * (np.abs(self.F) @ c.Uabs.T + c.babs) * 2 + 1e-300
-        with np.errstate(all="ignore"):
-            hi = Z + err
-        maybe = (hi > 0) | ~np.isfinite(hi)  # NaN/inf (overflow): undecided, so decided exactly
-        for k in np.nonzero(c.const)[0]:
-            maybe[:, k] = bool(ff.b[k] > 0)  # pre-activation is b_k exactly
-        if eta == 1:
-            rows = np.nonzero(maybe.any(axis=1))[0]
-        else:
+        absF = np.abs(self.F)
+        active = []
+        for g in c.groups:
+            s = self.F @ g.wf
+            err = ((self.d + 4) * 2 * _U) * (absF @ g.wabs) + 1e-300
+            with np.errstate(all="ignore"):
+                a = s + err + 2 * _U * abs(g.lo_f) > g.lo_f
+                if g.right_zero:
+                    a &= s - err - 2 * _U * abs(g.hi_f) < g.hi_f
+                a |= ~np.isfinite(s) | ~np.isfinite(err)
+            active.append(a)
+        if eta != 1 or c.const is not None:
             rows = range(T)
-        Uq, bq, Wq = ff.U, ff.b, ff.W
+        else:
+            anyact = np.zeros(T, dtype=bool)
+            for a in active:
+                anyact |= a
+            rows = np.nonzero(anyact)[0]
+        Q = self.Q
         for i in rows:
             x = self.P[i]
             y = [eta * v for v in x] if eta != 1 else list(x)
             moved = eta != 1
-            for k in range(ff.width):
-                if not maybe[i, k]:
+            if c.const is not None:
+                y = [yi + cv for yi, cv in zip(y, c.const)]
+                moved = True
+            for g, a in zip(c.groups, active):
+                if not a[i]:
                     continue
-                if c.const[k]:
-                    z = bq[k]
-                else:
-                    z = bq[k]
-                    for u, v in zip(Uq[k], x):
-                        if u != 0:
-                            z = z + u * v
-                if z > 0:
-                    Wk = Wq[k]
-                    y = [yi + wi * z for yi, wi in zip(y, Wk)]
-                    moved = True
-                else:
-                    self.filter_undecided += 1
+                self.filter_undecided += 1
+                sx = Q(0)
+                for u, v in zip(g.row, x):
+                    if u != 0:
+                        sx = sx + u * v
+                for k in g.neurons:
+                    z = sx + ff.b[k]
+                    if z > 0:
+                        y = [yi + wi * z for yi, wi in zip(y, ff.W[k])]
+                        moved = True
             if moved:
-                self._set(i, tuple(y))
+                t = tuple(y)
+                if t != x:
+                    self._set(i, t)
 
     def apply_sa(self, sa: SA) -> None:
         rho, lam = sa.rho, sa.lam

@@ -67,7 +67,7 @@ def _Q(backend: str) -> Any:
 def _as_fraction(x: Any) -> Fraction:
     if isinstance(x, Fraction):
         return x
-    if isinstance(x, int):
+    if isinstance(x, (int, float)):
         return Fraction(x)
     return Fraction(int(x.p), int(x.q))
 

@@ -1,0 +1,289 @@
+"""Softmax exactness: the certified temperature ``tau_c`` and high-precision evaluation (spec §3.5, §3.7, §4.4).
+
+The softmax network has **one fixed set of rational weights** (the builder takes no tau).  Its
+hardmax trajectory ``xbar`` (exact) is the reference; ``r_l`` bounds ``max |x - xbar|`` (Euclidean, over
+all tokens) after block ``l``, ``r_0 = 0``:
+
+* FF: ``r <- Lip r`` with ``Lip = |eta| + sum_k |U_k| |W_k|`` (global Lipschitz bound, valid across kinks);
+* SA with no A (uniform attention, exact for every tau): ``r <- (|rho| + |lam|) r``;
+* SA with ``lam = 0``: ``r <- |rho| r``;
+* SA with A: every hardmax row i has a unique maximiser ``l*`` and score gap ``Delta_i > 0``;
+  ``B >= max |xbar_l|``, ``||A|| <= |alpha| + sum |p_k||q_k|``, ``delta = ||A|| (2 B r + r^2)`` bounds the
+  score error, ``pi_i = (n_j - 1) exp(-(Delta_i - 2 delta)/tau)``, ``D_i = max_l |xbar_l - xbar_l*|``,
+  and ``r <- |rho| r + |lam| (r + max_i pi_i D_i)``; it needs ``Delta_i - 2 delta > 0``.
+
+``Cert(tau)``: every ``Delta_i - 2 delta > 0`` and ``|u| r <= min(gamma, 1/2)`` at the line-map input.
+Then every token lands on the active side of the line map within ``gamma`` of its slot coordinate, and
+the snap moves send it exactly to its target (spec §3.5).  Every step is nondecreasing in ``r`` and
+``tau``, so ``Cert(tau_c)`` implies ``Cert(tau)`` for all ``tau <= tau_c``: one set of weights, every
+smaller temperature.  ``tau_c`` is found by bisection on ``log tau`` in floats and then **certified in
+arb ball arithmetic** (python-flint); only the certified value is returned.
+
+"Exact at precision p" (spec §3.7): every output within ``10^-(p-12)`` of a target and every target
+within ``10^-(p-12)`` of an output, required at ``dps`` and ``2 dps``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from numerics.arithmetic import MPArithmetic
+from numerics.precision import Tri, arb_precision, tri_le, tri_positive
+
+from .blocks import ExactState, run_generic
+from .construction import InterpolatingTransformer, _as_fraction
+
+__all__ = ["Certificate", "certify", "hausdorff_mp", "exact_at", "softmax_outputs"]
+
+
+def _sq(v: Any) -> Any:
+    return sum((x * x for x in v), 0 * v[0])
+
+
+@dataclass
+class _Step:
+    kind: str  # "ff" | "sa_none" | "sa_uniform" | "sa_attn" | "line"
+    data: Any
+
+
+@dataclass
+class Certificate:
+    tau_c: float | None
+    certified: bool
+    reason: str
+    steps: int
+
+
+def _summaries(model: InterpolatingTransformer) -> list[_Step]:
+    """Per-layer data of the recursion, from the exact hardmax trajectory of the same weights."""
+    Q = model.Q
+    seqs = [[tuple(Q(_as_fraction(v).numerator, _as_fraction(v).denominator) for v in t) for t in x]
+            for x in model.dataset.inputs]
+    st = ExactState(seqs, Q)
+    steps: list[_Step] = []
+    for bi, blk in enumerate(model.blocks):
+        if model.line_map_index is not None and bi == model.line_map_index:
+            steps.append(_Step("line", None))
+        ff = blk.ff
+        lip_terms = [(_sq(u), _sq(w)) for u, w in zip(ff.U, ff.W)]
+        steps.append(_Step("ff", (ff.eta, lip_terms)))
+        st.apply_ff(ff)
+        sa = blk.sa
+        if sa.lam == 0:
+            steps.append(_Step("sa_none", sa.rho))
+        elif sa.A is None:
+            steps.append(_Step("sa_uniform", (sa.rho, sa.lam)))
+        else:
+            A = sa.A
+            rows = []
+            B2 = max(_sq(z) for z in st.P)
+            for j in range(st.num_sequences):
+                X = st.sequence(j)
+                n = len(X)
+                for i in range(n):
+                    sc = []
+                    for l in range(n):
+                        s = A.alpha * sum((a * b for a, b in zip(X[i], X[l])), Q(0)) if A.alpha != 0 else Q(0)
+                        for p, q in A.factors:
+                            s = s + sum((a * b for a, b in zip(q, X[i])), Q(0)) * sum((a * b for a, b in zip(p, X[l])), Q(0))
+                        sc.append(s)
+                    top = max(sc)
+                    win = [l for l, s in enumerate(sc) if s == top]
+                    if len(win) != 1:
+                        raise ValueError(f"block {bi}: hardmax row {i} of sequence {j} has a tie; "
+                                         "the certificate needs unique maximisers")
+                    if n == 1:
+                        continue
+                    gap = top - max(s for s in sc if s != top)
+                    D2 = max(_sq(tuple(a - b for a, b in zip(X[l], X[win[0]]))) for l in range(n))
+                    rows.append((n - 1, gap, D2))
+            normA_terms = (A.alpha, [(_sq(p), _sq(q)) for p, q in A.factors])
+            steps.append(_Step("sa_attn", (sa.rho, sa.lam, rows, B2, normA_terms)))
+        st.apply_sa(sa)
+    return steps
+
+
+def _run(steps: list[_Step], tau: Any, line: dict, ops: Any) -> Tri:
+    """The recursion in arithmetic ``ops`` (floats or arb); returns a three-valued Cert(tau)."""
+    conv, sqrt, exp, pos, le = ops
+    r = conv(0)
+    result = Tri.TRUE
+    for stp in steps:
+        if stp.kind == "line":
+            u2 = sum(_as_fraction(v) ** 2 for v in line["u"])
+            bound = min(_as_fraction(line["gamma"]), _as_fraction(1) / 2)
+            result = result & le(sqrt(conv(u2)) * r, conv(bound))
+        elif stp.kind == "ff":
+            eta, terms = stp.data
+            lip = abs(conv(eta)) + sum((sqrt(conv(a)) * sqrt(conv(b)) for a, b in terms), conv(0))
+            r = lip * r
+        elif stp.kind == "sa_none":
+            r = abs(conv(stp.data)) * r
+        elif stp.kind == "sa_uniform":
+            rho, lam = stp.data
+            r = (abs(conv(rho)) + abs(conv(lam))) * r
+        else:
+            rho, lam, rows, B2, (alpha, fac) = stp.data
+            normA = abs(conv(alpha)) + sum((sqrt(conv(a)) * sqrt(conv(b)) for a, b in fac), conv(0))
+            B = sqrt(conv(B2))
+            delta = normA * (2 * B * r + r * r)
+            worst = conv(0)
+            for nm1, gap, D2 in rows:
+                ex = conv(gap) - 2 * delta
+                result = result & pos(ex)
+                term = conv(nm1) * exp(-ex / conv(tau)) * sqrt(conv(D2))
+                worst = term if _gt(term, worst) else worst
+            r = abs(conv(rho)) * r + abs(conv(lam)) * (r + worst)
+    return result
+
+
+def _gt(a: Any, b: Any) -> bool:
+    try:
+        return bool(a > b)
+    except Exception:  # arb comparisons of overlapping balls
+        return float(a.mid()) > float(b.mid())
+
+
+def _float_ops():
+    def conv(x):
+        return float(_as_fraction(x)) if not isinstance(x, float) else x
+
+    def exp(x):
+        try:
+            return math.exp(x)
+        except OverflowError:
+            return math.inf
+
+    def pos(x):
+        return Tri.TRUE if x > 0 else Tri.FALSE
+
+    def le(a, b):
+        return Tri.TRUE if a <= b else Tri.FALSE
+
+    return conv, math.sqrt, exp, pos, le
+
+
+def _arb_ops():
+    import flint
+
+    def conv(x):
+        if isinstance(x, flint.arb):
+            return x
+        f = _as_fraction(x)
+        return flint.arb(flint.fmpq(f.numerator, f.denominator))
+
+    def sqrt(x):
+        return x.sqrt()
+
+    def exp(x):
+        return x.exp()
+
+    # the running worst term must be an upper bound: use max of balls
+    return conv, sqrt, exp, tri_positive, tri_le
+
+
+def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: int = 256) -> Certificate:
+    """Largest certified ``tau_c`` (bisection on log tau, then arb) such that Cert(tau) holds for all
+    ``tau <= tau_c``.  ``tau_c = None`` when no temperature could be certified."""
+    if model.attention != "softmax" or model.line_map_index is None:
+        raise ValueError("certify() needs a softmax model built by build_interpolator(..., 'softmax')")
+    steps = _summaries(model)
+    line = model.stats["line"]
+    fops = _float_ops()
+
+    def fcert(t: float) -> bool:
+        return _run(steps, t, line, fops) is Tri.TRUE
+
+    lo, hi = math.log(1e-300), math.log(tau_max)
+    if fcert(tau_max):
+        cand = tau_max
+    elif not fcert(1e-300):
+        return Certificate(None, False, "Cert fails even at tau = 1e-300 (a score gap is too small)", len(steps))
+    else:
+        for _ in range(80):
+            mid = (lo + hi) / 2
+            if fcert(math.exp(mid)):
+                lo = mid
+            else:
+                hi = mid
+        cand = math.exp(lo)
+    with arb_precision(bits):
+        aops = _arb_ops()
+
+        for _ in range(40):
+            tau_q = _as_fraction(float(f'{cand:.3g}'))  # a short decimal, as a rational
+            if _run_arb(steps, tau_q, line, aops) is Tri.TRUE:
+                return Certificate(float(tau_q), True, "certified in arb", len(steps))
+            cand *= 0.8
+    return Certificate(None, False, "arb could not certify the float candidate", len(steps))
+
+
+def _run_arb(steps, tau, line, aops) -> Tri:
+    import flint
+
+    conv, sqrt, exp, pos, le = aops
+    r = conv(0)
+    result = Tri.TRUE
+    for stp in steps:
+        if stp.kind == "line":
+            u2 = sum(_as_fraction(v) ** 2 for v in line["u"])
+            bound = min(_as_fraction(line["gamma"]), _as_fraction(1) / 2)
+            result = result & le(sqrt(conv(u2)) * r, conv(bound))
+        elif stp.kind == "ff":
+            eta, terms = stp.data
+            lip = abs(conv(eta)) + sum((sqrt(conv(a)) * sqrt(conv(b)) for a, b in terms), conv(0))
+            r = lip * r
+        elif stp.kind == "sa_none":
+            r = abs(conv(stp.data)) * r
+        elif stp.kind == "sa_uniform":
+            rho, lam = stp.data
+            r = (abs(conv(rho)) + abs(conv(lam))) * r
+        else:
+            rho, lam, rows, B2, (alpha, fac) = stp.data
+            normA = abs(conv(alpha)) + sum((sqrt(conv(a)) * sqrt(conv(b)) for a, b in fac), conv(0))
+            B = sqrt(conv(B2))
+            delta = normA * (2 * B * r + r * r)
+            # an upper bound of max_i pi_i D_i: the sum of nonnegative terms' upper endpoints is safe,
+            # but the max of upper endpoints is tighter and equally rigorous
+            worst_hi = flint.arb(0)
+            for nm1, gap, D2 in rows:
+                ex = conv(gap) - 2 * delta
+                result = result & pos(ex)
+                term = conv(nm1) * exp(-ex / conv(tau)) * sqrt(conv(D2))
+                up = term.mid() + term.rad()
+                if up > worst_hi:
+                    worst_hi = flint.arb(up)
+            r = abs(conv(rho)) * r + abs(conv(lam)) * (r + worst_hi)
+    return result
+
+
+# -- high-precision evaluation ------------------------------------------------------------------------
+def softmax_outputs(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> list[list[tuple]]:
+    """Outputs of every dataset sequence under softmax at temperature ``tau`` (mpmath, ``dps`` digits)."""
+    ar = MPArithmetic(dps)
+    bl = model.blocks if blocks is None else blocks
+    return [run_generic(bl, x, ar, kernel="softmax", tau=tau) for x in model.dataset.inputs]
+
+
+def hausdorff_mp(out: list[tuple], targets: list[tuple], ar: MPArithmetic) -> Any:
+    """Hausdorff distance (Euclidean) between the output tokens and the target set, in mpmath."""
+    ctx = ar.ctx
+    T = [ar.vector(t) for t in targets]
+
+    def dist(a, b):
+        return ctx.sqrt(ctx.fsum((x - y) ** 2 for x, y in zip(a, b)))
+
+    d1 = max(min(dist(o, t) for t in T) for o in out)
+    d2 = max(min(dist(o, t) for o in out) for t in T)
+    return max(d1, d2)
+
+
+def exact_at(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> tuple[bool, float]:
+    """Is the softmax network exact at ``tau`` at precision ``dps`` (spec §3.7)?  Returns (ok, max d_H)."""
+    ar = MPArithmetic(dps)
+    outs = softmax_outputs(model, tau, dps, blocks=blocks)
+    worst = max(hausdorff_mp(o, y, ar) for o, y in zip(outs, model.dataset.outputs))
+    tol = ar.ctx.mpf(10) ** (-(dps - 12))
+    return bool(worst <= tol), float(worst)
