@@ -120,6 +120,46 @@ def dictionary_losses(Z: Sequence[Vec], P: Sequence[Vec], Q: Sequence[Vec], *,
     return DictionaryLosses(Lq / n, Lo / n, V / n)
 
 
+# -----------------------------------------------------------------------------------------------------
+# Generic per-sample formulas (sympy / mpmath / arb / floats): the single source of truth of §2.3
+# -----------------------------------------------------------------------------------------------------
+def gibbs_row(dist: Sequence[Any], tau: Any, exp: Any) -> list[Any]:
+    """``q_k = 1 / sum_j exp(-(d_j - d_k)/tau)`` (written through differences, exp(0) = 1)."""
+    return [1 / sum(exp(-(dj - dk) / tau) for dj in dist) for dk in dist]
+
+
+def live_weight_row(q: Sequence[Any], dist: Sequence[Any], tau: Any, *, sign: int = -1) -> list[Any]:
+    """``omega_j = q_j [1 - (d_j - ell)/tau]`` with ``ell = sum_k q_k d_k`` (``sign=+1``: wrong variant)."""
+    ell = 0
+    for qk, dk in zip(q, dist):
+        ell = ell + qk * dk
+    return [qj * (1 + sign * (dj - ell) / tau) for qj, dj in zip(q, dist)]
+
+
+def sample_free_energy(dist: Sequence[Any], tau: Any, exp: Any, log: Any) -> Any:
+    """``-tau log sum_k exp(-d_k/tau)`` for one sample."""
+    return -tau * log(sum(exp(-dk / tau) for dk in dist))
+
+
+def sample_entropy(q: Sequence[Any], log: Any) -> Any:
+    """``-sum_k q_k log q_k``."""
+    total = 0
+    for qk in q:
+        total = total - qk * log(qk)
+    return total
+
+
+def sample_tau_derivatives(q: Sequence[Any], dist: Sequence[Any], tau: Any, log: Any) -> tuple[Any, Any]:
+    """``(dL_q/dtau, dF/dtau) = (Var_q(d)/tau^2, -H)`` for one sample (spec §2.2)."""
+    ell = 0
+    for qk, dk in zip(q, dist):
+        ell = ell + qk * dk
+    var = 0
+    for qk, dk in zip(q, dist):
+        var = var + qk * (dk - ell) * (dk - ell)
+    return var / (tau * tau), -sample_entropy(q, log)
+
+
 # =====================================================================================================
 # Numeric block (float64 numpy; torch module below).  Spec §2.2-§2.4.
 # =====================================================================================================
@@ -277,10 +317,6 @@ def _torch():
     import torch
 
     return torch
-
-
-class _LazyModule:
-    pass
 
 
 def make_dictionary_block_class():

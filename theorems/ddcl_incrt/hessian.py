@@ -28,6 +28,7 @@ from .dictionary import as_data, check_tau, mode_constant
 
 __all__ = [
     "collapse_hessian",
+    "sympy_collapse_hessian",
     "relative_mode_eigenvalues",
     "autograd_collapse_hessian",
     "exact_covariance",
@@ -229,3 +230,47 @@ def collapse_is_stable(data: Any, K: int, tau: Any, mode: str = "full") -> Stabi
     if inn.zero > 0:
         return Stability(Tri.UNKNOWN, {**ev, "reason": "degenerate: tau = c lambda_1 exactly"})
     return Stability(Tri.TRUE, {**ev, "reason": "tau > c lambda_1: strict local minimum"})
+
+
+def sympy_collapse_hessian(Z: Sequence[Sequence[Any]], K: int, tau: Any, mode: str) -> list[list[Any]]:
+    """Exact Hessian at collapse by sympy differentiation of L_q (``full``) or F (``stopgrad``).
+
+    Independent of the block formula: the loss is the generic per-sample Gibbs loss of
+    :mod:`.dictionary` (assignments written through exponent differences, so exp(0) = 1 at collapse).
+    Small instances only (N K d <= ~24).
+    """
+    import sympy as sp
+
+    from .dictionary import gibbs_row, sample_free_energy
+
+    full = mode_constant(mode) == 4
+    rows = _fractions(Z)
+    N, d = len(rows), len(rows[0])
+    mu = [sum(r[j] for r in rows) / N for j in range(d)]
+    t = sp.Rational(Fraction(tau).numerator, Fraction(tau).denominator)
+    syms = [[sp.Symbol(f"u_{k}_{a}", real=True) for a in range(d)] for k in range(K)]
+    P = [[sp.Rational(mu[a].numerator, mu[a].denominator) + syms[k][a] for a in range(d)] for k in range(K)]
+    total = 0
+    for r in rows:
+        z = [sp.Rational(x.numerator, x.denominator) for x in r]
+        dist = [sum((z[a] - p[a]) ** 2 for a in range(d)) for p in P]
+        if full:
+            q = gibbs_row(dist, t, sp.exp)
+            total += sum(qk * dk for qk, dk in zip(q, dist))
+        else:
+            total += sample_free_energy(dist, t, sp.exp, sp.log)
+    total = total / N
+    flat = [s for row in syms for s in row]
+    zero = {s: 0 for s in flat}
+    H = []
+    for i, a in enumerate(flat):
+        da = sp.diff(total, a)
+        row = []
+        for b in flat[: i + 1]:
+            v = sp.diff(da, b).subs(zero)
+            if not v.is_Rational:
+                v = sp.nsimplify(sp.simplify(v))
+            row.append(Fraction(int(sp.fraction(v)[0]), int(sp.fraction(v)[1])))
+        H.append(row)
+    n = len(flat)
+    return [[H[i][j] if j <= i else H[j][i] for j in range(n)] for i in range(n)]

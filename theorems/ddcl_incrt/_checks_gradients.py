@@ -1,0 +1,299 @@
+"""Checks of ``ddcl.dictionary.gradients`` and of the stationary-point hull claims (spec §2.3, §3.2).
+
+R1 (gradients): with Gibbs q and ``omega_ij = q_ij [1 - (d_ij - ell_i)/tau]``,
+``grad_{p_j} L_q = (2/N) sum_i omega_ij (p_j - z_i)`` (live), ``grad_{p_k} F = (2/N) sum_i q_ik (p_k - z_i)``
+(= detached grad L_q), ``dL_q/dtau = mean_i Var_{q_i}(d_i.)/tau^2``, ``dF/dtau = -H`` and ``F = L_q - tau H``.
+
+R2 (stationary points): full-gradient (live q) stationary points can leave the data's convex hull
+(exact regression case Z = {-1, +1}, K = 2, p = +-a: a = 1.0846134585... at tau = 1); F-stationary
+points cannot, since grad F = 0 means ``p_k = sum_i q_ik z_i / n_k``.
+
+Variants (negative controls) through the same checks:
+* ``detached``  the detached formula presented as the live gradient of L_q;
+* ``plus``      the weight ``q_ij [1 + (d_ij - ell_i)/tau]``;
+* ``tau_sign``  ``dL_q/dtau = -Var/tau^2``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from numerics.precision import Tri, arb_precision, float_tolerance, mp_context, tolerance_for, tri_negative, tri_positive
+from verify import Evidence, Profile, Tally, Verdict, refuted
+
+from .dictionary import (all_losses, gibbs, gibbs_row, grad_detached, grad_live_Lq, live_weight_row,
+                         sample_entropy, sample_free_energy, sample_tau_derivatives, sqdist_matrix)
+
+VARIANTS = ("statement", "detached", "plus", "tau_sign")
+
+
+def _check_variant(variant: str) -> None:
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; choose from {VARIANTS}")
+
+
+def symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """sympy, one sample (hence every N), d = 1, K in {2, 3}: exact derivatives against the formulas.
+
+    After differentiation every exp(-d_k/tau) is replaced by a symbol E_k and log(sum E) by a symbol,
+    so that each residual is a rational function; it is zero iff its cancelled numerator is.
+    """
+    import sympy as sp
+
+    _check_variant(variant)
+    tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
+    z = sp.Symbol("z", real=True)
+    tau = sp.Symbol("tau", positive=True)
+    for K in (2, 3):
+        ps = sp.symbols(f"p1:{K + 1}", real=True)
+        dist = [(z - p) ** 2 for p in ps]
+        ex = [sp.exp(-dk / tau) for dk in dist]
+        Zs = sum(ex)
+        q = [e / Zs for e in ex]
+        Lq = sum(qk * dk for qk, dk in zip(q, dist))
+        Fs = sample_free_energy(dist, tau, sp.exp, sp.log)
+        w = live_weight_row(q, dist, tau, sign=+1 if variant == "plus" else -1)
+        E = sp.symbols(f"E1:{K + 1}", positive=True)
+        LZ = sp.Symbol("logZ")
+        logq = {qk: -dk / tau - LZ for qk, dk in zip(q, dist)}
+
+        def rational(expr):
+            expr = expr.subs({sp.log(Zs): LZ}).subs({e: Ek for e, Ek in zip(ex, E)})
+            return sp.cancel(sp.together(expr))
+
+        res = []
+        for j, p in enumerate(ps):
+            formula = 2 * (q[j] if variant == "detached" else w[j]) * (p - z)
+            res.append(("dL_q/dp", sp.diff(Lq, p) - formula))
+            res.append(("dF/dp", sp.diff(Fs, p) - 2 * q[j] * (p - z)))
+        dLq, _ = sample_tau_derivatives(q, dist, tau, lambda x: logq[x])
+        H = sample_entropy(q, lambda x: logq[x])
+        res.append(("dL_q/dtau", sp.diff(Lq, tau) - (-dLq if variant == "tau_sign" else dLq)))
+        res.append(("dF/dtau", sp.diff(Fs, tau) + H))
+        res.append(("F = L_q - tau H", Fs - (Lq - tau * H)))
+        for name, r in res:
+            r0 = rational(r)
+            ok = r0 == 0
+            tally.exact(bool(ok), level=Verdict.PROVED, counterexample=lambda: refuted(
+                f"symbolic residual of {name} is not zero at K={K}, d=1",
+                K=K, variant=variant, residual=str(r0)[:300]))
+            if not ok:
+                return tally.evidence()
+    tally.details["scope"] = "one sample (every N by linearity), d = 1, K in {2, 3}, tau > 0"
+    return tally.evidence()
+
+
+def _torch_grads(Z: np.ndarray, P: np.ndarray, tau: float) -> dict[str, Any]:
+    import torch
+
+    Zt = torch.tensor(Z)
+    Pt = torch.tensor(P, requires_grad=True)
+    tt = torch.tensor(tau, dtype=torch.float64, requires_grad=True)
+    D = ((Zt[:, None] - Pt[None]) ** 2).sum(-1)
+    Q = torch.softmax(-D / tt, 1)
+    Lq = (Q * D).sum(1).mean()
+    Fe = -(tt * torch.logsumexp(-D / tt, 1)).mean()
+    gLq, dLq_t = torch.autograd.grad(Lq, (Pt, tt), retain_graph=True)
+    gF, dF_t = torch.autograd.grad(Fe, (Pt, tt))
+    Pd = torch.tensor(P, requires_grad=True)
+    Dd = ((Zt[:, None] - Pd[None]) ** 2).sum(-1)
+    Qd = Q.detach()
+    Zr = Qd @ Pd
+    Lo = ((Zt - Zr) ** 2).sum(1).mean()
+    V = (Qd * ((Pd[None] - Zr[:, None]) ** 2).sum(-1)).sum(1).mean()
+    Lqd = (Qd * Dd).sum(1).mean()
+    gO = torch.autograd.grad(Lo, Pd, retain_graph=True)[0]
+    gV = torch.autograd.grad(V, Pd, retain_graph=True)[0]
+    gLqd = torch.autograd.grad(Lqd, Pd)[0]
+    return {"live": gLq.numpy(), "F": gF.numpy(), "dLq_tau": float(dLq_t), "dF_tau": float(dF_t),
+            "OLS": gO.numpy(), "V": gV.numpy(), "Lq_det": gLqd.numpy()}
+
+
+def autograd(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """Closed forms against torch autograd (float64) on random data, K, d, tau, incl. far prototypes.
+
+    Budget: ``float_tolerance(ops = 16 N K d, scale = s (1 + max d_ik/tau))`` with s the larger of
+    the quantity's size and its natural scale (max|z| + max|p| for gradients, (max d/tau)^2 for
+    dL_q/dtau, 1 + log K for dF/dtau = -H): the Gibbs weights' rounding is amplified by d/tau.
+    """
+    _check_variant(variant)
+    rng = np.random.default_rng(seed)
+    tally = Tally(precision="float64", backend="torch autograd", seeds=(seed,))
+    n_cases = profile.pick(25, 150, 1000)
+    for case in range(n_cases):
+        N, K, d = int(rng.integers(2, 40)), int(rng.integers(1, 7)), int(rng.integers(1, 6))
+        Z = rng.standard_normal((N, d)) * np.exp(rng.uniform(-1, 1, d))
+        P = Z[rng.integers(0, N, K)] + 0.5 * rng.standard_normal((K, d))
+        if case % 7 == 3:  # a far prototype: its q underflows
+            P[0] += 1e3
+        trC = float(np.trace(np.cov(Z.T, bias=True).reshape(d, d)))
+        tau = float(np.exp(rng.uniform(-3, 3)) * trC / d)
+        g = _torch_grads(Z, P, tau)
+        Q = gibbs(Z, P, tau)
+        D = sqdist_matrix(Z, P)
+        live = grad_detached(Z, P, Q)["L_q"] if variant == "detached" else grad_live_Lq(
+            Z, P, tau, sign=+1 if variant == "plus" else -1)
+        det = grad_detached(Z, P, Q)
+        ell = (Q * D).sum(1, keepdims=True)
+        dLq_tau = float(((Q * (D - ell) ** 2).sum(1)).mean() / tau ** 2) * (-1 if variant == "tau_sign" else 1)
+        L = all_losses(Z, P, tau)
+        unit = float(np.abs(Z).max() + np.abs(P).max())  # natural scales of each quantity
+        dmax = float(np.max(np.where(Q > 1e-300, D, 0.0)))
+        pairs = [("live grad L_q", live, g["live"], unit), ("grad F", det["L_q"], g["F"], unit),
+                 ("detached grad L_OLS", det["L_OLS"], g["OLS"], unit),
+                 ("detached grad V", det["V"], g["V"], unit),
+                 ("dL_q/dtau", dLq_tau, g["dLq_tau"], (dmax / tau) ** 2),
+                 ("dF/dtau", -L["H"], g["dF_tau"], 1.0 + math.log(K)),
+                 ("F = L_q - tau H", L["F"], L["L_q"] - tau * L["H"], dmax + tau * (1 + math.log(K)))]
+        amp = 1.0 + float(np.max(np.where(Q > 1e-300, D, 0.0))) / tau
+        for name, mine, ref, floor in pairs:
+            mine, ref = np.atleast_1d(np.asarray(mine, float)), np.atleast_1d(np.asarray(ref, float))
+            if not (np.all(np.isfinite(mine)) and np.all(np.isfinite(ref))):
+                return Evidence(Verdict.UNKNOWN, instances=case, notes=f"non-finite value in {name}")
+            scale = max(float(np.abs(ref).max()), float(np.abs(mine).max()), floor, 1e-300)
+            tol = float_tolerance(ops=16 * N * K * d, scale=scale * amp)
+            err = float(np.abs(mine - ref).max())
+            obs = tally.close(err, 0.0, tol, counterexample=lambda: refuted(
+                f"{name}: closed form differs from autograd by {err:.3g} (budget {tol:.3g})",
+                margin=tol - err, variant=variant, N=N, K=K, d=d, tau=tau, Z=Z.tolist(), P=P.tolist()))
+            if obs.level is Verdict.REFUTED:
+                return tally.evidence(level_cap=Verdict.CONSISTENT)
+        W = Q * (1 - (D - ell) / tau)
+        tally.close(float(np.abs(W.sum(1) - 1).max()), 0.0, float_tolerance(ops=4 * K, scale=amp))
+    tally.details["cases"] = n_cases
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def mp_differences(*, seed: int, profile: Profile) -> Evidence:
+    """mpmath (dps 50) central differences with h = 1e-20 against the live and F gradients."""
+    dps = 50
+    ctx = mp_context(dps)
+    rng = np.random.default_rng(seed)
+    tally = Tally(precision=f"dps={dps}", backend="mpmath", seeds=(seed,), tolerance=1e-25)
+    h = ctx.mpf(10) ** -20
+    for _ in range(profile.pick(4, 10, 40)):
+        N, K, d = int(rng.integers(1, 5)), int(rng.integers(2, 4)), int(rng.integers(1, 3))
+        Z = [[ctx.mpf(float(x)) for x in rng.standard_normal(d)] for _ in range(N)]
+        P = [[ctx.mpf(float(x)) for x in rng.standard_normal(d)] for _ in range(K)]
+        tau = ctx.mpf(float(np.exp(rng.uniform(-1, 1))))
+
+        def losses(P):
+            Lq = Fv = 0
+            for z in Z:
+                dist = [sum((a - b) ** 2 for a, b in zip(z, p)) for p in P]
+                q = gibbs_row(dist, tau, ctx.exp)
+                Lq += sum(a * b for a, b in zip(q, dist))
+                Fv += sample_free_energy(dist, tau, ctx.exp, ctx.log)
+            return Lq / N, Fv / N
+
+        for j in range(K):
+            for a in range(d):
+                Pp = [list(p) for p in P]
+                Pm = [list(p) for p in P]
+                Pp[j][a] += h
+                Pm[j][a] -= h
+                (lp, fp), (lm, fm) = losses(Pp), losses(Pm)
+                num_l, num_f = (lp - lm) / (2 * h), (fp - fm) / (2 * h)
+                gl = gf = 0
+                for z in Z:
+                    dist = [sum((x - y) ** 2 for x, y in zip(z, p)) for p in P]
+                    q = gibbs_row(dist, tau, ctx.exp)
+                    w = live_weight_row(q, dist, tau)
+                    gl += 2 * w[j] * (P[j][a] - z[a])
+                    gf += 2 * q[j] * (P[j][a] - z[a])
+                gl, gf = gl / N, gf / N
+                s = max(abs(gl), abs(gf), 1)
+                tally.close(num_l, gl, 1e-25, scale=float(s))
+                tally.close(num_f, gf, 1e-25, scale=float(s))
+    tally.details["h"] = "1e-20"
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+# -- R2: stationary points and the data hull ------------------------------------------------------
+def _sym_grad(a: Any, tau: Any, exp: Any) -> Any:
+    """d/da of L_q(p = (-a, +a)) / 2 for Z = {-1, +1}, K = 2, via the live-weight formula:
+    the gradient of L_q in p_2 = a (the p_1 component is its mirror image)."""
+    g = 0
+    P = [-a, a]
+    for z in (-1, 1):
+        dist = [(z - p) ** 2 for p in P]
+        q = gibbs_row(dist, tau, exp)
+        w = live_weight_row(q, dist, tau)
+        g = g + 2 * w[1] * (a - z)
+    return g / 2
+
+
+def full_stationary_outside_hull(*, seed: int, profile: Profile, slack: str = "0") -> Evidence:
+    """Statement tested: "every stationary point of full-gradient training lies in the data's hull
+    (up to ``slack``)".  Exact regression case Z = {-1, +1}, K = 2, p = (-a, +a): the live gradient
+    in a changes sign on [a_lo, a_hi] (decided in arb balls), so a stationary point a* > 1 + slack
+    exists (intermediate value theorem); findroot gives its 30 digits."""
+    from fractions import Fraction
+
+    import flint
+
+    tally = Tally(precision="arb 256 bits", backend="python-flint arb + mpmath findroot", seeds=(seed,))
+    ctx = mp_context(40)
+    sl = Fraction(slack)
+    for tau, expected in ((1, "1.08461345852286"), (3, "1.04742481713446")):
+        root = ctx.findroot(lambda a: _sym_grad(a, ctx.mpf(tau), ctx.exp), ctx.mpf(expected))
+        lo = Fraction(str(ctx.nstr(root - ctx.mpf(10) ** -25, 35)))
+        hi = Fraction(str(ctx.nstr(root + ctx.mpf(10) ** -25, 35)))
+        with arb_precision(256):
+            g_lo = _sym_grad(flint.arb(flint.fmpq(lo.numerator, lo.denominator)), flint.arb(tau), lambda x: x.exp())
+            g_hi = _sym_grad(flint.arb(flint.fmpq(hi.numerator, hi.denominator)), flint.arb(tau), lambda x: x.exp())
+            bracket = (tri_negative(g_lo) is Tri.TRUE and tri_positive(g_hi) is Tri.TRUE) or (
+                tri_positive(g_lo) is Tri.TRUE and tri_negative(g_hi) is Tri.TRUE)
+        if not bracket:
+            tally.add(Tally(precision="", backend="").ball(Tri.UNKNOWN))
+            continue
+        outside = lo > 1 + sl
+        tally.exact(not outside, margin=float(1 + sl - lo), counterexample=lambda: refuted(
+            f"full-gradient stationary point a* = {ctx.nstr(root, 30)} > 1 + {slack} at tau = {tau}: "
+            f"the prototypes +-a* lie outside the data hull [-1, 1]",
+            margin=float(1 + sl - lo), Z=[-1, 1], K=2, tau=tau, mode="full", a_star=ctx.nstr(root, 30),
+            certified_bracket=[str(lo), str(hi)]))
+    return tally.evidence()
+
+
+def f_stationary_in_hull(*, seed: int, profile: Profile, mode: str = "stopgrad") -> Evidence:
+    """Train prototypes by gradient descent (``mode``: stopgrad = grad F, full = live grad L_q) with
+    eta = 0.05 from random starts until the gradient is < 1e-11; then each p_k must lie in the data's
+    hull.  For F, ``p_k - sum_i q_ik z_i / n_k = (N / (2 n_k)) grad_{p_k} F`` exactly, so the
+    distance to the hull point is bounded by that and compared with a float budget; for a
+    1-D dataset the hull is the interval [min z, max z] (checked directly)."""
+    rng = np.random.default_rng(seed)
+    tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
+    cases = [(np.array([[-1.0], [1.0]]), np.array([[-1e-3], [1e-3]]), 1.0)]
+    for _ in range(profile.pick(6, 20, 100)):
+        N, K, d = int(rng.integers(2, 30)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
+        Z = rng.standard_normal((N, d))
+        cases.append((Z, Z[rng.integers(0, N, K)] + 0.1 * rng.standard_normal((K, d)),
+                      float(np.exp(rng.uniform(-1.5, 0.5)))))
+    for Z, P, tau in cases:
+        N = Z.shape[0]
+        for _ in range(20000):
+            g = grad_detached(Z, P, gibbs(Z, P, tau))["L_q"] if mode != "full" else grad_live_Lq(Z, P, tau)
+            P = P - 0.05 * g
+            if np.abs(g).max() < 1e-11:
+                break
+        Q = gibbs(Z, P, tau)
+        n = Q.sum(0)
+        if Z.shape[1] == 1:
+            lo, hi = Z.min(), Z.max()
+            excess = float(max(0.0, (P.max() - hi), (lo - P.min())))
+            tol = float_tolerance(ops=100, scale=float(np.abs(Z).max()))
+            tally.le(excess, 0.0, tol, counterexample=lambda: refuted(
+                f"{mode}: stationary prototype outside the data interval by {excess:.6g}",
+                margin=-excess, mode=mode, Z=Z.ravel().tolist(), P=P.ravel().tolist(), tau=tau))
+        else:
+            hullpt = (Q.T @ Z) / np.maximum(n[:, None], 1e-300)
+            gap = float(np.abs(P - hullpt).max())
+            bound = float((N / (2 * np.maximum(n, 1e-300))).max() * np.abs(g).max())
+            tally.le(gap, bound, float_tolerance(ops=10 * N, scale=float(np.abs(Z).max())))
+        if tally.counterexample is not None:
+            break
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
