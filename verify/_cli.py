@@ -105,12 +105,14 @@ def _cmd_list(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     t = Table(title=f"{len(claims)} claims")
-    for col in ("claim", "expected", "source", "title"):
-        t.add_column(col, overflow="fold")
+    t.add_column("claim", no_wrap=True)
+    t.add_column("expected", no_wrap=True)
+    t.add_column("source", overflow="fold", max_width=40)
+    t.add_column("title", overflow="fold")
     for c in claims:
         t.add_row(c.id, c.expected.value, f"arXiv:{c.source.paper} {c.source.where} ({c.source.spec})",
                   c.title)
-    Console().print(t)
+    Console(width=None if sys.stdout.isatty() else 200).print(t)
     return EXIT_OK
 
 

@@ -190,32 +190,37 @@ def print_table(result: RunResult, *, file: IO[str] | None = None, width: int | 
     from rich.table import Table
     from rich.text import Text
 
+    import sys
+
+    if width is None and not (file or sys.stdout).isatty():
+        width = 200  # a file or a pipe: no need to squeeze
     console = Console(file=file, width=width, soft_wrap=False)
     table = Table(title=f"verify run  (profile {result.profile}, seed {result.seed}, "
                         f"{result.workers} worker{'s' if result.workers != 1 else ''})",
                   show_lines=False, expand=False)
-    table.add_column("claim", no_wrap=True)
-    table.add_column("source", overflow="fold", max_width=28)
-    table.add_column("reading", overflow="ellipsis", max_width=38, no_wrap=True)
-    table.add_column("verdict", no_wrap=True)
-    table.add_column("expected", no_wrap=True)
-    table.add_column("controls", no_wrap=True)
-    table.add_column("inst", justify="right")
-    table.add_column("margin", justify="right")
-    table.add_column("time", justify="right")
+    id_width = max([len(o.claim_id) + 2 for o in result.outcomes] + [8])
+    table.add_column("claim", no_wrap=True, min_width=id_width)
+    table.add_column("verdict", no_wrap=True, min_width=10)
+    table.add_column("expected", no_wrap=True, min_width=10)
+    table.add_column("controls", no_wrap=True, justify="right", min_width=8)
+    table.add_column("inst", justify="right", no_wrap=True, min_width=5)
+    table.add_column("margin", justify="right", no_wrap=True, min_width=8)
+    table.add_column("time", justify="right", no_wrap=True, min_width=6)
+    table.add_column("source", overflow="ellipsis", no_wrap=True, max_width=36)
+    table.add_column("reading", overflow="ellipsis", no_wrap=True, max_width=48)
     for o in result.outcomes:
         mark = "" if o.passed else " ✗"
-        ctrl = f"{sum(c.passed for c in o.controls)}/{len(o.controls)} refuted"
+        ctrl = f"{sum(c.passed for c in o.controls)}/{len(o.controls)}"
         table.add_row(
             o.claim_id + mark,
-            o.source,
-            o.reading,
             Text(o.verdict.value, style=VERDICT_STYLE[o.verdict]),
             o.expected.value,
             Text(ctrl, style="green" if o.controls_refuted else "bold red"),
             str(o.instances),
             _fmt_margin(o.margin),
             f"{o.wall_time:.1f}s",
+            o.source,
+            o.reading,
         )
     console.print(table)
     refuted = [o for o in result.outcomes if o.verdict is Verdict.REFUTED]

@@ -253,7 +253,7 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
         outcomes.append(ClaimOutcome(
             claim_id=claim.id,
             title=claim.title,
-            source=f"{claim.source.where} ({claim.source.spec})",
+            source=f"{claim.source.spec} {claim.source.where}",
             reading=claim.reading,
             expected=claim.expected,
             verdict=claim_verdict(checks),
