@@ -193,6 +193,9 @@ class _Group:
 class _FFCache:
     groups: list
     const: tuple | None  # the exact constant added by neurons whose U row is 0 (or None)
+    eta: Any = None
+    b: tuple = ()
+    W: tuple = ()
 
 
 class ExactState:
@@ -248,25 +251,29 @@ class ExactState:
         c = self._cache.get(key)
         if c is None or c[0] is not ff:
             Q, d = self.Q, self.d
+            qU = [tuple(to_Q(v, Q) for v in r) for r in ff.U]
+            qb = tuple(to_Q(v, Q) for v in ff.b)
+            qW = tuple(tuple(to_Q(v, Q) for v in r) for r in ff.W)
+            ff_q = FF(to_Q(ff.eta, Q), tuple(qU), qb, qW)
             byrow: dict[tuple, list[int]] = {}
-            for k, r in enumerate(ff.U):
+            for k, r in enumerate(qU):
                 byrow.setdefault(tuple(r), []).append(k)
             groups, const = [], None
             for row, ks in byrow.items():
                 if all(u == 0 for u in row):
                     const = tuple(Q(0) for _ in range(d))
                     for k in ks:
-                        if ff.b[k] > 0:
-                            const = tuple(cv + w * ff.b[k] for cv, w in zip(const, ff.W[k]))
+                        if qb[k] > 0:
+                            const = tuple(cv + w * qb[k] for cv, w in zip(const, qW[k]))
                     continue
-                kinks = [-ff.b[k] for k in ks]
-                sumW = [sum((ff.W[k][i] for k in ks), Q(0)) for i in range(d)]
-                sumWb = [sum((ff.W[k][i] * ff.b[k] for k in ks), Q(0)) for i in range(d)]
+                kinks = [-qb[k] for k in ks]
+                sumW = [sum((qW[k][i] for k in ks), Q(0)) for i in range(d)]
+                sumWb = [sum((qW[k][i] * qb[k] for k in ks), Q(0)) for i in range(d)]
                 rz = all(v == 0 for v in sumW) and all(v == 0 for v in sumWb)
                 wf = np.array([_f(u) for u in row], dtype=np.float64)
                 lo, hi = min(kinks), max(kinks)
                 groups.append(_Group(row, ks, lo, hi, rz, wf, np.abs(wf), _f(lo), _f(hi)))
-            c = (ff, _FFCache(groups, const))
+            c = (ff, _FFCache(groups, const, ff_q.eta, qb, qW))
             self._cache[key] = c
         return c[1]
 
@@ -275,7 +282,7 @@ class ExactState:
         """The FF layer, exactly.  A group of neurons sharing a row w is skipped for a token only when
         the float filter certifies ``w.x <= lo`` or (``right_zero`` and ``w.x >= hi``): there the
         group's output is exactly 0."""
-        eta = ff.eta
+        eta = to_Q(ff.eta, self.Q)
         T = len(self.P)
         if ff.width == 0:
             if eta != 1:
@@ -318,9 +325,9 @@ class ExactState:
                     if u != 0:
                         sx = sx + u * v
                 for k in g.neurons:
-                    z = sx + ff.b[k]
+                    z = sx + c.b[k]
                     if z > 0:
-                        y = [yi + wi * z for yi, wi in zip(y, ff.W[k])]
+                        y = [yi + wi * z for yi, wi in zip(y, c.W[k])]
                         moved = True
             if moved:
                 t = tuple(y)
@@ -328,7 +335,7 @@ class ExactState:
                     self._set(i, t)
 
     def apply_sa(self, sa: SA) -> None:
-        rho, lam = sa.rho, sa.lam
+        rho, lam = to_Q(sa.rho, self.Q), to_Q(sa.lam, self.Q)
         if lam == 0:
             if rho != 1:
                 for i in range(len(self.P)):
@@ -342,8 +349,11 @@ class ExactState:
         Q = self.Q
         n = b - a
         X = self.P[a:b]
-        rho, lam = sa.rho, sa.lam
+        rho, lam = to_Q(sa.rho, Q), to_Q(sa.lam, Q)
         A = sa.A
+        if A is not None and A.dense is None:
+            A = AttentionMatrix(alpha=to_Q(A.alpha, Q), factors=tuple(
+                (tuple(to_Q(v, Q) for v in p), tuple(to_Q(v, Q) for v in q)) for p, q in A.factors))
         if A is None or (A.dense is None and A.alpha == 0 and not A.factors):
             # all scores are 0: uniform attention, exactly (hardmax full tie = softmax)
             mean = tuple(sum((x[k] for x in X), Q(0)) / n for k in range(self.d))

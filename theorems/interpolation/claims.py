@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from verify import Check, Claim, Control, Source, Verdict
 
+from . import _checks_counts as _ct
+from . import _checks_exact as _ex
 from . import _checks_softmax as _sm
 
 PAPER = "2502.02270"
@@ -84,4 +86,187 @@ SOFTMAX_TO_HARDMAX = Claim(
     expected=Verdict.CERTIFIED,
 )
 
-CLAIMS = (SOFTMAX_TO_HARDMAX,)
+
+HYP = ("A1 tokens inside each X^j pairwise distinct", "A2 the X^j pairwise distinct as sets",
+       "A3 targets inside each Y^j pairwise distinct", "A4 1 <= m_j <= n_j", "d >= 2, finite rational tokens")
+
+
+def _hardmax_exact_statement():
+    import sympy as sp
+
+    j = sp.Symbol("j", integer=True, positive=True)
+    return sp.Eq(sp.Function("set")(sp.Function("T_0")(sp.Symbol("X^j"))), sp.Function("set")(sp.Symbol("Y^j")))
+
+
+HARDMAX_EXACT = Claim(
+    id="interp.hardmax.exact",
+    title="Theorem H (exactness): the hardmax construction maps every X^j exactly onto the target set Y^j",
+    source=Source(PAPER, "Theorem 1.6 (seed numbering), exactness part", "§4.1, construction §3.2-3.4"),
+    provenance=("seed", "paper", "reading"),
+    statement=_hardmax_exact_statement,
+    hypotheses=HYP,
+    reading=("Tie-averaging hardmax, set comparison (order and multiplicities ignored), the toolkit's own "
+             "construction (separation, leader placement, collapse, hat moves); every post-condition "
+             "asserted by running the emitted weights in exact rationals."),
+    checks=(
+        Check("exact", _ex.hardmax_exact,
+              description="fmpq: post-conditions, final set equality, Fraction reference evaluator, invalid kinds rejected"),
+        Check("exact_mean_separation", _ex.hardmax_exact, {"separation": "mean"},
+              description="the same with the one-block mean separation (spec §3.2.10)"),
+        Check("torch_float64", _ex.hardmax_torch, role="corroborating",
+              description="torch export within 1e-6 of the targets where the gadget margin >= 1e-3"),
+    ),
+    controls=(
+        Control("perturbed_move", "+1/1000 on one coordinate of one move's D",
+                Check("exact", _ex.hardmax_exact, {"variant": "perturb_move"})),
+        Control("no_separation", "no Stage S on the nested chain (shared token 0 moves in every sequence)",
+                Check("exact", _ex.hardmax_exact, {"variant": "skip_separation"})),
+        Control("no_collapse", "collapse S2 replaced by S0 on the nested chain (non-leaders stay in the box)",
+                Check("exact", _ex.hardmax_exact, {"variant": "no_collapse"})),
+    ),
+    expected=Verdict.CERTIFIED,
+)
+
+
+def _block_statement():
+    import sympy as sp
+
+    M, N, L = sp.symbols("M N L_H", positive=True, integer=True)
+    return sp.Le(L, 2 * M + 2 * N + 1)
+
+
+HARDMAX_BLOCKS = Claim(
+    id="interp.hardmax.blocks",
+    title="Theorem H (depth): L_H <= 2M + 2N + 1 blocks of width <= 4; identity padding reaches equality",
+    source=Source(PAPER, "Theorem 1.6 (seed numbering), block count", "§4.2, §3.6"),
+    provenance=("seed", "reading", "derived"),
+    statement=_block_statement,
+    hypotheses=HYP,
+    reading=("The paper's '=' is read as an upper bound, reached exactly by inserting identity blocks "
+             "(which change no output). The construction has L_H = R + 2M with R <= N - 1."),
+    checks=(
+        Check("symbolic", _ct.block_formulas_symbolic, description="sympy: count identities and inequalities"),
+        Check("instances", _ct.hardmax_blocks, description="exact counts, widths, padding at random positions"),
+    ),
+    controls=(
+        Control("two_M", "L <= 2M: refuted whenever N >= 2 (then R >= 1)",
+                Check("instances", _ct.hardmax_blocks, {"bound": "2M"})),
+        Control("nonzero_padding", "a 'padding' block with W != 0 changes the outputs",
+                Check("instances", _ct.hardmax_blocks, {"pad": "nonzero_W"})),
+    ),
+    expected=Verdict.CERTIFIED,
+)
+
+
+def _params_statement():
+    import sympy as sp
+
+    from .construction import parameter_formula
+
+    N, M, d, kappa, P = sp.symbols("N M d kappa P_H", positive=True, integer=True)
+    return sp.Le(P, parameter_formula(N - 1, M, d, "hardmax", kappa))
+
+
+HARDMAX_PARAMS = Claim(
+    id="interp.hardmax.params",
+    title="Theorem H (size): P_H <= (N-1)(10d+7) + M(12d+12) + 2d + 1 + kappa <= (22d+19)M = O(dM)",
+    source=Source(PAPER, "abstract: O(d sum_j m^j) parameters; Theorem 1.6 (seed)", "§4.3, §2.5, §3.6"),
+    provenance=("paper", "derived", "reading"),
+    statement=_params_statement,
+    hypotheses=HYP,
+    reading=("Counting convention of spec §2.5 (declared structure: FF 1 + d'(2d+1), SA 2 + [alpha] + 2rd). "
+             "O(dM) means P <= C(d) M with C(d) = 22d + 19, free of the input lengths n_j."),
+    checks=(
+        Check("symbolic", _ct.params_symbolic, description="sympy: the closed-form bound for d >= 2, kappa in {1, 4d}"),
+        Check("instances", _ct.hardmax_params, description="P equals the §3.6 formula; family N=1, m=n=k"),
+    ),
+    controls=(
+        Control("o_dN", "P = O(dN): on N = 1, m_1 = n_1 = k, P/(dN) grows without bound",
+                Check("instances", _ct.hardmax_params, {"variant": "per_N"})),
+        Control("dense_V", "dense-V counting (d^2 per V): P/(dM) exceeds 22 + 19/d along d = 2..10",
+                Check("instances", _ct.hardmax_params, {"variant": "dense_V"})),
+    ),
+    expected=Verdict.CERTIFIED,
+)
+
+
+def _softmax_exact_statement():
+    return ("exists tau* > 0 and ONE set of weights theta with set(T_{theta,tau}(X^j)) = set(Y^j) "
+            "for all j and all 0 < tau < tau*; certified lower bound tau_c <= tau*")
+
+
+SOFTMAX_EXACT = Claim(
+    id="interp.softmax.exact",
+    title="Theorem S (exactness): one fixed set of softmax weights interpolates exactly for every tau < tau*",
+    source=Source(PAPER, "Theorem 1.8 (seed numbering), exactness part", "§4.4, §3.5"),
+    provenance=("seed", "paper", "reading", "derived"),
+    statement=_softmax_exact_statement,
+    hypotheses=HYP + ("tie-free S1 rows (ensured by the builder)",),
+    reading=("Fixed weights for every tau (the builder takes no tau). tau_c is a rigorous lower bound "
+             "of tau*, computed by a recursion on the distance to the exact hardmax trajectory and "
+             "certified in arb; below it the line map puts every token within gamma of its slot "
+             "coordinate and the snap moves send it exactly to its target."),
+    checks=(
+        Check("certificate", _ex.softmax_certificate, description="arb: certified tau_c > 0 per instance"),
+        Check("grid", _ex.softmax_grid, role="corroborating",
+              description="mpmath dps 50 and 100: exact on the grid 10^(k/2) <= tau_c, tau*_grid recorded"),
+    ),
+    controls=(
+        Control("tau_infinity", "tau* = infinity: at tau = 10^3 max|sc| near-uniform attention merges the leaders",
+                Check("grid", _ex.softmax_grid, {"variant": "tau_infinity"})),
+        Control("hardmax_network", "the hardmax network (hat moves, no line map) evaluated with softmax at tau*_grid",
+                Check("grid", _ex.softmax_grid, {"variant": "hardmax_network"})),
+        Control("residual_line_map", "the line map with eta = 1 instead of 0, at tau*_grid",
+                Check("grid", _ex.softmax_grid, {"variant": "line_map_residual"})),
+    ),
+    expected=Verdict.CERTIFIED,
+)
+
+
+def _softmax_blocks_statement():
+    import sympy as sp
+
+    M, N, L = sp.symbols("M N L_S", positive=True, integer=True)
+    return sp.Le(L, 2 * M + 3 * N)
+
+
+SOFTMAX_BLOCKS = Claim(
+    id="interp.softmax.blocks",
+    title="Theorem S (depth/size): L_S <= 2M + 3N, width <= 4, P_S <= (24d+20)M; padding changes nothing",
+    source=Source(PAPER, "Theorem 1.8 (seed numbering), block count", "§4.5, §3.6"),
+    provenance=("seed", "reading", "derived"),
+    statement=_softmax_blocks_statement,
+    hypotheses=HYP,
+    reading="Upper bound, equality after identity padding (identical mpmath outputs at every tau).",
+    checks=(
+        Check("symbolic", _ct.block_formulas_symbolic, description="sympy: R + 2M + 1 <= 2M + N <= 2M + 3N"),
+        Check("instances", _ct.softmax_blocks, description="exact counts; padding compared in mpmath at two tau"),
+    ),
+    controls=(
+        Control("two_M", "L <= 2M: refuted on every instance (L_S >= 2M + 1)",
+                Check("instances", _ct.softmax_blocks, {"bound": "2M"})),
+    ),
+    expected=Verdict.CERTIFIED,
+)
+
+LENGTH_INDEPENDENCE = Claim(
+    id="interp.length_independence",
+    title="Block and parameter counts do not change when the input sequences get longer",
+    source=Source(PAPER, "abstract: bounds independent of the input lengths", "§4.6"),
+    provenance=("paper", "seed", "reading"),
+    statement="L(D+) = L(D) and P(D+) = P(D) for D+ = D with fresh tokens appended to each X^j",
+    hypotheses=HYP + ("fresh tokens absent from D; targets unchanged; leaders are the first m_j tokens",),
+    reading="E(D) is reused for D+ (fresh tokens do not change traces on E); parameter values do depend on the data.",
+    checks=(
+        Check("instances", _ct.length_independence,
+              description="exact (L, P) for k_j in [0, 20] fresh tokens and n_j scaled by 1, 2, 5, 10; sympy: no n_j in the bounds"),
+    ),
+    controls=(
+        Control("naive_builder", "one hat per input token (L = sum_j n_j)",
+                Check("instances", _ct.length_independence, {"builder": "naive"})),
+    ),
+    expected=Verdict.CERTIFIED,
+)
+
+CLAIMS = (HARDMAX_EXACT, HARDMAX_BLOCKS, HARDMAX_PARAMS, SOFTMAX_EXACT, SOFTMAX_BLOCKS,
+          LENGTH_INDEPENDENCE, SOFTMAX_TO_HARDMAX)

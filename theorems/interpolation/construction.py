@@ -355,6 +355,25 @@ class InterpolatingTransformer:
 
         return TorchInterpolator(self, tau=tau)
 
+    def gadget_margin(self) -> float:
+        """min over FF neuron groups (shared row w) of (smallest spacing of their kinks) / |w|_1, and
+        of the uniform-attention steps lam: how far float64 is from deciding every kink (spec §4.1)."""
+        best = math.inf
+        for b in self.blocks:
+            rows: dict[tuple, list] = {}
+            for u, bb in zip(b.ff.U, b.ff.b):
+                rows.setdefault(tuple(u), []).append(_as_fraction(-bb))
+            for u, ks in rows.items():
+                n1 = float(sum(abs(_as_fraction(v)) for v in u))
+                if n1 == 0:
+                    continue
+                ks = sorted(set(ks))
+                if len(ks) > 1:
+                    best = min(best, float(min(b2 - b1 for b1, b2 in zip(ks, ks[1:]))) / n1)
+            if b.sa.A is not None and b.sa.lam != 0 and b.sa.A.factors:
+                best = min(best, float(abs(_as_fraction(b.sa.lam))))
+        return best
+
     def max_denominator_bits(self) -> int:
         """The bit length of the largest denominator among all parameters."""
         best = 0
@@ -379,7 +398,8 @@ class InterpolatingTransformer:
 # -- the builder -----------------------------------------------------------------------------------------
 class _Builder:
     def __init__(self, D: Dataset, attention: str, separation: str, seed: int, backend: str,
-                 variant: str | None):
+                 variant: str | None, distinguishing: Any = None):
+        self.distinguishing = distinguishing
         self.D, self.attention, self.sep, self.seed, self.variant = D, attention, separation, seed, variant
         self.backend = backend
         self.Q = Q = _Q(backend)
@@ -428,7 +448,13 @@ class _Builder:
 
     def separation_bondy(self) -> None:
         Q, d, st = self.Q, self.d, "S"
-        E = distinguishing_points(self.inputs)
+        if self.distinguishing is not None:
+            E = [tuple(to_Q(v, Q) for v in t) for t in self.distinguishing]
+            traces = [frozenset(set(x) & set(E)) for x in self.inputs]
+            if len(set(traces)) != len(traces):
+                self.fail(st, "the given distinguishing points do not separate the sequences")
+        else:
+            E = distinguishing_points(self.inputs)
         R = len(E)
         self.R = R
         if R == 0:
@@ -709,14 +735,15 @@ class _Builder:
 
 
 def build_interpolator(dataset: Dataset, attention: str = "hardmax", *, separation: str = "bondy",
-                       seed: int = 0, backend: str | None = None,
+                       seed: int = 0, backend: str | None = None, distinguishing: Any = None,
                        _variant: str | None = None) -> InterpolatingTransformer:
     """Build the explicit interpolating transformer of the spec for ``dataset`` (spec §3).
 
     ``attention``: "hardmax" (Theorem H, exact rationals) or "softmax" (Theorem S: the same weights
     serve every tau below the certified ``tau_c``; see :func:`theorems.interpolation.softmax.certify`).
     ``separation``: "bondy" (spec default), "mean" (one-block shortcut) or "auto" (mean, falling back
-    to bondy).  Every stage's post-condition is asserted by running the emitted weights exactly;
+    to bondy).  ``distinguishing``: reuse given separating points E (e.g. those of a sub-dataset,
+    spec §4.6); by default they are computed.  Every stage's post-condition is asserted by running the emitted weights exactly;
     a failure raises :class:`ConstructionError`.  ``_variant`` builds the deliberately broken networks of
     the negative controls (never for users).
     """
@@ -729,4 +756,4 @@ def build_interpolator(dataset: Dataset, attention: str = "hardmax", *, separati
     if dataset.d < 2:
         raise DatasetError("d = 1 is refused: the construction needs d >= 2 (spec §2.6)")
     backend = backend or ("flint" if HAVE_FLINT else "fraction")
-    return _Builder(dataset, attention, separation, seed, backend, _variant).build()
+    return _Builder(dataset, attention, separation, seed, backend, _variant, distinguishing).build()
