@@ -29,7 +29,7 @@ import numpy as np
 
 __all__ = [
     "Ops", "FLOAT", "TorchOps", "object_ops", "mp_ops", "arb_ops", "sympy_ops", "exact_ops",
-    "attention", "predictions", "population_loss", "grad_M_Phi", "param_grads", "model_matrices",
+    "attention", "predictions", "population_loss", "grad_M_Phi", "param_grads", "chain_rule", "model_matrices",
     "reference_formulas", "reference_quantities", "ReferenceQuantities", "lumped_loss",
 ]
 
@@ -216,6 +216,15 @@ def param_grads(pi: Any, P: Any, W0: Any, W1: Any, WQ: Any, WK: Any, tau: Any = 
         raise ValueError(f"unknown gradient variant {variant!r}")
     M, Phi = model_matrices(W0, W1, WQ, WK, ops)
     GM, GPhi = grad_M_Phi(pi, P, M, Phi, tau, ops)
+    return chain_rule(GM, GPhi, W0, W1, WQ, WK, ops, variant=variant)
+
+
+def chain_rule(GM: Any, GPhi: Any, W0: Any, W1: Any, WQ: Any, WK: Any, ops: Ops = FLOAT, *,
+               variant: str = "statement") -> tuple[Any, Any, Any, Any]:
+    """dL/dW from (G_M, G_Phi): dW0 = G_M W1^T + G_Phi W0 W_K W_Q^T + G_Phi^T W0 W_Q W_K^T,
+    dW1 = W0^T G_M, dW_Q = W0^T G_Phi W0 W_K, dW_K = W0^T G_Phi^T W0 W_Q (spec §2.5)."""
+    if variant not in ("statement", "drop_phiT_term"):
+        raise ValueError(f"unknown gradient variant {variant!r}")
     T = ops.T
     g0 = GM @ T(W1) + GPhi @ W0 @ WK @ T(WQ)
     if variant == "statement":

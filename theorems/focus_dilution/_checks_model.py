@@ -1,0 +1,396 @@
+"""Checks of focus.model.population_limit, focus.model.gradients, focus.model.conservation (spec §4.1-§4.3).
+
+Variants (negative controls) run through the same checks:
+
+* ``position_blind``   A = row-softmax(Phi) without the log pi term (§4.1);
+* ``drop_phiT_term``   dL/dW0 without G_Phi^T W0 W_Q W_K^T (§4.2, §4.3);
+* ``E_plus``           the non-invariant E+ = W_Q^T W_Q + W_K^T W_K (§4.3);
+* ``D_plus_W1``        D with + W1 W1^T (§4.3).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from numerics.markov import MarkovChain, anti_persistent, symmetric_rare, two_state_anti_focus
+from numerics.precision import float_tolerance
+from numerics.strategies import chains
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
+
+from .flow import Shapes, init_params, pack, reduced_state, run_flow, run_reduced, theta_c1, unpack
+from .markov_model import finite_context_logits, monte_carlo_loss, regrouped_logits
+from .population import FLOAT, TorchOps, model_matrices, param_grads, population_loss
+
+E1_PI = ("0.75", "0.19", "0.05", "0.01")
+
+# Mandatory edge cases of spec §4 (pinned): uniform pi, lam = 0, d = 2, a tie, exact F4, F6, F7.
+def pinned_chains() -> list[MarkovChain]:
+    F = Fraction
+    return [
+        MarkovChain.lazy([F(1, 3)] * 3, F(1, 2)),
+        MarkovChain.lazy(E1_PI, 0),
+        MarkovChain.lazy([F(3, 4), F(1, 4)], F(1, 3)),
+        MarkovChain.lazy([F(2, 5), F(2, 5), F(1, 5)], F(1, 2)),
+        symmetric_rare(5, F(3, 5), F(1, 2)),
+        anti_persistent(E1_PI),
+        two_state_anti_focus(),
+    ]
+
+
+def _describe_chain(ch: MarkovChain) -> dict[str, Any]:
+    return {"pi": [str(x) for x in (ch.pi_exact or ch.pi)], "P": ch.P.tolist(), "name": ch.name}
+
+
+# -- §4.1 ------------------------------------------------------------------------------------------
+def regrouping(*, seed: int, profile: Profile) -> Evidence:
+    """(a) the finite-s logits (torch, position by position) equal A_hat_q M (numpy regrouping)."""
+    tally = Tally(precision="float64", backend="torch+numpy", seeds=(seed,))
+    rng0 = np.random.default_rng(seed)
+
+    def body(ch: MarkovChain) -> Observation:
+        rng = np.random.default_rng(int(rng0.integers(2**31)))
+        d = ch.d
+        M = rng.standard_normal((d, d))
+        Phi = rng.standard_normal((d, d))
+        s = int(rng.integers(1, 64))
+        X = ch.sample(profile.pick(100, 300, 1000), s, rng)[:, :-1]
+        z1 = finite_context_logits(X, M, Phi).numpy()
+        z2 = regrouped_logits(X, M, Phi)
+        err = float(np.max(np.abs(z1 - z2)))
+        tol = float_tolerance(ops=4 * s, scale=float(np.abs(M).max()))
+        tally.tolerance = tol
+        if err <= tol:
+            return Observation(Verdict.CONSISTENT, margin=tol - err, error=err)
+        return Observation(Verdict.REFUTED, margin=tol - err, error=err,
+                           counterexample=refuted(f"logit mismatch {err:.3g} > {tol:.3g}", s=s))
+
+    explore(chains(max_d=6), body, tally, seed=seed, max_examples=profile.pick(8, 30, 100),
+            examples=pinned_chains(), describe=_describe_chain)
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def position_blind_loss(pi: np.ndarray, P: np.ndarray, M: np.ndarray, Phi: np.ndarray) -> float:
+    """The false control formula of §4.1: A = row-softmax(Phi), no log pi term."""
+    return float(population_loss(np.ones_like(pi), P, M, Phi, 1.0, FLOAT) * 0 +
+                 -np.sum(pi[:, None] * P * _logsoftmax(_softmax(Phi) @ M)))
+
+
+def _softmax(Z: np.ndarray) -> np.ndarray:
+    E = np.exp(Z - Z.max(axis=1, keepdims=True))
+    return E / E.sum(axis=1, keepdims=True)
+
+
+def _logsoftmax(Z: np.ndarray) -> np.ndarray:
+    Z = Z - Z.max(axis=1, keepdims=True)
+    return Z - np.log(np.exp(Z).sum(axis=1, keepdims=True))
+
+
+def monte_carlo(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """(b) E1's pi, lam = 0.6, (M, Phi) entries N(0, 0.5^2) (seeded): |MC mean - L| <= 4 SE + 1/s.
+
+    The budget: 4 standard errors (sampling noise) plus 1/s (the observed O(1/s) finite-context bias
+    with a stationary start).  Quick: s in {64, 256}, n = 10^4; thorough adds s = 1024.
+    """
+    if variant not in ("statement", "position_blind"):
+        raise ValueError(f"unknown variant {variant!r}")
+    ch = MarkovChain.lazy(E1_PI, "3/5")
+    rng = np.random.default_rng(seed)
+    M = 0.5 * rng.standard_normal((4, 4))
+    Phi = 0.5 * rng.standard_normal((4, 4))
+    L = float(population_loss(ch.pi, ch.P, M, Phi)) if variant == "statement" else \
+        position_blind_loss(ch.pi, ch.P, M, Phi)
+    tally = Tally(precision="float64 Monte Carlo", backend="torch", seeds=(seed,))
+    rows = []
+    for s in profile.pick((64, 256), (64, 256, 1024), (64, 256, 1024)):
+        n = profile.pick(10_000, 10_000, 40_000)
+        mean, se = monte_carlo_loss(ch, M, Phi, s=s, n=n, seed=seed + s)
+        budget = 4 * se + 1.0 / s
+        rows.append({"s": s, "n": n, "mean": mean, "se": se, "L": L, "z": (mean - L) / se})
+        tally.tolerance = budget
+        tally.close(mean, L, budget, counterexample=lambda: refuted(
+            f"Monte Carlo mean {mean:.5f} vs formula {L:.5f} ({(mean - L) / se:.1f} SE) at s = {s}",
+            s=s, n=n, variant=variant))
+        if tally.counterexample is not None:
+            break
+    tally.details["rows"] = rows
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+# -- §4.2 ------------------------------------------------------------------------------------------
+def _grad_points(seed: int, count: int) -> list[tuple[MarkovChain, tuple[np.ndarray, ...], float]]:
+    """Pinned points: origin and theta_c^1 of E1, plus random N(0,1) points on pinned chains."""
+    rng = np.random.default_rng(seed)
+    E1 = MarkovChain.lazy(E1_PI, "1/2")
+    pts = [(E1, unpack(np.zeros(Shapes(4, 3, 2).size), Shapes(4, 3, 2)), 1.0),
+           (E1, unpack(theta_c1(E1, 3, 2), Shapes(4, 3, 2)), 1.0)]
+    for ch in pinned_chains()[:count]:
+        m, mk = int(rng.integers(1, 7)), int(rng.integers(1, 5))
+        sh = Shapes(ch.d, m, mk)
+        pts.append((ch, unpack(rng.standard_normal(sh.size), sh), float(np.exp(rng.uniform(-1, 1)))))
+    return pts
+
+
+def _autograd(ch: MarkovChain, W: tuple[np.ndarray, ...], tau: float) -> list[np.ndarray]:
+    import torch
+
+    ops = TorchOps()
+    Wt = [torch.tensor(w, dtype=torch.float64, requires_grad=True) for w in W]
+    pi = torch.tensor(ch.pi, dtype=torch.float64)
+    P = torch.tensor(ch.P, dtype=torch.float64)
+    M, Phi = model_matrices(*Wt, ops)
+    L = population_loss(pi, P, M, Phi, tau, ops)
+    L.backward()
+    return [w.grad.numpy() for w in Wt]
+
+
+def _random_point(ch: MarkovChain, rng: np.random.Generator) -> tuple[tuple[np.ndarray, ...], float]:
+    m, mk = int(rng.integers(1, 7)), int(rng.integers(1, 5))
+    sh = Shapes(ch.d, m, mk)
+    return unpack(rng.standard_normal(sh.size), sh), float(np.exp(rng.uniform(-1, 1)))
+
+
+def autograd_agreement(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """Closed-form gradients vs torch autograd of the same loss: relative error within a float64 budget
+    float_tolerance(ops = 32 d max(m, m_k)) (the length of the longest product chain, with safety 8)."""
+    tally = Tally(precision="float64", backend="numpy vs torch autograd", seeds=(seed,))
+    rng0 = np.random.default_rng(seed)
+
+    def check_point(ch: MarkovChain, W: tuple[np.ndarray, ...], tau: float) -> Observation:
+        g = param_grads(ch.pi, ch.P, *W, tau, FLOAT, variant=variant)
+        a = _autograd(ch, W, tau)
+        num = max(float(np.max(np.abs(x - y))) for x, y in zip(g, a))
+        den = max(1.0, max(float(np.max(np.abs(y))) for y in a))
+        err = num / den  # relative to max(1, |grad|): at critical points the gradient is ~0
+        d, m, mk = ch.d, W[0].shape[1], W[2].shape[1]
+        tol = float_tolerance(ops=32 * d * max(m, mk))
+        tally.tolerance = tol
+        if err <= tol:
+            return Observation(Verdict.CONSISTENT, margin=tol - err, error=err)
+        return Observation(Verdict.REFUTED, margin=tol - err, error=err, counterexample=refuted(
+            f"closed form vs autograd: relative error {err:.3g} > {tol:.3g}", d=d, m=m, mk=mk, tau=tau,
+            variant=variant))
+
+    for ch, W, tau in _grad_points(seed, 7):
+        obs = tally.add(check_point(ch, W, tau))
+        if obs.level is Verdict.REFUTED:
+            return tally.evidence()
+
+    def body(ch: MarkovChain) -> Observation:
+        W, tau = _random_point(ch, np.random.default_rng(int(rng0.integers(2**31))))
+        return check_point(ch, W, tau)
+
+    explore(chains(), body, tally, seed=seed, max_examples=profile.pick(20, 60, 300), describe=_describe_chain)
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def finite_differences(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """Central differences, h = 1e-6: relative error <= 1e-7.
+
+    Budget: truncation h^2 |L'''|/6 (<= 1e-11 for |L'''| <= 60 at these O(1) points) plus rounding
+    eps |L| / h (~ 1e-9 for |L| <= 5), with a factor 10^2 of headroom: 1e-7 (spec §4.2).
+    """
+    h = 1e-6
+    budget = 1e2 * (h * h * 60 / 6 + float_tolerance(ops=1, scale=5.0, safety=1.0) / h)
+    tally = Tally(precision="float64", backend="numpy finite differences", tolerance=budget, seeds=(seed,))
+    rng0 = np.random.default_rng(seed)
+
+    def check_point(ch: MarkovChain, W: tuple[np.ndarray, ...], tau: float) -> Observation:
+        g = pack(*param_grads(ch.pi, ch.P, *W, tau, FLOAT, variant=variant))
+        x = pack(*W)
+        sh = Shapes(ch.d, W[0].shape[1], W[2].shape[1])
+
+        def L(y: np.ndarray) -> float:
+            M, Phi = model_matrices(*unpack(y, sh))
+            return float(population_loss(ch.pi, ch.P, M, Phi, tau))
+
+        fd = np.empty_like(x)
+        for i in range(len(x)):
+            e = np.zeros_like(x)
+            e[i] = h
+            fd[i] = (L(x + e) - L(x - e)) / (2 * h)
+        err = float(np.max(np.abs(fd - g)) / max(1.0, float(np.max(np.abs(fd)))))
+        if err <= budget:
+            return Observation(Verdict.CONSISTENT, margin=budget - err, error=err)
+        return Observation(Verdict.REFUTED, margin=budget - err, error=err, counterexample=refuted(
+            f"closed form vs central differences: relative error {err:.3g} > {budget:.3g}",
+            d=ch.d, m=sh.m, mk=sh.mk, tau=tau, variant=variant))
+
+    def body(ch: MarkovChain) -> Observation:
+        W, tau = _random_point(ch, np.random.default_rng(int(rng0.integers(2**31))))
+        return check_point(ch, W, tau)
+
+    for ch, W, tau in _grad_points(seed, 3):
+        obs = tally.add(check_point(ch, W, tau))
+        if obs.level is Verdict.REFUTED:
+            return tally.evidence()
+    explore(chains(max_d=5), body, tally, seed=seed, max_examples=profile.pick(6, 20, 100),
+            describe=_describe_chain)
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def _exp_function():
+    import sympy as sp
+
+    class E(sp.Function):
+        """exp as an opaque function with E' = E: L becomes a rational function of E-values."""
+
+        def fdiff(self, argindex: int = 1):
+            return self
+
+    return E
+
+
+def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """sympy, exactly, in two steps (d = 2, symbolic pi = (p, 1 - p), F1 with symbolic lam, symbolic tau):
+
+    1. G_M and G_Phi of spec §2.5 equal dL/dM and dL/dPhi for symbolic M, Phi.  exp is an opaque
+       function E with E' = E, so L and the closed forms are rational functions of E-values and
+       ``cancel`` decides equality exactly;
+    2. the chain rule: for symbolic G_M, G_Phi and weights (m = 2, m_k = 1), the gradient of
+       <G_M, W0 W1> + <G_Phi, W0 W_Q W_K^T W0^T> equals :func:`chain_rule` (polynomial identity).
+    """
+    import sympy as sp
+
+    from .population import chain_rule, grad_M_Phi, object_ops
+
+    tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
+    p, lam, tau = sp.symbols("p lam tau", positive=True)
+    pi = np.array([p, 1 - p], dtype=object)
+    P = np.array([[lam + (1 - lam) * p, (1 - lam) * (1 - p)], [(1 - lam) * p, lam + (1 - lam) * (1 - p)]],
+                 dtype=object)
+    ms = sp.symbols("M0:4", real=True)
+    fs = sp.symbols("Phi0:4", real=True)
+    M = np.array(ms, dtype=object).reshape(2, 2)
+    Phi = np.array(fs, dtype=object).reshape(2, 2)
+    ops = object_ops("sympy-E", _exp_function(), sp.log)
+    L = population_loss(pi, P, M, Phi, tau, ops)
+    GM, GPhi = grad_M_Phi(pi, P, M, Phi, tau, ops)
+    for syms, G, name in ((ms, GM, "G_M"), (fs, GPhi, "G_Phi")):
+        for i, s in enumerate(syms):
+            r = sp.cancel(sp.together(sp.diff(L, s) - G.flat[i]))
+            holds = bool(r == 0)
+            tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted(
+                f"{name} differs from sympy's dL/d{s}", residual=str(r)[:300]))
+            if not holds:
+                return tally.evidence()
+    # step 2: chain rule with symbolic G's
+    d, m, mk = 2, 2, 1
+    sym = lambda n, r, c: np.array(sp.symbols(f"{n}0:{r * c}", real=True), dtype=object).reshape(r, c)  # noqa: E731
+    gM, gP = sym("g", d, d), sym("h", d, d)
+    W0, W1, WQ, WK = sym("u", d, m), sym("w", m, d), sym("q", m, mk), sym("k", m, mk)
+    sops = object_ops("sympy", sp.exp, sp.log)
+    Mw, Pw = model_matrices(W0, W1, WQ, WK, sops)
+    lin = sum(gM.flat[i] * Mw.flat[i] for i in range(d * d)) + sum(gP.flat[i] * Pw.flat[i] for i in range(d * d))
+    grads = chain_rule(gM, gP, W0, W1, WQ, WK, sops, variant=variant)
+    for Wmat, G, name in zip((W0, W1, WQ, WK), grads, ("W0", "W1", "W_Q", "W_K")):
+        for i, s in enumerate(Wmat.flat):
+            r = sp.expand(sp.diff(lin, s) - G.flat[i])
+            holds = bool(r == 0)
+            tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted(
+                f"chain rule differs in dL/d{name} ({s})", variant=variant, residual=str(r)[:300]))
+            if not holds:
+                return tally.evidence()
+    tally.details["scope"] = ("G_M, G_Phi: d = 2, symbolic pi, lam, tau, M, Phi; chain rule: d = 2, m = 2, "
+                              "m_k = 1, symbolic G_M, G_Phi and weights")
+    return tally.evidence()
+
+
+# -- §4.3 ------------------------------------------------------------------------------------------
+def invariants(W: tuple[np.ndarray, ...], variant: str = "statement") -> list[np.ndarray]:
+    """(D, E, W1 1) of spec §2.7 for (possibly batched) parameters; variants are the false controls."""
+    W0, W1, WQ, WK = W
+    T = lambda x: np.swapaxes(x, -1, -2)  # noqa: E731
+    s1 = 1.0 if variant == "D_plus_W1" else -1.0
+    D = T(W0) @ W0 + s1 * W1 @ T(W1) - WQ @ T(WQ) - WK @ T(WK)
+    E = T(WQ) @ WQ + (1.0 if variant == "E_plus" else -1.0) * T(WK) @ WK
+    return [D, E, W1.sum(axis=-1)]
+
+
+def pointwise_conservation(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """(a) d/dt of D, E and W1 1 along -grad L vanishes at random theta (relative to |theta| |grad|).
+
+    Budget float_tolerance(ops = 16 d max(m, m_k)) relative.  Variants: 'E_plus', 'D_plus_W1' (false
+    invariants), 'drop_phiT_term' (the bug-injected gradient)."""
+    tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
+    rng0 = np.random.default_rng(seed)
+    gvar = "drop_phiT_term" if variant == "drop_phiT_term" else "statement"
+    ivar = variant if variant in ("E_plus", "D_plus_W1") else "statement"
+
+    def body(ch: MarkovChain) -> Observation:
+        rng = np.random.default_rng(int(rng0.integers(2**31)))
+        W, tau = _random_point(ch, rng)
+        g = param_grads(ch.pi, ch.P, *W, tau, FLOAT, variant=gvar)
+        # The invariants are quadratic (or linear) in theta, so their derivative along V = -g is exactly
+        # (I(W + V) - I(W - V)) / 2 (polarisation): no step size, only rounding.
+        Ip = invariants(tuple(w - gi for w, gi in zip(W, g)), ivar)
+        Im = invariants(tuple(w + gi for w, gi in zip(W, g)), ivar)
+        rate = max(float(np.max(np.abs(a - b))) / 2 for a, b in zip(Ip, Im))
+        nw, ng = float(np.linalg.norm(pack(*W))), float(np.linalg.norm(pack(*g)))
+        scale = max((nw + ng) ** 2, 1e-300)
+        err = rate / scale
+        d, m, mk = ch.d, W[0].shape[1], W[2].shape[1]
+        tol = float_tolerance(ops=16 * d * max(m, mk))
+        tally.tolerance = tol
+        if err <= tol:
+            return Observation(Verdict.CONSISTENT, margin=tol - err, error=err)
+        return Observation(Verdict.REFUTED, margin=tol - err, error=err, counterexample=refuted(
+            f"invariant rate {err:.3g} (relative) > {tol:.3g}", variant=variant))
+
+    explore(chains(), body, tally, seed=seed, max_examples=profile.pick(20, 60, 300),
+            examples=pinned_chains(), describe=_describe_chain)
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def integrated_conservation(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """(b) LSODA (rtol 1e-10, atol 1e-13) on E1 from eps = 0.3 and eps = 1e-3: drift of D, E, W1 1
+    at most 1e-6 (1 + |theta|^2) (spec §4.3; the solver's local errors accumulate to ~1e-8).
+    Quick: T = 300, seed 0; thorough: T = 3000, seeds 0-2."""
+    gvar = "drop_phiT_term" if variant == "drop_phiT_term" else "statement"
+    ivar = variant if variant in ("E_plus", "D_plus_W1") else "statement"
+    ch = MarkovChain.lazy(E1_PI, "1/2")
+    tally = Tally(precision="float64 LSODA rtol 1e-10", backend="scipy", seeds=(seed,))
+    T = profile.pick(300.0, 1000.0, 3000.0)
+    rows = []
+    for s in profile.pick((0,), (0, 1), (0, 1, 2)):
+        for eps in (0.3, 1e-3):
+            tr = run_flow(ch, T=T, m=4, mk=3, eps=eps, seed=s, rtol=1e-10, atol=1e-13, per_decade=20,
+                          variant=gvar)
+            I = invariants(tr.params, ivar)
+            drift = max(float(np.max(np.abs(x - x[0:1]), axis=tuple(range(1, x.ndim))).max()) for x in I)
+            size = float(np.max(np.sum(tr.y ** 2, axis=1)))
+            budget = 1e-6 * (1 + size)
+            rows.append({"seed": s, "eps": eps, "drift": drift, "budget": budget})
+            tally.tolerance = 1e-6
+            tally.le(drift, budget, 0.0, counterexample=lambda: refuted(
+                f"invariant drift {drift:.3g} > {budget:.3g} (eps = {eps}, seed {s})", variant=variant))
+            if tally.counterexample is not None:
+                tally.details["rows"] = rows
+                return tally.evidence()
+    tally.details["rows"] = rows
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def reduced_conservation(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """(c) the reduced-ODE invariants lam_Q^2 - lam_K^2, |g|^2 - |b|^2 - lam_Q^2 - lam_K^2, 1^T b
+    (spec §2.8) drift <= 1e-6 (1 + |z|^2) on F4 and E1 from a perturbed reference start (lam_K != lam_Q).
+    Variant 'E_plus': lam_Q^2 + lam_K^2 instead of the difference (must drift)."""
+    tally = Tally(precision="float64 LSODA rtol 1e-11", backend="scipy", seeds=(seed,))
+    rng = np.random.default_rng(seed)
+    for ch in (MarkovChain.lazy(E1_PI, "1/2"), symmetric_rare(5, Fraction(3, 5), Fraction(1, 2))):
+        d = ch.d
+        z0 = reduced_state(ch, 1e-2, 2e-2) + 0.05 * rng.standard_normal(2 * d + 2)
+        t, Z = run_reduced(ch, z0, profile.pick(300.0, 1000.0, 3000.0), per_decade=30)
+        g, b, lq, lk = Z[:, :d], Z[:, d:2 * d], Z[:, 2 * d], Z[:, 2 * d + 1]
+        sgn = 1.0 if variant == "E_plus" else -1.0
+        inv = [lq ** 2 + sgn * lk ** 2, (g ** 2).sum(1) - (b ** 2).sum(1) - lq ** 2 - lk ** 2, b.sum(1)]
+        drift = max(float(np.max(np.abs(x - x[0]))) for x in inv)
+        budget = 1e-6 * (1 + float(np.max((Z ** 2).sum(1))))
+        tally.le(drift, budget, 0.0, counterexample=lambda: refuted(
+            f"reduced invariant drift {drift:.3g} > {budget:.3g}", chain=ch.name, variant=variant))
+        if tally.counterexample is not None:
+            break
+    tally.tolerance = 1e-6
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
