@@ -10,6 +10,7 @@ from verify import Check, Claim, Control, Source, Verdict
 from . import _checks_counts as _ct
 from . import _checks_exact as _ex
 from . import _checks_lemmas as _lm
+from . import _checks_necessary as _nc
 from . import _checks_softmax as _sm
 
 PAPER = "2502.02270"
@@ -330,5 +331,33 @@ SPHERE_FIXED = Claim(
     expected=Verdict.CERTIFIED,
 )
 
+ASSUMPTIONS_NECESSARY = Claim(
+    id="interp.assumptions.necessary",
+    title="The distinctness assumptions are necessary: every network of the class is permutation-equivariant",
+    source=Source(PAPER, "assumptions of Theorems 1.6/1.8 (seed)", "§4.11, §2.1"),
+    provenance=("derived", "seed", "reading"),
+    statement=("(E1) T(X o sigma) = T(X) o sigma; (E2) x_i = x_k => T_i(X) = T_k(X); (E3) equal sets => "
+               "equal output sets; (E4) |set T(X)| <= n; hence datasets violating A2 (or A1/A4 beyond the "
+               "number of distinct tokens) cannot be interpolated by any network of the class"),
+    hypotheses=("blocks FF then SA, no positional encoding, no normalisation", "any weights, hardmax or softmax",
+                "d >= 2 (for d = 1: UNKNOWN, no impossibility claimed)"),
+    reading="A2 is about sets, not ordered sequences; the builder rejects every invalid kind with a ValueError.",
+    checks=(
+        Check("symbolic", _nc.equivariance_symbolic, description="sympy: one generic softmax block, n <= 3, all permutations"),
+        Check("exact", _nc.equivariance, description="random rational networks, hardmax, exact; invalid kinds rejected"),
+        Check("softmax_mp", _nc.equivariance, {"kernel": "softmax"}, role="corroborating",
+              description="random networks under softmax in mpmath (dps 30)"),
+        Check("d1", _nc.d1_status, role="corroborating", description="d = 1 refused; UNKNOWN, no impossibility claim"),
+    ),
+    controls=(
+        Control("positional_encoding", "token i gets i e_1 before block 1: E1 must fail (the check is sensitive)",
+                Check("exact", _nc.equivariance, {"variant": "positional"})),
+        Control("ordered_distinctness", "ordered distinctness suffices: a permutation pair with different targets",
+                Check("exact", _nc.equivariance, {"variant": "ordered"})),
+    ),
+    expected=Verdict.CERTIFIED,
+)
+
 CLAIMS = (HARDMAX_EXACT, HARDMAX_BLOCKS, HARDMAX_PARAMS, SOFTMAX_EXACT, SOFTMAX_BLOCKS,
-          LENGTH_INDEPENDENCE, RANK_ONE_COLLAPSE, BOX_TO_CORNER, SPHERE_FIXED, SOFTMAX_TO_HARDMAX)
+          LENGTH_INDEPENDENCE, RANK_ONE_COLLAPSE, BOX_TO_CORNER, SPHERE_FIXED, SOFTMAX_TO_HARDMAX,
+          ASSUMPTIONS_NECESSARY)

@@ -133,6 +133,9 @@ def distinguishing_points(inputs: Sequence[Sequence[tuple]]) -> list[tuple]:
         if not pairs:
             return E
         j, k = min(pairs)
+        if not (sets[j] ^ sets[k]):
+            raise ConstructionError(f"stage S: input sequences {j} and {k} are equal as sets, so no point "
+                                    "separates them (assumption A2; every network is permutation-equivariant)")
         E.append(min(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))
 
 
