@@ -10,7 +10,12 @@ from verify import Check, Claim, Control, Source, Verdict
 
 from . import _checks_decomposition as _dec
 from . import _checks_gradients as _grad
+from . import _checks_growth as _gro
+from . import _checks_lyapunov as _lya
+from . import _checks_mlp as _mlp
+from . import _checks_pruning as _pru
 from . import _checks_separation as _sep
+from . import _checks_temperature as _tem
 
 PAPER = "2604.01880"
 
@@ -311,5 +316,306 @@ AMPLIFICATION_ADD_OK = Claim(
     expected=Verdict.CERTIFIED,
 )
 
+# -------------------------------------------------------------------------------------------------
+# §3.5 temperature (seed Theorem 3)
+# -------------------------------------------------------------------------------------------------
+TEMP_SIGNS = Claim(
+    id="ddcl.temperature.sign_laws",
+    title="Seed Thm 3, R1: L_q-driven tau never increases, F-driven tau never decreases",
+    source=Source(PAPER, "seed Theorem 3 (learnable temperatures), sign laws", "§3.5, §5.2"),
+    provenance=("seed", "derived"),
+    statement=_text("dL_q/dtau = mean Var_q(d)/tau^2 >= 0 (= 0 iff rows constant on supp q); dF/dtau = -H <= 0"),
+    hypotheses=("tau > 0", "Gibbs assignments"),
+    reading=("The sign half of Theorem 3: a learnable temperature moved by gradient descent on L_q can "
+             "only fall, on F only rise; the formulas are those proved in ddcl.dictionary.gradients."),
+    checks=(
+        Check("mp_rows", _tem.sign_laws, description="mpmath dps 50: ties, one-hot limits, spreads to 1e6 tau"),
+        Check("symbolic", _grad.symbolic, role="corroborating",
+              description="sympy derivative identities (shared with ddcl.dictionary.gradients)"),
+    ),
+    controls=(Control("reversed", "dL_q/dtau <= 0", Check("mp_rows", _tem.sign_laws, {"variant": "reversed"})),),
+    expected=Verdict.CONSISTENT,
+)
+
+TEMP_DIVERGENCE = Claim(
+    id="ddcl.temperature.divergence",
+    title="Seed Thm 3, R2: L_q-driven per-head temperatures split at lambda_h = tau_0/c",
+    source=Source(PAPER, "seed Theorem 3: heads split into local/hard and global/soft groups", "§3.5"),
+    provenance=("seed", "derived", "reading"),
+    statement=_text("c lambda_h > tau_0 => head separates, tau_h -> small, H/log K small (local); "
+                    "c lambda_h < tau_0 => head stays collapsed, tau_h = tau_0, H/log K = 1 (global)"),
+    hypotheses=("per-head dictionaries, common tau_0, prototypes near collapse at the start",
+                "tau_h = tau_min + softplus(s_h) moved by the live-q gradient of L_q", "small steps"),
+    reading=(
+        "Seed Theorem 3 ('learnable temperatures split heads into a local (hard) and a global (soft) "
+        "group; large-eigenvalue heads lower tau') is read on the smallest model that has per-head "
+        "learnable temperatures: one dictionary per head on its channel.  The split follows from the "
+        "critical temperature: only heads with c lambda_h > tau_0 leave collapse, and only then does "
+        "Var_q(d) become non-zero and tau fall (sign law).  MEASURED: pass criteria fixed in advance "
+        "(|tau - tau_0| <= 1e-4 and H/log K >= 0.999 below 0.8 tau_0/c; tau <= 0.1 tau_0 and H/log K <= "
+        "0.2 above 1.2 tau_0/c; tau never increases)."
+    ),
+    checks=(
+        Check("full", _tem.divergence, {"mode": "full"}, description="full-mode prototypes (c = 4)"),
+        Check("stopgrad", _tem.divergence, {"mode": "stopgrad"}, description="stopgrad prototypes (c = 2)"),
+    ),
+    controls=(
+        Control("reversed", "large-lambda heads keep a high tau",
+                Check("full", _tem.divergence, {"mode": "full", "variant": "reversed"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
+TEMP_F = Claim(
+    id="ddcl.temperature.divergence_free_energy",
+    title="Seed Thm 3 with an F-driven temperature: no split (refuted as stated)",
+    source=Source(PAPER, "seed Theorem 3 read with the free energy as the temperature's objective", "§3.5, §5.2"),
+    provenance=("seed", "derived"),
+    statement=_text("the local/global split of ddcl.temperature.divergence under F-driven tau"),
+    hypotheses=("as ddcl.temperature.divergence but tau_h moved by the gradient of F",),
+    reading=("Under F-driven training every tau_h rises (dF/dtau = -H < 0) without bound, F -> -oo: all "
+             "heads stay soft, no split.  Counterexample (seed 0, full mode, 4000 steps): every tau_h "
+             "rises from 1 to ~200 and the lambda_h = 0.05 head is no longer at tau_0."),
+    checks=(Check("full", _tem.divergence, {"mode": "full", "drive": "F"},
+                  description="the per-head simulation with F-driven tau"),),
+    controls=(Control("reversed", "large-lambda heads keep a high tau (F-driven)",
+                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "reversed"})),),
+    expected=Verdict.REFUTED,
+    condition=("tau driven by L_q through live assignments, common tau_0, prototypes near collapse "
+               "(boundary lambda_h = tau_0/c): ddcl.temperature.divergence"),
+)
+
+
+# -------------------------------------------------------------------------------------------------
+# §3.6 MLP vs dictionary (seed Theorem 4)
+# -------------------------------------------------------------------------------------------------
+MLP = Claim(
+    id="ddcl.mlp_vs_dictionary",
+    title="Seed Thm 4, R1: a random rank-m basis keeps m/d of the variance on average; the best keeps Ky Fan >= m/d",
+    source=Source(PAPER, "seed Theorem 4: the adaptive dictionary loses less directional information "
+                  "than a fixed random MLP", "§3.6"),
+    provenance=("seed", "derived", "reading"),
+    statement=_text("E_W DI(B_W; C) = m/d;  max_B DI(B; C) = sum_{j<=m} lambda_j / tr C >= m/d, "
+                    "equality iff C isotropic"),
+    hypotheses=("0 < m < d", "W with i.i.d. Gaussian entries (rotation invariant)", "C of centred data"),
+    reading=(
+        "Seed Theorem 4 compares bases of equal rank m by their directional information "
+        "DI(B; C) = tr(B^T C B)/tr C, the fraction of the attention output's variance a linear "
+        "rank-m map keeps: a fixed random MLP keeps m/d in expectation, an adaptive basis can keep the "
+        "Ky Fan maximum.  'Strictly less loss' holds iff C is anisotropic; no single-draw guarantee "
+        "exists.  This is the only falsifiable reading available without the paper's nonlinear "
+        "setting; for m >= d it is vacuous."
+    ),
+    checks=(Check("expectation", _mlp.expectation,
+                  description="sympy d = 2 integral; exact Ky Fan on rational spectra; Monte Carlo mean"),),
+    controls=(Control("isotropic_strict", "the Ky Fan gap is strict for every C (refuted by C = I)",
+                      Check("expectation", _mlp.expectation, {"variant": "isotropic_strict"})),),
+    expected=Verdict.CONSISTENT,
+)
+
+MLP_TRAINED = Claim(
+    id="ddcl.mlp_vs_dictionary.trained",
+    title="Seed Thm 4, R2 (MEASURED): a trained non-collapsed dictionary beats m/d; a collapsed one keeps 0",
+    source=Source(PAPER, "seed Theorem 4, trained-dictionary reading", "§3.6"),
+    provenance=("seed", "reading"),
+    statement=_text("DI(span{p_k - pbar}; C) > m/d when tau < c lambda_m; DI = 0 at tau = 1.2 c lambda_1"),
+    hypotheses=("d = 8, spectrum (4, 2, 1, 0.5, 0.25, 0.1, 0.1, 0.1) rotated, K = 4, eta = 0.05",),
+    reading=("R2 HOLDS-IF the dictionary is not collapsed (tau below tau_c of the retained directions); "
+             "pass criteria fixed in advance (>= 9 of 10 seeds; quick: 2 of 2)."),
+    checks=(Check("training", _mlp.trained, description="both modes, seeds, collapse control at 1.2 tau_c"),),
+    controls=(Control("collapsed_keeps", "a collapsed dictionary keeps >= (K-1)/d",
+                      Check("training", _mlp.trained, {"variant": "collapsed_keeps"})),),
+    expected=Verdict.CONSISTENT,
+)
+
+
+# -------------------------------------------------------------------------------------------------
+# §3.7 pruning (seed Theorem 6)
+# -------------------------------------------------------------------------------------------------
+PRUNING = Claim(
+    id="ddcl.pruning.safety",
+    title="Seed Thm 6, R1-R4: pruning invariance (per head), perturbation bounds (shared), Weyl bound (signal)",
+    source=Source(PAPER, "seed Theorem 6; abstract: pruning-safety guarantees", "§3.7"),
+    provenance=("seed", "paper", "derived", "reading"),
+    statement=_text("R1 per-head invariance; R2 0 <= lambda_j(C_full) - lambda_j(C_sub) <= eps + sqrt(lambda_1 eps) "
+                    "(M-cat), <= eps + 2 sqrt(lambda_1 eps) (M-add); R3 distance drop <= 4 N eps_tr / min n_k; "
+                    "R4 |Delta lambda_max(A_res)| <= |G M_a^h|_2 <= |G M_a^h|_F"),
+    hypotheses=("PSD block covariances", "R3: F-stationary point with n_k > 0", "R4: orthonormal U"),
+    reading=(
+        "Seed Theorem 6 ('removing a head neither collapses the other prototypes nor weakens the "
+        "separation force') is read as quantitative perturbation bounds: the most that can be "
+        "guaranteed without the paper's conditions.  For per-head dictionaries nothing changes (R1); "
+        "for a shared dictionary the force can drop, by at most the R2 bound."
+    ),
+    checks=(
+        Check("bounds", _pru.bounds, description="R2 (M-cat, M-add), R4, R3 on float64 sweeps"),
+        Check("per_head", _pru.per_head_invariance, description="R1: bitwise invariance of the other heads"),
+    ),
+    controls=(
+        Control("no_sqrt", "the R2 bound without its sqrt term", Check("bounds", _pru.bounds, {"variant": "no_sqrt"})),
+        Control("shared_invariance", "R1 for a shared dictionary",
+                Check("per_head", _pru.per_head_invariance, {"variant": "shared"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
+PRUNING_KEPT = Claim(
+    id="ddcl.pruning.force_kept",
+    title="Seed Thm 6 as stated for a shared dictionary: 'the force is kept or increased' (refuted)",
+    source=Source(PAPER, "seed Theorem 6", "§3.7"),
+    provenance=("seed", "derived"),
+    statement=_text("#{j : c lambda_j(C_sub) > tau} >= #{j : c lambda_j(C_full) > tau}"),
+    hypotheses=("shared dictionary, M-cat",),
+    reading=("Exact counterexample: C_full = [[1, 1/10], [1/10, 1/50]], K = 2, c = 4, tau = 201/50: "
+             "before pruning c lambda_1/tau = 4 (51 + sqrt 2501)/100 / (201/50) > 1 (since sqrt 2501 > 49.5), "
+             "after pruning c lambda_1/tau = 200/201 < 1: the dictionary separates before and collapses after."),
+    checks=(Check("exact", _pru.force_kept, description="exact counts (Descartes), pinned case first"),),
+    controls=(Control("no_drop_float", "pruning never lowers any eigenvalue (float sweep)",
+                      Check("bounds", _pru.bounds, {"variant": "kept_or_increased"})),),
+    expected=Verdict.REFUTED,
+    condition=("the unstable margin c lambda_j/tau - 1 exceeds (c/tau)(eps_h + sqrt(lambda_1 eps_h)) "
+               "(R2's bound): ddcl.pruning.force_kept_with_margin"),
+)
+
+PRUNING_MARGIN = Claim(
+    id="ddcl.pruning.force_kept_with_margin",
+    title="Pruning keeps every unstable mode whose margin exceeds R2's bound",
+    source=Source(PAPER, "seed Theorem 6, repaired", "§3.7"),
+    provenance=("derived",),
+    statement=_text("c lambda_j(C_full)/tau - 1 > (c/tau)(eps + sqrt(lambda_1(C_sub) eps)) => "
+                    "#{i : c lambda_i(C_sub) > tau} >= j"),
+    hypotheses=("shared dictionary, M-cat",),
+    reading="HOLDS-IF the margin exceeds the R2 bound; certified with arb enclosures and exact counts.",
+    checks=(Check("certified", _pru.force_kept, {"with_margin": True}, description="arb margin test + exact counts"),),
+    controls=(Control("bound_halved", "the same with half of R2's bound (refuted at C_full = [[1,2],[2,4]], tau = 6)",
+                      Check("certified", _pru.force_kept, {"with_margin": True, "variant": "bound_halved"})),),
+    expected=Verdict.CERTIFIED,
+)
+
+
+# -------------------------------------------------------------------------------------------------
+# §3.8 Lyapunov (seed Theorem 8)
+# -------------------------------------------------------------------------------------------------
+LYAPUNOV = Claim(
+    id="ddcl.lyapunov.free_energy",
+    title="Seed Thm 8: F_rel is a piecewise Lyapunov function through stopgrad training, growth and pruning",
+    source=Source(PAPER, "seed Theorem 8; companion DDCL: Lyapunov stability of the frozen-encoder system", "§3.8"),
+    provenance=("seed", "companion", "derived", "reading"),
+    statement=_text("F_rel = F_tau(P; Y_H) - tr C_H: non-increasing on pieces (L1), continuous at growth (L2), "
+                    "rises by <= eps_tr at a pruning (L3); <= d growth events (L4)"),
+    hypotheses=("stopgrad / F-gradient prototypes, fixed tau, eta <= 1/2",
+                "channels frozen between events; new coordinates initialised at the channel mean"),
+    reading=(
+        "Seed Theorem 8 ('a piecewise free-energy functional over training, growth and pruning gives "
+        "global Lyapunov stability') is read on the smallest model in which it can be stated: the "
+        "companion's frozen-encoder free energy, made continuous across growth by subtracting tr C_H. "
+        "HOLDS-IF training descends F (stopgrad) at fixed tau."
+    ),
+    checks=(
+        Check("pinned_stopgrad", _lya.pinned_two_point, {"mode": "stopgrad"},
+              description="Z = {-1, 1}, tau = 3: F never increases"),
+        Check("piecewise", _lya.piecewise, {"mode": "stopgrad"},
+              description="the spec's growth/pruning schedule: L1, L2, L3, L5"),
+    ),
+    controls=(Control("full_gradient", "the same schedule under full-gradient training",
+                      Check("piecewise", _lya.piecewise, {"mode": "full"})),),
+    expected=Verdict.CONSISTENT,
+)
+
+LYAPUNOV_FULL = Claim(
+    id="ddcl.lyapunov.full_gradient",
+    title="Seed Thm 8 under full-gradient training: F is not a Lyapunov function (refuted)",
+    source=Source(PAPER, "seed Theorem 8 read for full-gradient (live q) training", "§3.8"),
+    provenance=("seed", "derived"),
+    statement=_text("F_tau non-increasing along full-gradient descent on L_q"),
+    hypotheses=("full mode",),
+    reading=("Counterexample: Z = {-1, +1}, K = 2, tau = 3, p(0) = +-1e-3, eta = 0.05, 3000 steps: F rises "
+             "from 1 - 3 ln 2 = -1.0794412 to -0.6610436 (prototypes go to +-1.04742...), while L_q falls."),
+    checks=(Check("pinned", _lya.pinned_two_point, {"mode": "full"}, description="the pinned two-point run"),),
+    controls=(Control("schedule", "F_rel non-increasing on the growth/pruning schedule under full training",
+                      Check("piecewise", _lya.piecewise, {"mode": "full"})),),
+    expected=Verdict.REFUTED,
+    condition="stopgrad / F-gradient prototypes at fixed tau (ddcl.lyapunov.free_energy)",
+)
+
+
+# -------------------------------------------------------------------------------------------------
+# §3.9 - §3.11 growth
+# -------------------------------------------------------------------------------------------------
+SIGNAL = Claim(
+    id="ddcl.growth.signal_structure",
+    title="Growth signal S = sym(G M_a) = 1/2 [G, M_a]: traceless, indefinite residual, blind to isotropic planes",
+    source=Source(PAPER, "growth criterion on the antisymmetric attention signal (seed, INCRT companion)", "§3.9"),
+    provenance=("seed", "companion", "derived"),
+    statement=_text("S = 1/2 [G, M_a], tr S = 0, lambda_max(A_res) >= 0 >= lambda_min(A_res), S = 0 if G = gI, "
+                    "|S|_2 <= |G|_2 |M_a|_2, #{lambda_j(S) > 0} <= min(rank M_a, d - 1)"),
+    hypotheses=("G symmetric PSD", "M_a antisymmetric", "U orthonormal"),
+    reading="R1 of spec §3.9, every item.",
+    checks=(
+        Check("symbolic", _gro.signal_symbolic, description="sympy identities, generic 3 x 3"),
+        Check("float", _gro.signal_structure, description="hypothesis instances; the planted d = 16 design"),
+    ),
+    controls=(
+        Control("symmetric_spectrum", "the spectrum of S is symmetric",
+                Check("float", _gro.signal_structure, {"variant": "symmetric_spectrum"})),
+        Control("s0_implies_ma0", "S = 0 implies M_a = 0", Check("float", _gro.signal_structure, {"variant": "s0_implies_ma0"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
+SPECTRAL_ORDER = Claim(
+    id="ddcl.growth.spectral_order",
+    title="Fixed operator: heads are born in decreasing eigenvalue order; lambda_max never increases",
+    source=Source(PAPER, "abstract: granularity hierarchy; seed: births follow the residual eigenvalues", "§3.10"),
+    provenance=("paper", "seed", "derived", "reading"),
+    statement=_text("range U in range U'  =>  lambda_max(P'SP') <= lambda_max(PSP); greedy births = lambda_1 >= lambda_2 >= ..."),
+    hypotheses=("S fixed while heads are born", "nested recorded subspaces"),
+    reading="R1 (fixed operator); a head's granularity is its birth eigenvalue.",
+    checks=(Check("float", _gro.spectral_order, description="traceless spectra realised as commutators"),),
+    controls=(Control("strict", "every recorded direction lowers lambda_max strictly",
+                      Check("float", _gro.spectral_order, {"variant": "strict"})),),
+    expected=Verdict.CONSISTENT,
+)
+
+UNIQUE = Claim(
+    id="ddcl.growth.unique_minimal",
+    title="Seed Thm 10, R1: greedy growth is sufficient, minimal, and its span is unique (E_{>theta}(S))",
+    source=Source(PAPER, "seed Theorem 10; abstract: unique and minimal under stated conditions", "§3.11"),
+    provenance=("seed", "paper", "derived", "reading"),
+    statement=_text("greedy growth stops after K = #{lambda_j(S) > theta} births, lambda_max(A_res) <= theta, "
+                    "every sufficient U has >= K columns, span = E_{>theta}(S)"),
+    hypotheses=("fixed S", "theta > 0", "exact greedy growth (top eigenvectors)"),
+    reading=(
+        "Seed Theorem 10 ('the final hierarchy is unique and minimal sufficient whatever the "
+        "initialisation') is read on a fixed operator with the exact greedy rule: the abstract's 'under "
+        "stated conditions' is taken to be that setting.  What is unique is the spanned subspace; the "
+        "individual directions are unique (up to sign) only for simple eigenvalues."
+    ),
+    checks=(Check("float", _gro.unique_minimal, description="count, sufficiency, minimality, span under tie-breaking"),),
+    controls=(Control("directions_unique", "the individual directions are unique (repeated eigenvalue)",
+                      Check("float", _gro.unique_minimal, {"variant": "directions_unique"})),),
+    expected=Verdict.CONSISTENT,
+)
+
+UNIQUE_R0 = Claim(
+    id="ddcl.growth.only_minimal_structure",
+    title="Seed Thm 10, R0: the greedy structure is the only minimal sufficient one (refuted)",
+    source=Source(PAPER, "seed Theorem 10 read literally", "§3.11"),
+    provenance=("seed", "derived"),
+    statement=_text("every sufficient U with K columns spans E_{>theta}(S)"),
+    hypotheses=("fixed S, theta > 0",),
+    reading=("Exact counterexample: G = diag(3, 2, 1), M_a = 2(e1 e2^T - e2 e1^T), S = e1 e2^T + e2 e1^T, "
+             "theta = 1/2 (K = 1): greedy u = (e1+e2)/sqrt2 leaves lambda_max = 0, the alternative "
+             "u' = (sqrt3/2)(e1+e2)/sqrt2 + e3/2 leaves 1/4 <= theta."),
+    checks=(Check("symbolic", _gro.only_minimal_exact, description="sympy, exact"),),
+    controls=(Control("every_direction", "every unit direction is sufficient",
+                      Check("symbolic", _gro.only_minimal_exact, {"variant": "every_direction"})),),
+    expected=Verdict.REFUTED,
+    condition=("uniqueness of the spanned subspace E_{>theta}(S) for the greedy construction "
+               "(ddcl.growth.unique_minimal)"),
+)
+
 CLAIMS = (DECOMPOSITION, GRADIENTS, HULL_FULL, HULL_F, CRITICAL, UNCONDITIONAL, AMPLIFICATION,
-          AMPLIFICATION_ADD, AMPLIFICATION_ADD_OK)
+          AMPLIFICATION_ADD, AMPLIFICATION_ADD_OK, TEMP_SIGNS, TEMP_DIVERGENCE, TEMP_F, MLP, MLP_TRAINED,
+          PRUNING, PRUNING_KEPT, PRUNING_MARGIN, LYAPUNOV, LYAPUNOV_FULL, SIGNAL, SPECTRAL_ORDER, UNIQUE,
+          UNIQUE_R0)

@@ -1,0 +1,315 @@
+"""Checks of the growth-signal claims (spec §3.9 signal structure, §3.10 spectral order, §3.11 unique
+and minimal growth) on a fixed operator.
+
+* signal structure: S = sym(G M_a) = 1/2 [G, M_a], tr S = 0, lambda_max(A_res) >= 0 >= lambda_min(A_res),
+  S = 0 for isotropic G, scaling laws, |S|_2 <= |G|_2 |M_a|_2, aligned-plane formula,
+  #{lambda_j(S) > 0} <= rank(M_a) and <= d - 1;
+* spectral order: along nested recorded subspaces lambda_max(A_res) never increases; exact greedy
+  births are lambda_1(S) >= lambda_2(S) >= ... and after m births spec(A_res) = {lambda_{m+1..d}} u {0}^m;
+* unique/minimal (seed Theorem 10): greedy growth stops after K = #{lambda_j(S) > theta} births, is
+  sufficient and minimal, and its span is the spectral subspace E_{>theta}(S) whatever the
+  tie-breaking; R0 ("the only minimal sufficient structure") is refuted exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from numerics.precision import float_tolerance
+from numerics.strategies import bilinear_heads, haar_orthogonal, spd_matrices, traceless_spectra
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
+
+from .incrt import greedy_growth, growth_signal, realise_commutator, residual_operator
+
+PLANTED_A = (0.8, 0.7, 0.6, 0.5, 0.4, 0.3)
+
+
+def _eig(A: np.ndarray) -> np.ndarray:
+    return np.linalg.eigvalsh((A + A.T) / 2)
+
+
+def _random_U(d: int, m: int, rng: np.random.Generator) -> np.ndarray:
+    return haar_orthogonal(d, rng)[:, :m]
+
+
+def signal_symbolic(*, seed: int, profile: Profile) -> Evidence:
+    """sympy: generic symmetric 3x3 G and antisymmetric M_a: sym(G M_a) - 1/2 [G, M_a] == 0, tr == 0;
+    aligned plane: S = (m/2)(g_a - g_b)(a b^T + b a^T) for G = diag(g_a, g_b, g_c), M_a = m(e1 e2^T - e2 e1^T)."""
+    import sympy as sp
+
+    tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
+    g = sp.symbols("g11 g12 g13 g22 g23 g33", real=True)
+    G = sp.Matrix([[g[0], g[1], g[2]], [g[1], g[3], g[4]], [g[2], g[4], g[5]]])
+    m = sp.symbols("m12 m13 m23", real=True)
+    M = sp.Matrix([[0, m[0], m[1]], [-m[0], 0, m[2]], [-m[1], -m[2], 0]])
+    X = G * M
+    S = (X + X.T) / 2
+    tally.exact(bool((S - (G * M - M * G) / 2).expand() == sp.zeros(3, 3)), level=Verdict.PROVED)
+    tally.exact(bool(sp.expand(S.trace()) == 0), level=Verdict.PROVED)
+    ga, gb, gc, mm = sp.symbols("g_a g_b g_c m", real=True)
+    G2 = sp.diag(ga, gb, gc)
+    M2 = mm * sp.Matrix([[0, 1, 0], [-1, 0, 0], [0, 0, 0]])
+    X2 = G2 * M2
+    S2 = (X2 + X2.T) / 2
+    pred = mm / 2 * (ga - gb) * sp.Matrix([[0, 1, 0], [1, 0, 0], [0, 0, 0]])
+    tally.exact(bool((S2 - pred).expand() == sp.zeros(3, 3)), level=Verdict.PROVED)
+    tally.details["scope"] = "d = 3 generic (the identity is entrywise-linear, so every d follows)"
+    return tally.evidence()
+
+
+def signal_structure(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """float64 on hypothesis instances (d in [2, 12], heads of every kind, random U): every item of R1.
+
+    Variants: ``symmetric_spectrum`` (claims spec(S) = -spec(S)); ``s0_implies_ma0`` (claims S = 0 only
+    if M_a = 0).  Budget float_tolerance(ops = 4 d^2, scale = |G|_2 |M_a|_2)."""
+    tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
+    # pinned: d = 3 random instance for the symmetric-spectrum control; G = I for the S = 0 control
+    r = np.random.default_rng(7)
+    A = r.standard_normal((3, 3))
+    pinned = [(np.eye(3), [A - A.T], 0), (np.diag([3.0, 2.0, 1.0]) + 0.3, [np.array(
+        [[0, 1.0, 0.4], [-1.0, 0, 0.2], [-0.4, -0.2, 0]])], 1)]
+    counts = {"max_positive_per_rank": 0.0}
+
+    import hypothesis.strategies as st
+
+    @st.composite
+    def inst(draw: Any) -> tuple[np.ndarray, list[np.ndarray], int]:
+        C = draw(spd_matrices(2, 12))
+        d = C.shape[0]
+        H = draw(st.integers(1, 3))
+        return C, draw(bilinear_heads(d, H)), draw(st.integers(0, 2**31))
+
+    def body(x: tuple[np.ndarray, list[np.ndarray], int]) -> Observation:
+        G, heads, s = x
+        d = G.shape[0]
+        rng = np.random.default_rng(s)
+        Ma = sum((M - M.T) / 2 for M in heads)
+        S = growth_signal(G, Ma)
+        scale = max(np.linalg.norm(G, 2) * np.linalg.norm(Ma, 2), 1e-300)
+        tol = float_tolerance(ops=4 * d * d, scale=scale)
+        ev = _eig(S)
+        checks = [
+            ("S = 1/2 [G, M_a]", np.abs(S - (G @ Ma - Ma @ G) / 2).max(), tol),
+            ("tr S = 0", abs(np.trace(S)), tol * d),
+            ("|S|_2 <= |G|_2 |M_a|_2", max(0.0, np.linalg.norm(S, 2) - scale), tol),
+            ("isotropic G gives S = 0", np.abs(growth_signal(np.eye(d) * G[0, 0], Ma)).max(), tol),
+            ("A_res(sE) = s^2 A_res: G -> 4G", np.abs(growth_signal(4 * G, Ma) - 4 * S).max(), 4 * tol),
+        ]
+        for m in range(0, d):
+            U = _random_U(d, m, rng)
+            e = _eig(residual_operator(S, U))
+            checks.append((f"lambda_max(A_res) >= 0, m = {m}", max(0.0, -e[-1]), tol))
+            checks.append((f"lambda_min(A_res) <= 0, m = {m}", max(0.0, e[0]), tol))
+        rank = int(np.linalg.matrix_rank(Ma, tol=1e-9 * max(np.abs(Ma).max(), 1e-300)))
+        npos = int((ev > 1e-9 * max(scale, 1e-300)).sum())
+        if rank:
+            counts["max_positive_per_rank"] = max(counts["max_positive_per_rank"], npos / rank)
+        checks.append(("#{lambda_j(S) > 0} <= rank(M_a)", max(0, npos - rank), 0))
+        checks.append(("#{lambda_j(S) > 0} <= d - 1", max(0, npos - (d - 1)), 0))
+        if variant == "symmetric_spectrum":
+            checks = [("spectrum symmetric", np.abs(ev + ev[::-1]).max(), 1e-8 * scale)]
+        elif variant == "s0_implies_ma0":
+            if np.abs(S).max() <= tol:
+                checks = [("S = 0 => M_a = 0", np.abs(Ma).max(), tol)]
+            else:
+                checks = []
+        for name, err, t in checks:
+            if err > t:
+                return Observation(Verdict.REFUTED, margin=t - err, counterexample=refuted(
+                    f"{name} fails: {err:.3g} > {t:.3g}", margin=t - err, variant=variant,
+                    G=G.tolist(), M_a=Ma.tolist()))
+        return Observation(Verdict.CONSISTENT, margin=0.0)
+
+    explore(inst(), body, tally, seed=seed, max_examples=profile.pick(60, 300, 3000), examples=pinned,
+            describe=lambda x: {"d": x[0].shape[0], "heads": len(x[1])})
+    if variant == "statement":
+        # planted d = 16 design (spec §4.4): exactly six positive values n beta a_j, 0 on the isotropic plane
+        n, beta = 32, 1.0
+        g = np.ones(16)
+        Ma = np.zeros((16, 16))
+        for j, a in enumerate(PLANTED_A):
+            g[2 * j], g[2 * j + 1] = 1 + a, 1 - a
+            Ma[2 * j, 2 * j + 1], Ma[2 * j + 1, 2 * j] = beta, -beta
+        Ma[12, 13], Ma[13, 12] = beta, -beta  # a relation on the isotropic plane: invisible
+        ev = np.sort(_eig(growth_signal(n * np.diag(g), Ma)))[::-1]
+        pred = n * beta * np.array(PLANTED_A)
+        tol = float_tolerance(ops=64, scale=n * 2)
+        tally.close(float(np.abs(ev[:6] - pred).max()), 0.0, tol)
+        tally.close(float(ev[6]), 0.0, tol)
+        tally.details["planted_positive_eigenvalues"] = ev[:7].tolist()
+    tally.details.update(counts)
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def spectral_order(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """Traceless spectra realised as commutators (G > 0): nested random chains of U never raise
+    lambda_max(A_res); exact greedy births equal the positive eigenvalues of S in decreasing order
+    (within 1e-10 |S|_2), equal eigenvalues give equal births, and after m births spec(A_res) =
+    {lambda_{m+1}, ..., lambda_d} u {0}^m.
+
+    ``variant="strict"`` claims every recorded direction lowers lambda_max strictly; pinned refutation:
+    a direction orthogonal to v_1."""
+    tally = Tally(precision="float64", backend="numpy", seeds=(seed,), tolerance=1e-10)
+    S0 = np.diag([1.0, 0.5, 0.2, -0.3, -1.4])
+
+    def body(S: np.ndarray) -> Observation:
+        d = S.shape[0]
+        G, Ma = realise_commutator(S)
+        Sr = growth_signal(G, Ma)
+        nS = np.linalg.norm(Sr, 2)
+        tol = 1e-10 * nS
+        rng = np.random.default_rng(int(abs(S[0, 0]) * 1e6) % 2**31)
+        lam = np.sort(_eig(Sr))[::-1]
+        if variant == "strict":
+            w, V = np.linalg.eigh(Sr)
+            u = V[:, 0]  # bottom eigenvector: orthogonal to v_1
+            before, after = w[-1], _eig(residual_operator(Sr, u[:, None]))[-1]
+            if after >= before - tol:
+                return Observation(Verdict.REFUTED, margin=float(before - after), counterexample=refuted(
+                    f"recording a direction orthogonal to v_1 leaves lambda_max at {after:.6g} "
+                    f"(was {before:.6g})", S=Sr.tolist(), u=u.tolist()))
+            return Observation(Verdict.CONSISTENT, margin=float(before - after))
+        Q = haar_orthogonal(d, rng)
+        prev = lam[0]
+        for m in range(1, d):
+            cur = _eig(residual_operator(Sr, Q[:, :m]))[-1]
+            if cur > prev + tol:
+                return Observation(Verdict.REFUTED, margin=float(prev - cur), counterexample=refuted(
+                    f"lambda_max rose from {prev:.6g} to {cur:.6g} along a nested chain (m = {m})",
+                    S=Sr.tolist()))
+            prev = cur
+        th = 1e-9 * nS
+        res = greedy_growth(Sr, th)
+        pos = lam[lam > th]
+        if len(res.births) != len(pos) or (len(pos) and np.abs(np.array(res.births) - pos).max() > tol):
+            return Observation(Verdict.REFUTED, margin=-1.0, counterexample=refuted(
+                f"births {res.births} differ from the positive spectrum {pos.tolist()}", S=Sr.tolist()))
+        m = res.count
+        rest = np.sort(np.concatenate([lam[m:], np.zeros(m)]))
+        got = np.sort(_eig(residual_operator(Sr, res.directions)))
+        if np.abs(rest - got).max() > tol:
+            return Observation(Verdict.REFUTED, margin=-1.0, counterexample=refuted(
+                "spectrum of A_res after the births is not {lambda_{m+1..d}} u {0}^m", S=Sr.tolist()))
+        return Observation(Verdict.CONSISTENT, margin=0.0)
+
+    explore(traceless_spectra(2, 12), body, tally, seed=seed, max_examples=profile.pick(40, 200, 1000),
+            examples=(S0,), describe=lambda S: {"S": S.tolist()})
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def unique_minimal(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """Seed Theorem 10, R1: theta = kappa lambda_1(S), kappa in (0, 1), avoiding |lambda_j - theta| <
+    1e-8 |S|_2.  Greedy growth: count K = #{lambda_j > theta} (<= rank M_a), sufficiency
+    lambda_max(A_res) <= theta, minimality (random U with K - 1 columns are all insufficient; dropping
+    any greedy direction is insufficient), span uniqueness |U U^T - Pi_{>theta}|_2 <= 1e-9 under random
+    tie-breaking inside degenerate eigenspaces.
+
+    ``variant="directions_unique"`` claims the individual directions are unique (up to sign); pinned
+    refutation: a repeated eigenvalue above theta, two tie-breaks."""
+    tally = Tally(precision="float64", backend="numpy", seeds=(seed,), tolerance=1e-9)
+    n_random_U = profile.pick(30, 200, 200)
+    pinned = (np.diag([1.0, 1.0, 0.2, -0.7, -1.5]),)
+
+    def body(S: np.ndarray) -> Observation:
+        d = S.shape[0]
+        rng = np.random.default_rng(int(abs(S[0, -1]) * 1e9) % 2**31)
+        lam = np.sort(_eig(S))[::-1]
+        nS = np.linalg.norm(S, 2)
+        if lam[0] <= 1e-8 * nS:
+            from verify import reject
+
+            reject()
+        kappa = float(rng.uniform(0.05, 0.95))
+        th = kappa * lam[0]
+        if np.min(np.abs(lam - th)) < 1e-8 * nS:  # outside the hypotheses (spec §3.11)
+            from verify import reject
+
+            reject()
+        K = int((lam > th).sum())
+        r1 = greedy_growth(S, th)
+        r2 = greedy_growth(S, th, rng=rng)
+        if variant == "directions_unique":
+            if r1.count and r2.count == r1.count:
+                D = np.abs(np.abs(np.sum(r1.directions * r2.directions, axis=0)) - 1).max()
+                if D > 1e-6:
+                    return Observation(Verdict.REFUTED, margin=-float(D), counterexample=refuted(
+                        f"two tie-breaks give different individual directions (max 1 - |cos| = {D:.3g})",
+                        S=S.tolist(), theta=th, U1=r1.directions.tolist(), U2=r2.directions.tolist()))
+            return Observation(Verdict.CONSISTENT, margin=0.0)
+        w, V = np.linalg.eigh(S)
+        Pi = V[:, w > th] @ V[:, w > th].T
+        errs = []
+        if r1.count != K or r2.count != K:
+            return Observation(Verdict.REFUTED, margin=-1.0, counterexample=refuted(
+                f"count {r1.count}/{r2.count} != K = {K}", S=S.tolist(), theta=th))
+        if r1.final_lambda_max > th + 1e-10 * nS:
+            return Observation(Verdict.REFUTED, margin=-1.0, counterexample=refuted(
+                "greedy growth not sufficient", S=S.tolist(), theta=th))
+        for U in (r1.directions, r2.directions):
+            errs.append(float(np.linalg.norm(U @ U.T - Pi, 2)))
+        if max(errs) > 1e-9:
+            return Observation(Verdict.REFUTED, margin=1e-9 - max(errs), counterexample=refuted(
+                f"span differs from E_(>theta): {max(errs):.3g}", S=S.tolist(), theta=th))
+        if K >= 1:
+            for _ in range(n_random_U):
+                U = _random_U(d, K - 1, rng)
+                if _eig(residual_operator(S, U))[-1] <= th:
+                    return Observation(Verdict.REFUTED, margin=-1.0, counterexample=refuted(
+                        f"a U with K - 1 = {K - 1} columns is sufficient", S=S.tolist(), theta=th,
+                        U=U.tolist()))
+            for j in range(K):
+                Uj = np.delete(r1.directions, j, axis=1)
+                if _eig(residual_operator(S, Uj))[-1] <= th:
+                    return Observation(Verdict.REFUTED, margin=-1.0, counterexample=refuted(
+                        f"greedy minus direction {j} still sufficient", S=S.tolist(), theta=th))
+        return Observation(Verdict.CONSISTENT, margin=1e-9 - max(errs), error=max(errs))
+
+    explore(traceless_spectra(2, 10), body, tally, seed=seed, max_examples=profile.pick(30, 150, 1000),
+            examples=pinned, describe=lambda S: {"S": S.tolist()})
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def only_minimal_exact(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """R0 of seed Theorem 10, exactly (sympy): G = diag(3, 2, 1), M_a = 2(e1 e2^T - e2 e1^T), so
+    S = e1 e2^T + e2 e1^T (eigenvalues 1, 0, -1); theta = 1/2 gives K = 1.  Statement R0: the greedy
+    direction u = (e1 + e2)/sqrt 2 is the only sufficient one-direction structure.  The alternative
+    u' = (sqrt3/2)(e1 + e2)/sqrt2 + e3/2 leaves lambda_max = 1/4 <= theta (exact).
+
+    ``variant="every_direction"`` claims every unit direction is sufficient (refuted by u = e3)."""
+    import sympy as sp
+
+    tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
+    G = sp.diag(3, 2, 1)
+    Ma = 2 * sp.Matrix([[0, 1, 0], [-1, 0, 0], [0, 0, 0]])
+    X = G * Ma
+    S = (X + X.T) / 2
+    theta = sp.Rational(1, 2)
+    ug = sp.Matrix([1, 1, 0]) / sp.sqrt(2)
+
+    def lam_max(u: Any) -> Any:
+        P = sp.eye(3) - u * u.T
+        A = sp.simplify(P * S * P)
+        return max(A.eigenvals().keys(), key=lambda e: float(e))
+
+    lg = lam_max(ug)
+    tally.exact(bool(sp.simplify(S - sp.Matrix([[0, 1, 0], [1, 0, 0], [0, 0, 0]])) == sp.zeros(3, 3)),
+                level=Verdict.PROVED)
+    tally.exact(bool(sp.simplify(lg) == 0), level=Verdict.PROVED)
+    if variant == "every_direction":
+        u = sp.Matrix([0, 0, 1])
+        lm = lam_max(u)
+        tally.exact(bool(lm <= theta), level=Verdict.PROVED, counterexample=lambda: refuted(
+            f"u = e3 leaves lambda_max = {lm} > theta = 1/2", u="e3", lambda_max=str(lm)))
+        return tally.evidence()
+    u2 = sp.sqrt(3) / 2 * ug + sp.Matrix([0, 0, 1]) / 2
+    l2 = sp.nsimplify(sp.simplify(lam_max(u2)))
+    distinct = sp.simplify((u2.T * ug)[0] ** 2) != 1
+    sufficient = bool(l2 <= theta)
+    tally.exact(not (sufficient and distinct), level=Verdict.PROVED, counterexample=lambda: refuted(
+        "a second minimal sufficient structure: u' = (sqrt3/2)(e1+e2)/sqrt2 + e3/2 leaves "
+        f"lambda_max(A_res) = {l2} <= theta = 1/2, while greedy u = (e1+e2)/sqrt2 leaves 0",
+        G="diag(3,2,1)", M_a="2(e1 e2^T - e2 e1^T)", theta="1/2", lambda_max_alternative=str(l2),
+        lambda_max_greedy=str(lg)))
+    return tally.evidence()

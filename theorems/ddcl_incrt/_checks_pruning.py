@@ -1,0 +1,248 @@
+"""Checks of the pruning-safety claims (seed Theorem 6; spec §3.7).
+
+Models: per-head (each head owns a dictionary on its channel) and shared (one dictionary on the
+combined input, M-cat or M-add).  The pruned head h has eps_h = lambda_max(D_h), eps_tr = tr D_h.
+
+* R1 (per-head): every other head's data, prototypes, loss and force are exactly unchanged.
+* R2 (M-cat): 0 <= lambda_j(C_full) - lambda_j(C_sub) <= eps + sqrt(lambda_1(C_sub) eps).
+  (M-add): |lambda_j(C_with) - lambda_j(C_without)| <= eps + 2 sqrt(lambda_1(C_without) eps).
+* R3: at an F-stationary point, removing the pruned coordinates lowers each squared pairwise
+  prototype distance by at most 4 N eps_tr / min(n_k, n_l).
+* R4: |lambda_max(A_res(M_cum)) - lambda_max(A_res(M_cum - M_a^h))| <= |P⊥ sym(G M_a^h) P⊥|_2
+  <= |G M_a^h|_2 <= |G M_a^h|_F.
+* "The force is kept or increased" (shared) is refuted exactly: C_full = [[1, 1/10], [1/10, 1/50]],
+  K = 2, c = 4, tau = 201/50.  Repaired: a mode whose margin c lambda_j/tau - 1 exceeds
+  (c/tau)(eps + sqrt(lambda_1 eps)) stays unstable (certified in arb).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from numerics.linalg import inertia
+from numerics.precision import Tri, arb_precision, float_tolerance, tri_gt
+from verify import Evidence, Profile, Tally, Verdict, refuted
+
+from .dictionary import gibbs
+from .incrt import growth_signal, residual_operator
+from .dictionary import grad_live_Lq
+
+
+def simulate_heads_states(lams: list[float], *, steps: int, seed: int, keep: list[int] | None = None,
+                          shared: bool = False, K: int = 3, N: int = 128, tau: float = 0.5,
+                          eta: float = 0.05) -> dict[str, Any]:
+    """Per-head dictionaries (one per 1-D channel of variance lambda_h, full-gradient training) or one
+    shared dictionary on the concatenated channels; ``keep`` removes the other heads' channels."""
+    rng = np.random.default_rng(seed)
+    H = len(lams)
+    X = rng.standard_normal((N, H)) * np.sqrt(np.asarray(lams))
+    P0 = 1e-2 * rng.standard_normal((K, H))
+    keep = list(range(H)) if keep is None else list(keep)
+    if shared:
+        Z, P = X[:, keep], P0[:, keep].copy()
+        for _ in range(steps):
+            P = P - eta * grad_live_Lq(Z, P, tau)
+        return {"P": [P[:, j] for j in range(len(keep))], "tau": [tau] * len(keep)}
+    out = []
+    for j in keep:
+        Z, P = X[:, [j]], P0[:, [j]].copy()
+        for _ in range(steps):
+            P = P - eta * grad_live_Lq(Z, P, tau)
+        out.append(P[:, 0])
+    return {"P": out, "tau": [tau] * len(keep)}
+
+
+def _psd(d: int, rng: np.random.Generator) -> np.ndarray:
+    A = rng.standard_normal((d, d + int(rng.integers(0, 3)))) * np.exp(rng.uniform(-2, 1, d))[:, None]
+    return A @ A.T / A.shape[1]
+
+
+def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """float64 sweeps of R2 (M-cat and M-add), R4 and R3 (EM fixed points).  Budget:
+    float_tolerance(ops = 8 d^3, scale = lambda_1(C_full)).  Variants: ``no_sqrt`` (R2 bound eps
+    only), ``kept_or_increased`` (lambda_j(C_sub) >= lambda_j(C_full): pruning never lowers the force)."""
+    rng = np.random.default_rng(seed)
+    tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
+    worst = {"Mcat": 0.0, "Madd": 0.0, "R4": 0.0, "R3": 0.0}
+    for _ in range(profile.pick(300, 1000, 5000)):
+        ds, dh = int(rng.integers(1, 6)), int(rng.integers(1, 3))
+        Cf = _psd(ds + dh, rng)
+        Cs, D = Cf[:ds, :ds], Cf[ds:, ds:]
+        eps = float(np.linalg.eigvalsh(D)[-1])
+        lf, ls = np.linalg.eigvalsh(Cf)[::-1][:ds], np.linalg.eigvalsh(Cs)[::-1]
+        tol = float_tolerance(ops=8 * (ds + dh) ** 3, scale=lf[0])
+        if variant == "kept_or_increased":
+            bad = float((lf - ls).max())
+            tally.le(bad, 0.0, tol, counterexample=lambda: refuted(
+                f"pruning lowers lambda_j by {bad:.3g}", C_full=Cf.tolist(), pruned=list(range(ds, ds + dh))))
+            if tally.counterexample is not None:
+                break
+            continue
+        bound = eps if variant == "no_sqrt" else eps + math.sqrt(ls[0] * eps)
+        tally.le(-float((lf - ls).min()), 0.0, tol)
+        gap = float((lf - ls).max())
+        worst["Mcat"] = max(worst["Mcat"], gap / bound if bound > 0 else 0.0)
+        tally.le(gap, bound, tol, counterexample=lambda: refuted(
+            f"M-cat drop {gap:.6g} exceeds the bound {bound:.6g}", variant=variant, C_full=Cf.tolist(),
+            d_sub=ds))
+        if tally.counterexample is not None:
+            break
+        # M-add: C_with = C + B + B^T + D on the same dimension
+        d = ds
+        Cj = _psd(2 * d, rng)
+        C, B, Dd = Cj[:d, :d], Cj[:d, d:], Cj[d:, d:]
+        Cw = C + B + B.T + Dd
+        e2 = float(np.linalg.eigvalsh(Dd)[-1])
+        bound2 = e2 + (0 if variant == "no_sqrt" else 2 * math.sqrt(float(np.linalg.eigvalsh(C)[-1]) * e2))
+        gap2 = float(np.abs(np.linalg.eigvalsh(Cw) - np.linalg.eigvalsh(C)).max())
+        worst["Madd"] = max(worst["Madd"], gap2 / bound2 if bound2 > 0 else 0.0)
+        tally.le(gap2, bound2, float_tolerance(ops=8 * (2 * d) ** 3, scale=float(np.abs(Cw).max())),
+                 counterexample=lambda: refuted(f"M-add change {gap2:.6g} exceeds {bound2:.6g}", variant=variant))
+        if tally.counterexample is not None:
+            break
+    if variant != "statement":
+        return tally.evidence(level_cap=Verdict.CONSISTENT)
+    for _ in range(profile.pick(200, 800, 2000)):  # R4
+        d, H = int(rng.integers(2, 11)), int(rng.integers(1, 4))
+        G = _psd(d, rng)
+        heads = []
+        for _h in range(H):
+            A = rng.standard_normal((d, d)) * float(rng.choice([1e-3, 0.1, 1]))
+            heads.append((A - A.T) / 2)
+        cum = sum(heads)
+        m = int(rng.integers(0, d))
+        U = np.linalg.qr(rng.standard_normal((d, d)))[0][:, :m]
+        h = int(rng.integers(0, H))
+        lm = lambda M: float(np.linalg.eigvalsh(residual_operator(growth_signal(G, M), U))[-1])
+        diff = abs(lm(cum) - lm(cum - heads[h]))
+        Pp = np.eye(d) - U @ U.T
+        b1 = float(np.linalg.norm(Pp @ growth_signal(G, heads[h]) @ Pp, 2))
+        GM = G @ heads[h]
+        b2, b3 = float(np.linalg.norm(GM, 2)), float(np.linalg.norm(GM))
+        tol = float_tolerance(ops=8 * d ** 3, scale=float(np.linalg.norm(G, 2) * np.linalg.norm(cum, 2)))
+        worst["R4"] = max(worst["R4"], diff / b1 if b1 > 0 else 0.0)
+        for a, b in ((diff, b1), (b1, b2), (b2, b3)):
+            tally.le(a, b, tol)
+    for _ in range(profile.pick(20, 60, 200)):  # R3 on EM fixed points
+        N, ds, dh, K = int(rng.integers(20, 80)), int(rng.integers(1, 4)), int(rng.integers(1, 3)), int(rng.integers(2, 5))
+        Y = rng.standard_normal((N, ds + dh)) * np.exp(rng.uniform(-1, 1, ds + dh))
+        tau = float(np.exp(rng.uniform(-1, 1)))
+        P = Y[rng.choice(N, K, replace=False)]
+        for _it in range(profile.pick(500, 3000, 3000)):
+            Q = gibbs(Y, P, tau)
+            P = (Q.T @ Y) / Q.sum(0)[:, None]
+        Q = gibbs(Y, P, tau)
+        n = Q.sum(0)
+        epstr = float(np.trace(np.cov(Y[:, ds:].T, bias=True).reshape(dh, dh)))
+        for k in range(K):
+            for l in range(k + 1, K):
+                drop = float(((P[k, ds:] - P[l, ds:]) ** 2).sum())
+                bound = 4 * N * epstr / min(n[k], n[l])
+                worst["R3"] = max(worst["R3"], drop / bound)
+                tally.le(drop, bound, float_tolerance(ops=100, scale=bound))
+    tally.details["max observed bound ratio"] = worst
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def per_head_invariance(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """R1, exact in float64: train the per-head model (§3.5) with all heads and with head h removed;
+    every other head's final prototypes and temperature are bitwise identical.  ``variant="shared"``
+    runs the same comparison for a shared dictionary on the concatenated channels (refuted: the
+    remaining coordinates of the prototypes change)."""
+    tally = Tally(precision="float64 (bitwise)", backend="numpy", seeds=(seed,), tolerance=0.0)
+    lams = [0.05, 0.3, 1.0]
+    steps = profile.pick(300, 2000, 5000)
+    full = simulate_heads_states(lams, steps=steps, seed=seed, shared=(variant == "shared"))
+    for h in range(len(lams)):
+        keep = [j for j in range(len(lams)) if j != h]
+        sub = simulate_heads_states(lams, steps=steps, seed=seed, keep=keep, shared=(variant == "shared"))
+        for j_sub, j in enumerate(keep):
+            same = bool(np.array_equal(full["P"][j], sub["P"][j_sub]) and full["tau"][j] == sub["tau"][j_sub])
+            tally.exact(same, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+                f"removing head {h} changed head {j}'s prototypes ({variant} dictionary)", variant=variant,
+                lams=lams, removed=h, changed=j))
+            if not same:
+                return tally.evidence(level_cap=Verdict.CONSISTENT)
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+_PIN_FORCE = ([[Fraction(1), Fraction(1, 10)], [Fraction(1, 10), Fraction(1, 50)]], [0], 2, 4, Fraction(201, 50))
+
+
+def _count_above(C: list[list[Fraction]], t: Fraction) -> int:
+    d = len(C)
+    return inertia([[C[a][b] - (t if a == b else 0) for b in range(d)] for a in range(d)]).positive
+
+
+def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, variant: str = "statement") -> Evidence:
+    """Exact/certified: a shared M-cat dictionary before and after pruning the coordinates of one head.
+
+    Statement ``with_margin=False`` ("kept or increased"): #{j : c lambda_j(C_sub) > tau} >=
+    #{j : c lambda_j(C_full) > tau}, exactly (Descartes).  ``with_margin=True`` (repaired): for
+    every j whose margin c lambda_j(C_full)/tau - 1 exceeds (c/tau)(eps + sqrt(lambda_1(C_sub) eps)),
+    certified in arb (eigenvalues of C_full enclosed), the count of unstable modes of C_sub is >= j.
+    ``variant="bound_halved"`` uses half the R2 bound in the margin condition."""
+    from numerics.linalg import exact_spectrum
+
+    rng = np.random.default_rng(seed)
+    tally = Tally(precision="exact (fmpq) + arb 128 bits", backend="python-flint", seeds=(seed,))
+    # second pinned case: C_full = [[1, 2], [2, 4]] (B = sqrt(a eps), drop = eps = 4), c = 4, tau = 6:
+    # the margin 7/3 exceeds half the R2 bound (2) but not the bound (4); after pruning 4/6 < 1.
+    cases = [_PIN_FORCE, ([[Fraction(1), Fraction(2)], [Fraction(2), Fraction(4)]], [0], 2, 4, Fraction(6))]
+    for _ in range(profile.pick(40, 150, 1000)):
+        ds, dh = int(rng.integers(1, 4)), int(rng.integers(1, 3))
+        d = ds + dh
+        A = [[Fraction(int(rng.integers(-4, 5)), int(rng.integers(1, 4))) for _ in range(d + 1)] for _ in range(d)]
+        shrink = Fraction(1, int(rng.choice([1, 5, 20])))
+        for i in range(ds, d):
+            A[i] = [x * shrink for x in A[i]]
+        C = [[sum((A[i][k] * A[j][k] for k in range(d + 1)), Fraction(0)) / (d + 1) for j in range(d)] for i in range(d)]
+        keep = list(range(ds))
+        K, c = 2, int(rng.choice([2, 4]))
+        top = exact_spectrum(C)[-1].enclosure
+        tau = Fraction(str(top.mid().str(12, radius=False))) * c * Fraction(int(rng.integers(80, 100)), 100) \
+            if top.mid() > 0 else Fraction(1)
+        cases.append((C, keep, K, c, tau))
+    n_cond = 0
+    for C, keep, K, c, tau in cases:
+        Cs = [[C[a][b] for b in keep] for a in keep]
+        pruned = [i for i in range(len(C)) if i not in keep]
+        inst = {"C_full": [[str(x) for x in r] for r in C], "kept": keep, "K": K, "c": c, "tau": str(tau)}
+        before, after = _count_above(C, tau / c), _count_above(Cs, tau / c)
+        if not with_margin:
+            ok = after >= before
+            tally.exact(ok, margin=after - before, counterexample=lambda: refuted(
+                f"pruning lowers the number of unstable directions from {before} to {after}: before "
+                f"c lambda_1/tau > 1, after < 1 (collapse becomes stable)", **inst))
+            if not ok:
+                break
+            continue
+        with arb_precision(128):
+            import flint
+
+            D = [[C[a][b] for b in pruned] for a in pruned]
+            eps = exact_spectrum(D)[-1].enclosure
+            lam1s = exact_spectrum(Cs)[-1].enclosure
+            full_spec = sorted((cl.enclosure for cl in exact_spectrum(C) for _ in range(cl.multiplicity)),
+                               key=lambda b: -float(b.mid()))
+            factor = Fraction(1, 2) if variant == "bound_halved" else Fraction(1)
+            tq = flint.arb(flint.fmpq(tau.numerator, tau.denominator))
+            bound = (eps + (lam1s * eps).sqrt()) * (c * flint.arb(flint.fmpq(factor.numerator, factor.denominator))) / tq
+            for j, lamj in enumerate(full_spec[: len(keep)], start=1):
+                margin = c * lamj / tq - 1
+                cond = tri_gt(margin, bound)
+                if cond is not Tri.TRUE:
+                    continue
+                n_cond += 1
+                ok = after >= j
+                tally.exact(ok, counterexample=lambda: refuted(
+                    f"mode {j} had margin {margin} > bound {bound} yet only {after} unstable modes remain",
+                    **inst))
+                if not ok:
+                    return tally.evidence()
+    tally.details["instances_meeting_the_margin_condition"] = n_cond
+    return tally.evidence()

@@ -1,0 +1,164 @@
+"""Checks of the learnable-temperature claims (seed Theorem 3; spec §3.5, §5.2).
+
+Model: H heads, each with its own dictionary (K prototypes) on its own 1-D channel of exact variance
+lambda_h, tau_h = tau_min + softplus(s_h), all tau_h(0) = tau_0, prototypes near collapse
+(P_h(0) = mean + 1e-3 sqrt(lambda_h) xi).  Joint gradient descent: prototypes in full (live q, c = 4) or
+stopgrad (c = 2) mode, s_h through live q, driven by L_q (``drive="L_q"``) or F (``drive="F"``).
+
+R1 (sign laws): dL_q/dtau = mean Var_q(d)/tau^2 >= 0, so L_q-driven tau never increases; dF/dtau = -H <= 0,
+so F-driven tau never decreases.  R2 (dichotomy): heads with c lambda_h > tau_0 separate and their tau
+falls (hard, local); heads with c lambda_h < tau_0 stay collapsed with tau = tau_0 and H/log K = 1.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from numerics.precision import float_tolerance, mp_context
+from verify import Evidence, Profile, Tally, Verdict, refuted
+
+from .dictionary import gibbs_row, math_inv_softplus, sample_tau_derivatives
+
+
+def sign_laws(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """mpmath (dps 50) on distance rows with ties, one-hot limits, spreads up to 1e6 tau and entries
+    differing by 1e-20: dL_q/dtau >= 0 and dF/dtau = -H <= 0, with equality iff the row is constant
+    (on the support of q; Gibbs q has full support).  The derivatives are the §2.2 formulas checked
+    symbolically and against autograd in ddcl.dictionary.gradients.  ``variant="reversed"``: claims
+    dL_q/dtau <= 0 (large-lambda heads keep a high tau under L_q)."""
+    ctx = mp_context(50)
+    rng = np.random.default_rng(seed)
+    tally = Tally(precision="dps=50", backend="mpmath", seeds=(seed,), tolerance=0.0)
+    rows = [([1, 1, 1], 1), ([0, 1e-20, 0], 1), ([0, 5], 1e-6), ([0, 1e6], 1)]
+    for _ in range(profile.pick(60, 300, 3000)):
+        K = int(rng.integers(2, 8))
+        kind = int(rng.integers(0, 3))
+        dist = rng.exponential(1.0, K) * 10 ** rng.uniform(-3, 3)
+        if kind == 1:
+            dist[rng.integers(0, K, K // 2)] = dist[0]
+        elif kind == 2:
+            dist = np.full(K, dist[0])
+        rows.append((dist.tolist(), float(10 ** rng.uniform(-2, 2))))
+    for dist, tau in rows:
+        d = [ctx.mpf(x) for x in dist]
+        t = ctx.mpf(tau)
+        q = gibbs_row(d, t, ctx.exp)
+        dLq, dF = sample_tau_derivatives(q, d, t, ctx.log)
+        const = all(x == d[0] for x in d)
+        # rounding floor at dps 50: q is exact only to 1e-40 relative, so a constant row gives
+        # |dL_q/dtau| <= 1e-40 (max d/tau)^2 instead of an exact 0
+        floor = ctx.mpf(10) ** -40 * (max(d) / t) ** 2
+        if variant == "reversed":
+            ok = dLq <= 0
+        else:
+            ok = dLq >= -floor and dF <= 0 and (abs(dLq) <= floor if const else dLq > 0)
+        tally.exact(bool(ok), level=Verdict.CONSISTENT, margin=float(dLq), counterexample=lambda: refuted(
+            f"dL_q/dtau = {ctx.nstr(dLq, 6)}, dF/dtau = {ctx.nstr(dF, 6)} on the row {dist} at tau = {tau}",
+            variant=variant, row=dist, tau=tau))
+        if not ok:
+            break
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed: int, K: int = 4,
+                   N: int = 512, tau0: float = 1.0, tau_min: float = 1e-3, eta_p: float = 0.1,
+                   eta_s: float = 0.05) -> dict[str, Any]:
+    """The per-head model of spec §3.5, vectorised over heads (numpy float64).  Returns the final
+    tau_h, H/log K, the largest per-step increase and decrease of each tau_h."""
+    if mode not in ("full", "stopgrad") or drive not in ("L_q", "F"):
+        raise ValueError("mode must be full/stopgrad and drive L_q/F")
+    rng = np.random.default_rng(seed)
+    lam = np.asarray(lams, float)
+    Hh = len(lam)
+    X = rng.standard_normal((Hh, N))
+    X -= X.mean(1, keepdims=True)
+    X /= X.std(1, keepdims=True)
+    Z = X * np.sqrt(lam)[:, None]  # exact variance lambda_h, mean 0
+    xi = rng.standard_normal((Hh, K))
+    P = 1e-3 * np.sqrt(lam)[:, None] * xi
+    s = np.full(Hh, math_inv_softplus(tau0 - tau_min))
+    max_up = np.zeros(Hh)
+    max_down = np.zeros(Hh)
+    tau_prev = tau_min + np.logaddexp(0, s)
+    for _ in range(steps):
+        tau = tau_min + np.logaddexp(0, s)
+        D = (Z[:, :, None] - P[:, None, :]) ** 2
+        L = -D / tau[:, None, None]
+        L -= L.max(2, keepdims=True)
+        Q = np.exp(L)
+        Q /= Q.sum(2, keepdims=True)
+        ell = (Q * D).sum(2, keepdims=True)
+        if mode == "full":
+            W = Q * (1 - (D - ell) / tau[:, None, None])
+        else:
+            W = Q
+        gP = (2.0 / N) * (W.sum(1) * P - np.einsum("hik,hi->hk", W, Z))
+        if drive == "L_q":
+            gt = ((Q * (D - ell) ** 2).sum(2)).mean(1) / tau ** 2
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                Hent = -np.where(Q > 0, Q * np.log(np.where(Q > 0, Q, 1)), 0).sum(2).mean(1)
+            gt = -Hent
+        sig = 1 / (1 + np.exp(-s))
+        P = P - eta_p * gP
+        s = s - eta_s * gt * sig
+        tau_new = tau_min + np.logaddexp(0, s)
+        max_up = np.maximum(max_up, tau_new - tau_prev)
+        max_down = np.maximum(max_down, tau_prev - tau_new)
+        tau_prev = tau_new
+    tau = tau_min + np.logaddexp(0, s)
+    D = (Z[:, :, None] - P[:, None, :]) ** 2
+    L = -D / tau[:, None, None]
+    L -= L.max(2, keepdims=True)
+    Q = np.exp(L)
+    Q /= Q.sum(2, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        Hent = -np.where(Q > 0, Q * np.log(np.where(Q > 0, Q, 1)), 0).sum(2).mean(1)
+    return {"lams": lam.tolist(), "tau": tau.tolist(), "H_over_logK": (Hent / math.log(K)).tolist(),
+            "max_up": max_up.tolist(), "max_down": max_down.tolist()}
+
+
+def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = "L_q",
+               variant: str = "statement") -> Evidence:
+    """Pass criteria fixed in advance (spec §3.5): lambda_h <= 0.8 tau_0/c  =>  |tau_h(T) - tau_0| <=
+    1e-4 and H/log K >= 0.999 (global, soft); lambda_h >= 1.2 tau_0/c  =>  tau_h(T) <= 0.1 tau_0 and
+    H/log K <= 0.2 (local, hard); under L_q drive tau_h(t) never increases (within 1e-12 per step).
+
+    quick: lambda_h in {0.05, 0.8 tau_0/c, 1.2 tau_0/c, 1.0}, 1 seed, 4000 steps; ci: + 0.15, 0.3,
+    3 seeds, 20000 steps; thorough: the spec's 10 lambdas x 10 seeds.  ``variant="reversed"``:
+    "large-lambda heads keep a high tau" (tau_h(T) >= 0.9 tau_0 for lambda_h >= 1.2 tau_0/c)."""
+    c = 4 if mode == "full" else 2
+    tau0 = 1.0
+    base = profile.pick([0.05, 1.0], [0.05, 0.15, 0.3, 1.0],
+                        [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6, 1.0])
+    lams = sorted(set(base + [0.8 * tau0 / c, 1.2 * tau0 / c]))
+    seeds = profile.pick([seed], [seed + k for k in range(3)], [seed + k for k in range(10)])
+    steps = profile.pick(4000, 20000, 20000)
+    tally = Tally(precision="float64", backend="numpy", seeds=tuple(seeds), tolerance=1e-4)
+    for sd in seeds:
+        out = simulate_heads(lams, mode=mode, drive=drive, steps=steps, seed=sd, tau0=tau0)
+        tally.details[f"seed{sd}"] = {"lams": [round(x, 4) for x in lams],
+                                      "tau_T": [round(x, 5) for x in out["tau"]],
+                                      "H_over_logK": [round(x, 4) for x in out["H_over_logK"]]}
+        for lam, tau, hr, up in zip(lams, out["tau"], out["H_over_logK"], out["max_up"]):
+            inst = dict(lambda_h=lam, tau_T=tau, H_over_logK=hr, mode=mode, drive=drive, seed=sd, steps=steps)
+            if drive == "L_q" and variant == "statement":
+                tally.le(up, 0.0, 1e-12, counterexample=lambda: refuted(
+                    f"tau_h increased by {up:.3g} in one step under L_q drive", **inst))
+            if lam <= 0.8 * tau0 / c + 1e-12:
+                ok = abs(tau - tau0) <= 1e-4 and hr >= 0.999
+                what = "a low-lambda head did not stay collapsed/soft"
+            elif lam >= 1.2 * tau0 / c - 1e-12:
+                ok = (tau >= 0.9 * tau0) if variant == "reversed" else (tau <= 0.1 * tau0 and hr <= 0.2)
+                what = ("a high-lambda head lowered its tau (reversed law refuted)" if variant == "reversed"
+                        else "a high-lambda head did not become hard/local")
+            else:
+                continue
+            tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+                f"{what}: lambda_h = {lam:.4g}, tau_h(T) = {tau:.6g}, H/log K = {hr:.4g}", **inst))
+            if not ok:
+                return tally.evidence(level_cap=Verdict.CONSISTENT)
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
