@@ -28,6 +28,23 @@ __all__ = [
     "dictionary_losses",
     "pairwise_variance",
     "validate_block_inputs",
+    "gibbs_row",
+    "live_weight_row",
+    "sample_free_energy",
+    "sample_entropy",
+    "sample_tau_derivatives",
+    "mode_constant",
+    "as_data",
+    "gibbs",
+    "free_energy",
+    "all_losses",
+    "grad_detached",
+    "live_weights",
+    "grad_live_Lq",
+    "covariance",
+    "exact_covariance_sample",
+    "separation_stats",
+    "DictionaryBlock",
 ]
 
 Vec = Sequence[Any]
