@@ -1,0 +1,230 @@
+"""Regularised training (spec §5): the exact ridge sanity model and the Figure 1 reproduction.
+
+**Ridge model** (spec §5.2).  Single-token sequences, ``SA(x) = V x`` (rho = 0), ``X in R^{d x N}`` with
+independent columns, ``G = X^T X``, ``J_eps(V) = (1/N)||V X - Y||_F^2 + eps ||V||_F^2``.  Closed forms
+(written once, generic over sympy matrices and symbols):
+
+* ``V_eps = Y (G + N eps I)^{-1} X^T``;  ``min J_eps = eps tr(Y (G + N eps I)^{-1} Y^T)``;
+* ``V_mn = Y G^{-1} X^T`` and ``min J_eps / eps -> tr(Y G^{-1} Y^T) = ||V_mn||_F^2``;
+* ``E(V_eps) = N eps^2 tr(Y (G + N eps I)^{-2} Y^T)``.
+
+**Figure 1** (spec §5.3; settings of the authors' tikhonov/ code, DCN-FAU-AvH/exactInterpTF): N = 10
+sequences of n = 100 tokens in d = 16, seeds 0; target ``y = mu + relu(mu U + b) W`` (the mean mu
+moved by a width-4 FF); model: one block **SA then FF** (as in the authors' code), ``x <- rho x +
+softmax(q k^T) V x``, ``x <- eta x + W2 relu(W1 x + b1)``, rho = eta = 0 initially, h = 1, tau = 1;
+Adam (lr 1e-3, weight_decay eps), CosineAnnealingLR(T_max = epochs), one shuffled full batch per epoch,
+loss = batch mean of ``max_i |T_i - y|^2``.  Deviations, documented: float64 instead of float32 (the
+project's standard); the known issues of spec §5.3 are reproduced, not fixed (SA->FF order, coupled
+weight decay = E + (eps/2)|theta|^2, warm starts in Figure 1b, plotted data term instead of J).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["ridge_minimiser", "ridge_min_J", "ridge_J", "ridge_E", "ridge_mn", "ridge_reference",
+           "Fig1Data", "fig1_data", "Fig1Model", "train", "loglog_slope", "cold_start_sweep",
+           "figure1a", "figure1b"]
+
+
+# -- ridge (sympy, generic) -----------------------------------------------------------------------
+def _eye(n: int):
+    import sympy as sp
+
+    return sp.eye(n)
+
+
+def ridge_minimiser(X, Y, eps):
+    """``V_eps = Y (G + N eps I)^{-1} X^T``."""
+    N = X.shape[1]
+    G = X.T * X
+    return Y * (G + N * eps * _eye(N)).inv() * X.T
+
+
+def ridge_min_J(X, Y, eps):
+    """``min J_eps = eps tr(Y (G + N eps I)^{-1} Y^T)``."""
+    N = X.shape[1]
+    G = X.T * X
+    return eps * (Y * (G + N * eps * _eye(N)).inv() * Y.T).trace()
+
+
+def ridge_E(V, X, Y):
+    """Data term ``(1/N) ||V X - Y||_F^2``."""
+    N = X.shape[1]
+    R = V * X - Y
+    return sum(r * r for r in R) / N
+
+
+def ridge_J(V, X, Y, eps):
+    """``J_eps(V) = E(V) + eps ||V||_F^2``."""
+    return ridge_E(V, X, Y) + eps * sum(v * v for v in V)
+
+
+def ridge_mn(X, Y):
+    """Minimum-norm interpolant ``V_mn = Y G^{-1} X^T``."""
+    return Y * (X.T * X).inv() * X.T
+
+
+def ridge_reference():
+    """The spec's reference instance: d = 3, N = 2, x_1 = (1,0,3), x_2 = (2,1,-1), y_1 = (2,1,0), y_2 = (-1,4,1)."""
+    import sympy as sp
+
+    X = sp.Matrix([[1, 2], [0, 1], [3, -1]])
+    Y = sp.Matrix([[2, -1], [1, 4], [0, 1]])
+    return X, Y
+
+
+# -- Figure 1 (torch) -------------------------------------------------------------------------------
+@dataclass
+class Fig1Data:
+    inputs: Any
+    targets: Any
+    theta_star_norm2: float
+    params: dict = field(default_factory=dict)
+
+
+def fig1_data(N: int = 10, d: int = 16, n: int = 100, seed: int = 0) -> Fig1Data:
+    """Inputs ~ U[0,1)^{N x n x d}, then W (4 x d), U (d x 4), b (4) ~ U[0,1), in this order (seed 0)."""
+    import random
+
+    import numpy as np
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    g = torch.float64
+    inputs = torch.rand(N, n, d).to(g)
+    W = torch.rand(4, d).to(g)
+    U = torch.rand(d, 4).to(g)
+    b = torch.rand(4).to(g)
+    mu = inputs.mean(dim=1)  # SA with Q = K = 0, V = I, rho = 0: every token to the mean
+    y = mu + torch.relu(mu @ U + b) @ W
+    norm2 = float(d + 1 + (W ** 2).sum() + (U ** 2).sum() + (b ** 2).sum())
+    return Fig1Data(inputs, y, norm2, {"W": W, "U": U, "b": b})
+
+
+def _model_class():
+    import torch
+
+    class Fig1Model(torch.nn.Module):
+        """One block, SA then FF, as in the authors' code (h = 1, tau = 1, rho = eta = 0 at init)."""
+
+        def __init__(self, d: int = 16, h: int = 1, tau: float = 1.0):
+            super().__init__()
+            self.rho = torch.nn.Parameter(torch.zeros(1, dtype=torch.float64))
+            self.eta = torch.nn.Parameter(torch.zeros(1, dtype=torch.float64))
+            self.q = torch.nn.Linear(d, h, bias=False, dtype=torch.float64)
+            self.k = torch.nn.Linear(d, h, bias=False, dtype=torch.float64)
+            self.v = torch.nn.Linear(d, d, bias=False, dtype=torch.float64)
+            self.ff1 = torch.nn.Linear(d, 4, dtype=torch.float64)
+            self.ff2 = torch.nn.Linear(4, d, bias=False, dtype=torch.float64)
+            self.tau = tau
+
+        def forward(self, x):
+            s = self.q(x) @ self.k(x).transpose(-2, -1) / self.tau
+            x = self.rho * x + torch.softmax(s, dim=-1) @ self.v(x)
+            return self.eta * x + self.ff2(torch.relu(self.ff1(x)))
+
+        def norm2(self) -> float:
+            return float(sum((p.detach() ** 2).sum() for p in self.parameters()))
+
+    return Fig1Model
+
+
+def Fig1Model(d: int = 16, h: int = 1, tau: float = 1.0):  # noqa: N802 - a class factory
+    return _model_class()(d, h, tau)
+
+
+def data_loss(pred, y):
+    """Batch mean of ``max_i |T_i - y|^2`` (the squared Hausdorff distance to a singleton target)."""
+    return ((pred - y[:, None, :]) ** 2).sum(dim=-1).max(dim=1).values.mean()
+
+
+def train(model, data: Fig1Data, *, epochs: int, eps: float, penalty: str = "coupled",
+          lr: float = 1e-3, record_every: int = 1) -> dict[str, Any]:
+    """Train ``model`` in place.  ``penalty="coupled"``: Adam(weight_decay = eps), i.e. stationary points
+    of E + (eps/2)|theta|^2 (the authors' runs); ``"explicit"``: loss E + eps|theta|^2, weight_decay 0.
+    Returns the per-epoch data losses E (without penalty), the final E, |theta|^2 and J_eps."""
+    import torch
+
+    opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=eps if penalty == "coupled" else 0.0)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs)
+    X, Y = data.inputs, data.targets
+    losses = []
+    for ep in range(epochs):
+        perm = torch.randperm(X.shape[0])  # one shuffled full batch per epoch
+        opt.zero_grad()
+        E = data_loss(model(X[perm]), Y[perm])
+        loss = E + eps * sum((p ** 2).sum() for p in model.parameters()) if penalty == "explicit" else E
+        loss.backward()
+        opt.step()
+        sched.step()
+        if ep % record_every == 0 or ep == epochs - 1:
+            losses.append(float(E.detach()))
+    with torch.no_grad():
+        E_final = float(data_loss(model(X), Y))
+    n2 = model.norm2()
+    return {"losses": losses, "E": E_final, "norm2": n2, "J": E_final + eps * n2, "min_E": min(losses)}
+
+
+def loglog_slope(xs, ys) -> float:
+    """Least-squares slope of log y against log x."""
+    lx = [math.log(x) for x in xs]
+    ly = [math.log(y) for y in ys]
+    mx, my = sum(lx) / len(lx), sum(ly) / len(ly)
+    return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sum((a - mx) ** 2 for a in lx)
+
+
+def figure1a(data: Fig1Data, *, epochs: int = 50_000, eps: float = 1e-4, seed: int = 0) -> dict[str, Any]:
+    import torch
+
+    torch.manual_seed(seed)
+    model = Fig1Model(data.inputs.shape[-1])
+    out = train(model, data, epochs=epochs, eps=eps, penalty="coupled")
+    out["threshold"] = eps * data.theta_star_norm2
+    return out
+
+
+def figure1b(data: Fig1Data, *, eps=(1e-1, 1e-2, 1e-3), epochs=(5000, 10_000, 50_000), seed: int = 0
+             ) -> dict[str, Any]:
+    """The authors' protocol: ONE model object reused across the eps (warm starts); minima of E."""
+    import torch
+
+    torch.manual_seed(seed)
+    model = Fig1Model(data.inputs.shape[-1])
+    minima = []
+    for e, ep in zip(eps, epochs):
+        minima.append(train(model, data, epochs=ep, eps=e, penalty="coupled")["min_E"])
+    return {"eps": list(eps), "epochs": list(epochs), "minima": minima,
+            "slope_end_to_end": loglog_slope([eps[0], eps[-1]], [minima[0], minima[-1]]),
+            "local_slopes": [loglog_slope(eps[i:i + 2], minima[i:i + 2]) for i in range(len(eps) - 1)]}
+
+
+def cold_start_sweep(data: Fig1Data, *, eps=(1e-1, 3e-2, 1e-2, 3e-3, 1e-3, 3e-4, 1e-4), epochs: int = 50_000,
+                     penalties=("explicit", "coupled"), seed: int = 0) -> dict[str, Any]:
+    """Fresh model (same initial seed), equal epochs and schedule for every eps; slopes over the four
+    smallest eps of J_eps(theta_T) and of E(theta_T); the not-a-global-minimiser diagnostic
+    J > c eps |theta*|^2 (c = 1 explicit, 1/2 coupled)."""
+    import torch
+
+    res: dict[str, Any] = {"eps": list(eps), "epochs": epochs}
+    for pen in penalties:
+        rows = []
+        for e in eps:
+            torch.manual_seed(seed)
+            model = Fig1Model(data.inputs.shape[-1])
+            out = train(model, data, epochs=epochs, eps=e, penalty=pen, record_every=max(1, epochs // 200))
+            c = 1.0 if pen == "explicit" else 0.5
+            J = out["E"] + (e if pen == "explicit" else e / 2) * out["norm2"]
+            rows.append({"eps": e, "E": out["E"], "norm2": out["norm2"], "J": J, "min_E": out["min_E"],
+                         "not_global_min": J > c * e * data.theta_star_norm2})
+        small = sorted(rows, key=lambda r: r["eps"])[:4]
+        res[pen] = {"rows": rows,
+                    "slope_J": loglog_slope([r["eps"] for r in small], [r["J"] for r in small]),
+                    "slope_E": loglog_slope([r["eps"] for r in small], [max(r["E"], 1e-300) for r in small])}
+    res["torch"] = torch.__version__
+    res["threads"] = torch.get_num_threads()
+    return res
