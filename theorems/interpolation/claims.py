@@ -12,6 +12,7 @@ from . import _checks_exact as _ex
 from . import _checks_lemmas as _lm
 from . import _checks_necessary as _nc
 from . import _checks_softmax as _sm
+from . import _checks_tikhonov as _tk
 
 PAPER = "2502.02270"
 
@@ -358,6 +359,103 @@ ASSUMPTIONS_NECESSARY = Claim(
     expected=Verdict.CERTIFIED,
 )
 
+def _tikhonov_statement():
+    import sympy as sp
+
+    eps, n2, J = sp.symbols("epsilon |theta_dagger|^2 inf_J_epsilon", positive=True)
+    return sp.Le(J, eps * n2)
+
+
+TIKHONOV_UPPER = Claim(
+    id="interp.tikhonov.upper_bound",
+    title="Regularised training: inf J_eps <= J_eps(theta_dag) = eps |theta_dag|^2 for every exact interpolant",
+    source=Source(PAPER, "abstract (regularised training) and Figure 1a (red line eps |theta*|^2)", "§4.12, §5.1-5.3"),
+    provenance=("paper", "seed", "derived", "reading"),
+    statement=_tikhonov_statement,
+    hypotheses=("softmax attention (E continuous)", "the architecture contains an exact interpolant theta_dag",
+                "J_eps = E + eps |theta|^2, E = (1/N) sum_j d_H(T(X^j), Y^j)^2"),
+    reading=("Euclidean norm in the trained parametrisation (dense V: d lam^2; a factor pair |p|^2 + |q|^2); "
+             "for a tau = 1 model, tau0 = tau_c is absorbed into A. Adam's coupled weight decay targets "
+             "E + (eps/2)|theta|^2, so the figure's red line is conservative by a factor 2."),
+    checks=(
+        Check("ridge", _tk.upper_bound_ridge, description="sympy closed forms and the bound for V_mn and a non-minimal interpolant"),
+        Check("construction", _tk.upper_bound_construction,
+              description="softmax construction: E(theta_dag) = 0 by the arb certificate, |theta_dag|^2 exact"),
+        Check("figure1", _tk.figure1_reproduction, role="corroborating",
+              description="|theta*|^2 in [55, 70]; thorough: Fig. 1a/1b reproduction checks"),
+    ),
+    controls=(
+        Control("tenth", "min J_eps <= eps |V_mn|^2 / 10: refuted at eps = 1/100 (min J = 10723/296602)",
+                Check("ridge", _tk.upper_bound_ridge, {"factor": "1/10"})),
+    ),
+    expected=Verdict.CERTIFIED,
+)
+
+
+def _linear_statement():
+    import sympy as sp
+
+    eps = sp.Symbol("epsilon", positive=True)
+    J = sp.Function("min_J")(eps)
+    return sp.Eq(sp.Limit(J / eps, eps, 0), sp.Symbol("min{|theta|^2 : E(theta) = 0}"))
+
+
+TIKHONOV_LINEAR = Claim(
+    id="interp.tikhonov.linear_scaling",
+    title="Linear law: min J_eps / eps -> minimal interpolant norm^2; the data term is o(eps)",
+    source=Source(PAPER, "abstract; seed: training loss linear in eps; Figure 1b", "§4.13, §5.1"),
+    provenance=("seed", "derived", "reading"),
+    statement=_linear_statement,
+    hypotheses=("softmax (E continuous); ridge instances with N <= d and independent columns",),
+    reading=("The linear law is about J_eps (not the plotted data term, which is o(eps) at global "
+             "minima). Torch slopes are a diagnostic: CONSISTENT in [0.8, 1.2], else UNKNOWN, never REFUTED."),
+    checks=(
+        Check("ridge", _tk.linear_scaling_ridge, description="sympy limits, monotonicity (items 4-6), random instances"),
+        Check("torch_cold_start", _tk.torch_slope, role="corroborating",
+              description="cold-start sweep slope of J_eps(theta_T) (ci/thorough only)"),
+    ),
+    controls=(
+        Control("data_term_linear", "the data term is Theta(eps): lim E/eps = 0 refutes it",
+                Check("ridge", _tk.linear_scaling_ridge, {"variant": "data_theta_eps"})),
+        Control("little_o", "min J_eps = o(eps): the limit is 214/59",
+                Check("ridge", _tk.linear_scaling_ridge, {"variant": "o_eps"})),
+    ),
+    expected=Verdict.PROVED,
+)
+
+
+def _resnet_statement():
+    import sympy as sp
+
+    from ._checks_tikhonov import p_resnet, p_transformer
+
+    N, M, d, n = sp.symbols("N M d n", positive=True)
+    return sp.Equivalent(sp.Lt(p_transformer(N, M, d), p_resnet(N, n, d)),
+                         sp.Gt(n, (p_transformer(N, M, d) - 4 * N) / (6 * d * N)))
+
+
+RESNET = Claim(
+    id="interp.resnet_comparison",
+    title="Transformer O(d sum m_j) vs ResNet O(dNn) parameters: crossover n* ~ 2m + 5/3 (heuristic counts)",
+    source=Source(PAPER, "introduction (transformer/ResNet contrast); seed", "§4.14, §6"),
+    provenance=("seed", "paper", "derived", "reading"),
+    statement=_resnet_statement,
+    hypotheses=("same gadgets: ResNet = one 3-neuron hat block per sequence on flattened inputs R^{dn}",
+                "hardmax construction with kappa = 1 and R = N - 1"),
+    reading="Upper bounds of two specific constructions; no lower bound for ResNets is claimed.",
+    checks=(
+        Check("symbolic", _tk.resnet_symbolic, description="sympy: crossover, sign, limits"),
+        Check("instances", _tk.resnet_instances, description="measured P_H constant in n, P_Res linear, crossover"),
+    ),
+    controls=(
+        Control("always_smaller", "the transformer is smaller for every n >= 1: refuted at n = 1, N = M = 1",
+                Check("symbolic", _tk.resnet_symbolic, {"variant": "all_n"})),
+        Control("m_independent", "n* does not depend on m: d n*/dm = 2 + 2/d",
+                Check("symbolic", _tk.resnet_symbolic, {"variant": "m_free"})),
+    ),
+    expected=Verdict.CERTIFIED,
+)
+
 CLAIMS = (HARDMAX_EXACT, HARDMAX_BLOCKS, HARDMAX_PARAMS, SOFTMAX_EXACT, SOFTMAX_BLOCKS,
           LENGTH_INDEPENDENCE, RANK_ONE_COLLAPSE, BOX_TO_CORNER, SPHERE_FIXED, SOFTMAX_TO_HARDMAX,
-          ASSUMPTIONS_NECESSARY)
+          ASSUMPTIONS_NECESSARY, TIKHONOV_UPPER, TIKHONOV_LINEAR, RESNET)

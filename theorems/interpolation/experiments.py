@@ -51,12 +51,12 @@ def ridge_table() -> list[dict[str, str]]:
     rows = []
     for e in (F(1, 10), F(1, 100), F(1, 1000), F(1, 10000)):
         eps = sp.Rational(e.numerator, e.denominator)
-        mJ = sp.nsimplify(ridge_min_J(X, Y, eps))
-        E = sp.nsimplify(ridge_E(ridge_minimiser(X, Y, eps), X, Y))
+        mJ = sp.simplify(ridge_min_J(X, Y, eps))
+        E = sp.simplify(ridge_E(ridge_minimiser(X, Y, eps), X, Y))
         rows.append({"eps": str(eps), "min_J": str(mJ), "min_J/eps": f"{float(mJ / eps):.6f}",
                      "E": f"{float(E):.4e}", "E/eps^2": f"{float(E / eps ** 2):.6f}"})
     rows.append({"eps": "->0", "min_J": "", "min_J/eps": f"{float(sum(v * v for v in Vmn)):.6f} (=|V_mn|^2 = "
-                 f"{sp.nsimplify(sum(v * v for v in Vmn))})", "E": "", "E/eps^2": f"{4134 / 3481:.6f}"})
+                 f"{sp.simplify(sum(v * v for v in Vmn))})", "E": "", "E/eps^2": f"{4134 / 3481:.6f}"})
     return rows
 
 

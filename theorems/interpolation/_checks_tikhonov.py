@@ -1,0 +1,313 @@
+"""Checks of ``interp.tikhonov.upper_bound`` (spec §4.12), ``interp.tikhonov.linear_scaling`` (§4.13)
+and ``interp.resnet_comparison`` (§4.14, §6).
+
+The ridge model's closed forms come from :mod:`.training` (one source of truth for the formulas); the
+construction's counts from :func:`.construction.parameter_formula`.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
+
+from .construction import build_interpolator, parameter_formula
+from .dataset import Dataset
+from .training import ridge_E, ridge_J, ridge_min_J, ridge_minimiser, ridge_mn, ridge_reference
+
+F = Fraction
+
+
+def _random_ridge(rng: random.Random):
+    """A random ridge instance with N <= d and independent rational columns."""
+    import sympy as sp
+
+    while True:
+        d = rng.randint(2, 4)
+        N = rng.randint(1, d)
+        X = sp.Matrix(d, N, lambda i, j: sp.Rational(rng.randint(-4, 4), rng.choice([1, 2])))
+        if (X.T * X).det() != 0:
+            Y = sp.Matrix(d, N, lambda i, j: sp.Rational(rng.randint(-4, 4), rng.choice([1, 2])))
+            return X, Y
+
+
+# -- upper bound -------------------------------------------------------------------------------------
+def upper_bound_ridge(*, seed: int, profile: Profile, factor: Any = 1) -> Evidence:
+    """inf J_eps <= J_eps(theta) = eps |theta|^2 for every interpolant theta, on the ridge model.
+
+    Reference instance, symbolic eps > 0 (PROVED): the closed forms of spec §5.2 (min J, |V_mn|^2 =
+    214/59, min J_{1/7} = 1544/3119), zero gradient at V_eps, and ``factor eps |V| ^2 - min J_eps >= 0``
+    for V = V_mn and the non-minimal interpolant V_mn + e1 (-3, 7, 1) (norm^2 3695/59).  Random
+    instances (N <= d): exact at eps in {1/10, 1/1000} (CERTIFIED).  ``factor = 1/10`` is the control
+    (refuted at eps = 1/100, where min J = 10723/296602 > 0.003627)."""
+    import sympy as sp
+
+    factor = sp.Rational(str(factor))
+    tally = Tally(precision="symbolic / exact", backend="sympy", seeds=(seed,))
+    eps = sp.Symbol("epsilon", positive=True)
+    X, Y = ridge_reference()
+    N = X.shape[1]
+    mJ = sp.simplify(ridge_min_J(X, Y, eps))
+    Veps = ridge_minimiser(X, Y, eps)
+    Vmn = ridge_mn(X, Y)
+    n_mn = sp.simplify(sum(v * v for v in Vmn))
+    Valt = Vmn + sp.Matrix([[1], [0], [0]]) * sp.Matrix([[-3, 7, 1]])
+    facts = [
+        ("min J closed form", sp.simplify(mJ - 2 * eps * (23 * eps + 107) / (4 * eps ** 2 + 32 * eps + 59)) == 0),
+        ("|V_mn|^2 = 214/59", n_mn == sp.Rational(214, 59)),
+        ("min J_{1/7} = 1544/3119", sp.simplify(mJ.subs(eps, sp.Rational(1, 7))) == sp.Rational(1544, 3119)),
+        ("J(V_eps) = min J", sp.simplify(ridge_J(Veps, X, Y, eps) - mJ) == 0),
+        ("V_alt interpolates", Valt * X == Y),
+        ("|V_alt|^2 = 3695/59", sp.simplify(sum(v * v for v in Valt)) == sp.Rational(3695, 59)),
+    ]
+    V = sp.Matrix(3, 3, sp.symbols("v1:10"))
+    grad = [sp.diff(ridge_J(V, X, Y, eps), v) for v in V]
+    sub = dict(zip(list(V), list(Veps)))
+    facts.append(("zero gradient at V_eps", all(sp.simplify(g.subs(sub)) == 0 for g in grad)))
+    for label, ok in facts:
+        tally.exact(bool(ok), level=Verdict.PROVED, counterexample=refuted(f"ridge: {label} fails"))
+    for name, Vi in (("V_mn", Vmn), ("V_alt", Valt)):
+        nrm = sp.simplify(sum(v * v for v in Vi))
+        gap = sp.factor(sp.simplify(factor * eps * nrm - mJ))
+        num, den = sp.fraction(sp.together(gap))
+        ok = bool(sp.Poly(sp.expand(num), eps).is_zero or all(c >= 0 for c in sp.Poly(sp.expand(num), eps).coeffs())) \
+            and bool(den.is_positive)
+        if not ok:
+            e0 = sp.Rational(1, 100)
+            tally.exact(False, counterexample=refuted(
+                f"min J_eps > {factor} eps |{name}|^2 at eps = 1/100: {mJ.subs(eps, e0)} > {factor * e0 * nrm}",
+                eps="1/100", min_J=str(mJ.subs(eps, e0)), bound=str(factor * e0 * nrm)))
+            return tally.evidence()
+        tally.exact(True, level=Verdict.PROVED)
+    rng = random.Random(seed)
+    for _ in range(profile.pick(3, 10, 50)):
+        Xr, Yr = _random_ridge(rng)
+        nrm = sum(v * v for v in ridge_mn(Xr, Yr))
+        for e0 in (sp.Rational(1, 10), sp.Rational(1, 1000)):
+            m0 = ridge_min_J(Xr, Yr, e0)
+            tally.exact(bool(m0 <= factor * e0 * nrm), margin=float(factor * e0 * nrm - m0),
+                        counterexample=refuted("random ridge instance violates the bound", eps=str(e0)))
+    return tally.evidence()
+
+
+def theta_norm2(model, tau0: Fraction) -> Fraction:
+    """|theta|^2 of the tau = 1 model equal to ``model`` at tau0 (alpha and p_k divided by tau0), in the
+    trained parametrisation: FF entries squared; SA rho^2 + d lam^2 (V = lam I dense); alpha I as
+    Q = alpha I, K = I (d alpha^2 + d); a factor pair as |p|^2 + |q|^2."""
+    from .construction import _as_fraction as fr
+
+    d = model.d
+    tot = F(0)
+    for b in model.blocks:
+        ff = b.ff
+        tot += fr(ff.eta) ** 2 + sum(fr(v) ** 2 for r in ff.U for v in r) + sum(fr(v) ** 2 for v in ff.b) \
+            + sum(fr(v) ** 2 for r in ff.W for v in r)
+        sa = b.sa
+        tot += fr(sa.rho) ** 2 + d * fr(sa.lam) ** 2
+        if sa.A is not None:
+            if sa.A.alpha != 0:
+                tot += d * (fr(sa.A.alpha) / tau0) ** 2 + d
+            for p, q in sa.A.factors:
+                tot += sum((fr(v) / tau0) ** 2 for v in p) + sum(fr(v) ** 2 for v in q)
+    return tot
+
+
+def upper_bound_construction(*, seed: int, profile: Profile) -> Evidence:
+    """For the softmax construction at tau0 = tau_c (absorbed into A): E(theta_dag) = 0 by the arb
+    certificate, so J_eps(theta_dag) = eps |theta_dag|^2 exactly (|theta_dag|^2 an exact rational)."""
+    from ._checks_exact import SOFTMAX_PINNED
+    from .softmax import certify
+
+    tally = Tally(precision="exact + arb certificate", backend="python-flint", seeds=(seed,))
+    norms = []
+    for raw in SOFTMAX_PINNED[: profile.pick(2, 2, 2)]:
+        m = build_interpolator(Dataset(*raw), "softmax", seed=seed)
+        cert = certify(m)
+        if not cert.certified:
+            tally.add(Observation(Verdict.UNKNOWN))
+            continue
+        n2 = theta_norm2(m, F(cert.tau_c))
+        norms.append({"tau0": cert.tau_c, "norm2": f"{float(n2):.4g}", "digits": len(str(n2.numerator))})
+        tally.exact(n2 > 0)
+    tally.details["theta_dag"] = norms
+    tally.note("|theta_dag|^2 can be astronomically large: the bound is valid but loose (spec §4.12)")
+    return tally.evidence()
+
+
+def figure1_reproduction(*, seed: int, profile: Profile) -> Evidence:
+    """Spec §5.3 reproduction checks (CONSISTENT or UNKNOWN, never REFUTED by training noise):
+    |theta*|^2 in [55, 70] always; thorough profile: the final Fig. 1a loss below eps|theta*|^2, the
+    Fig. 1b minima within a factor 3 of the values read from the figure, end-to-end slope in [0.6, 1.2]."""
+    import torch
+
+    from .training import fig1_data, figure1a, figure1b
+
+    tally = Tally(precision="float64", backend=f"torch {torch.__version__}", seeds=(seed,))
+    data = fig1_data()
+    tally.details["theta_star_norm2"] = data.theta_star_norm2
+    tally.add(Observation(Verdict.CONSISTENT if 55 <= data.theta_star_norm2 <= 70 else Verdict.UNKNOWN))
+    if profile.name != "thorough":
+        tally.note("full Figure 1 training runs only in the thorough profile (benchmarks/interpolation)")
+        return tally.evidence(level_cap=Verdict.CONSISTENT)
+    torch.set_num_threads(1)
+    a = figure1a(data)
+    tally.details["fig1a_final"] = a["E"]
+    tally.add(Observation(Verdict.CONSISTENT if a["E"] < a["threshold"] else Verdict.UNKNOWN))
+    b = figure1b(data)
+    tally.details["fig1b"] = b
+    read = (3.26e-2, 1.32e-2, 4.96e-4)
+    ok = all(r / 3 <= v <= 3 * r for v, r in zip(b["minima"], read)) and 0.6 <= b["slope_end_to_end"] <= 1.2
+    tally.add(Observation(Verdict.CONSISTENT if ok else Verdict.UNKNOWN))
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+# -- linear scaling ------------------------------------------------------------------------------------
+def linear_scaling_ridge(*, seed: int, profile: Profile, variant: str | None = None) -> Evidence:
+    """lim min J_eps/eps = |V_mn|^2 (= 214/59 on the reference), E(V_eps)/eps -> 0, E/eps^2 -> 4134/3481,
+    |V_eps|^2 decreasing and E(V_eps) increasing in eps (spec §5.1 items 4-6); random instances: the
+    limit equals tr(Y G^-1 Y^T) = |V_mn|^2.  Variants: ``data_theta_eps`` (E = Theta(eps): lim E/eps > 0),
+    ``o_eps`` (min J = o(eps): lim min J/eps = 0)."""
+    import sympy as sp
+
+    tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
+    eps = sp.Symbol("epsilon", positive=True)
+    X, Y = ridge_reference()
+    mJ = sp.simplify(ridge_min_J(X, Y, eps))
+    Veps = ridge_minimiser(X, Y, eps)
+    E = sp.simplify(ridge_E(Veps, X, Y))
+    lim_J = sp.limit(mJ / eps, eps, 0)
+    lim_E1 = sp.limit(E / eps, eps, 0)
+    if variant == "data_theta_eps":
+        tally.exact(bool(lim_E1 > 0), level=Verdict.PROVED, counterexample=refuted(
+            f"lim E(V_eps)/eps = {lim_E1}: the data term is o(eps), not Theta(eps)", limit=str(lim_E1)))
+        return tally.evidence()
+    if variant == "o_eps":
+        tally.exact(bool(lim_J == 0), level=Verdict.PROVED, counterexample=refuted(
+            f"lim min J_eps/eps = {lim_J} != 0", limit=str(lim_J)))
+        return tally.evidence()
+    nV = sp.simplify(sum(v * v for v in Veps))
+    facts = [
+        ("lim min J/eps = 214/59", lim_J == sp.Rational(214, 59)),
+        ("lim E/eps = 0", lim_E1 == 0),
+        ("lim E/eps^2 = 4134/3481", sp.limit(E / eps ** 2, eps, 0) == sp.Rational(4134, 3481)),
+        ("E closed form", sp.simplify(E - 2 * eps ** 2 * (92 * eps ** 2 + 856 * eps + 2067)
+                                      / (4 * eps ** 2 + 32 * eps + 59) ** 2) == 0),
+        ("|V_eps|^2 closed form", sp.simplify(nV - 2 * (308 * eps ** 2 + 2714 * eps + 6313)
+                                              / (4 * eps ** 2 + 32 * eps + 59) ** 2) == 0),
+    ]
+    for label, expr, sign in (("|V_eps|^2 decreasing", nV, -1), ("E(V_eps) increasing", E, 1)):
+        num, den = sp.fraction(sp.together(sp.diff(expr, eps)))
+        coeffs = sp.Poly(sp.expand(sign * num), eps).coeffs()
+        facts.append((label, all(c > 0 for c in coeffs) and bool(sp.expand(den).subs(eps, 1) > 0)
+                      and all(c >= 0 for c in sp.Poly(sp.expand(den), eps).coeffs())))
+    for label, ok in facts:
+        tally.exact(bool(ok), level=Verdict.PROVED, counterexample=refuted(f"ridge: {label} fails"))
+    rng = random.Random(seed)
+    for _ in range(profile.pick(2, 6, 30)):
+        Xr, Yr = _random_ridge(rng)
+        lim = sp.limit(ridge_min_J(Xr, Yr, eps) / eps, eps, 0)
+        want = sp.simplify(sum(v * v for v in ridge_mn(Xr, Yr)))
+        tally.exact(bool(sp.simplify(lim - want) == 0), level=Verdict.PROVED,
+                    counterexample=refuted("random ridge instance: limit differs", limit=str(lim), want=str(want)))
+    return tally.evidence()
+
+
+def torch_slope(*, seed: int, profile: Profile) -> Evidence:
+    """Cold-start sweep (fresh model per eps, explicit penalty): slope of J_eps(theta_T) over the four
+    smallest eps.  CONSISTENT if in [0.8, 1.2], else UNKNOWN (training need not reach global minima;
+    never REFUTED).  Not run at quick (UNKNOWN); ci: n = 50, 1,500 epochs; thorough: n = 100, 5,000 epochs."""
+    import torch
+
+    from .training import cold_start_sweep, fig1_data
+
+    if profile.name == "quick":
+        return Evidence(level=Verdict.UNKNOWN, instances=0, seeds=(seed,), precision="float64",
+                        notes="training sweep not run at the quick profile (ci: n = 50, 1,500 epochs; "
+                              "thorough: n = 100, 5,000 epochs; full size: experiments --profile thorough)")
+    torch.set_num_threads(1)
+    data = fig1_data(n=profile.pick(20, 50, 100))
+    res = cold_start_sweep(data, epochs=profile.pick(400, 1500, 5000), penalties=("explicit",), seed=0)
+    s = res["explicit"]["slope_J"]
+    tally = Tally(precision="float64", backend=f"torch {torch.__version__}", seeds=(seed,))
+    tally.details.update(slope_J=s, slope_E=res["explicit"]["slope_E"],
+                         rows=[{k: r[k] for k in ("eps", "E", "J", "norm2")} for r in res["explicit"]["rows"]])
+    tally.add(Observation(Verdict.CONSISTENT if 0.8 <= s <= 1.2 else Verdict.UNKNOWN, margin=0.2 - abs(s - 1)))
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+# -- ResNet comparison -------------------------------------------------------------------------------------
+def p_resnet(N, n, d):
+    """ResNet on flattened inputs in R^{dn}: one 3-neuron hat block per sequence, N(6dn + 4) (spec §6)."""
+    return N * (6 * d * n + 4)
+
+
+def p_transformer(N, M, d):
+    """Hardmax construction with kappa = 1 and R = N - 1: (N-1)(10d+7) + M(12d+12) + 2d + 2."""
+    return parameter_formula(N - 1, M, d, "hardmax", 1)
+
+
+def resnet_symbolic(*, seed: int, profile: Profile, variant: str | None = None) -> Evidence:
+    """sympy: P_H = P_Res at n* = (P_H - 4N)/(6dN), P_H < P_Res iff n > n*; for m_j = m, N -> oo:
+    n* -> 5/3 + 2m + (3 + 12m)/(6d).  Variants: ``all_n`` (the transformer is smaller for every n >= 1;
+    refuted at n = 1, N = M = 1) and ``m_free`` (n* does not depend on m)."""
+    import sympy as sp
+
+    tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
+    N, M, d, n, m = sp.symbols("N M d n m", positive=True)
+    PH, PR = p_transformer(N, M, d), p_resnet(N, n, d)
+    nstar = sp.solve(sp.Eq(PH, PR), n)
+    want = (PH - 4 * N) / (6 * d * N)
+    if variant == "all_n":
+        vals = {N: 1, M: 1, n: 1}
+        for dd in range(2, 6):
+            ph, pr = PH.subs(vals).subs(d, dd), PR.subs(vals).subs(d, dd)
+            if not ph < pr:
+                tally.exact(False, counterexample=refuted(
+                    f"n = 1, N = M = 1, d = {dd}: P_H = {ph} >= P_Res = {pr}", d=dd, P_H=int(ph), P_Res=int(pr)))
+                return tally.evidence()
+        tally.exact(True)
+        return tally.evidence()
+    lim = sp.limit(want.subs(M, m * N), N, sp.oo)
+    if variant == "m_free":
+        dm = sp.simplify(sp.diff(want.subs(M, m * N), m))
+        tally.exact(bool(dm == 0), level=Verdict.PROVED, counterexample=refuted(
+            f"d n*/dm = {dm} > 0: the crossover grows with m", derivative=str(dm)))
+        return tally.evidence()
+    facts = [
+        ("unique solution n*", len(nstar) == 1 and sp.simplify(nstar[0] - want) == 0),
+        ("P_H - P_Res is decreasing in n", sp.simplify(sp.diff(PH - PR, n) + 6 * d * N) == 0),
+        ("limit n* for m_j = m", sp.simplify(lim - (sp.Rational(5, 3) + 2 * m + (3 + 12 * m) / (6 * d))) == 0),
+        ("ratio limit", sp.simplify(sp.limit((PH / PR).subs(M, m * N), N, sp.oo)
+                                    - (10 * d + 7 + m * (12 * d + 12)) / (6 * d * n + 4)) == 0),
+    ]
+    for label, ok in facts:
+        tally.exact(bool(ok), level=Verdict.PROVED, counterexample=refuted(f"sympy: {label} fails"))
+    return tally.evidence()
+
+
+def resnet_instances(*, seed: int, profile: Profile) -> Evidence:
+    """On construction instances with (N, M) fixed, the measured P_H stays constant while P_Res grows
+    linearly in n, and P_H < P_Res exactly when n > n*."""
+    from ._checks_counts import _extend
+    from .construction import distinguishing_points
+
+    tally = Tally(precision="exact", backend="python-flint", seeds=(seed,))
+    raw = ([[(F(0), F(0)), (F(1), F(0))], [(F(0), F(0)), (F(0), F(1))], [(F(1), F(1)), (F(2), F(0))]],
+           [[(F(3), F(3))], [(F(-1), F(2)), (F(2), F(-1))], [(F(0), F(5))]])
+    D = Dataset(*raw)
+    E = distinguishing_points(D.inputs)
+    P0 = None
+    for n_extra in range(0, profile.pick(8, 16, 40), 2):
+        Dp = Dataset(*_extend(raw, [n_extra] * D.N, 1000))
+        m = build_interpolator(Dp, "hardmax", seed=seed, distinguishing=E)
+        P = m.num_parameters
+        P0 = P if P0 is None else P0
+        n = Dp.n
+        PR = p_resnet(Dp.N, n, Dp.d)
+        nstar = F(p_transformer(D.N, D.M, D.d) - 4 * D.N, 6 * D.d * D.N)
+        ok = P == P0 and (P < PR) == (n > nstar) and P <= p_transformer(D.N, D.M, D.d)
+        tally.exact(ok, counterexample=refuted("P_H changed with n or the crossover is wrong",
+                                               n=n, P_H=P, P_Res=PR, n_star=str(nstar)))
+    return tally.evidence()
