@@ -259,7 +259,7 @@ def _distinct_direction(points: Sequence[tuple], Q: Any, d: int) -> tuple[tuple[
 class InterpolatingTransformer:
     """A constructed transformer: blocks (FF then SA), the dataset it interpolates, and its bookkeeping.
 
-    ``model(X)`` evaluates one input sequence: exactly (rational tokens) for hardmax; for softmax,
+    ``model(X)`` evaluates one input sequence: exactly (tuples of ``Fraction``) for hardmax; for softmax,
     ``model(X, tau=..., dps=...)`` evaluates at temperature tau in mpmath at ``dps`` digits (default 60).
     """
 
@@ -306,7 +306,8 @@ class InterpolatingTransformer:
         if kernel == "hardmax":
             if tau is not None:
                 raise ValueError("tau is only meaningful for softmax attention")
-            return ExactState([Xq], self.Q).run(self.blocks).sequence(0)
+            out = ExactState([Xq], self.Q).run(self.blocks).sequence(0)
+            return [tuple(_as_fraction(v) for v in t) for t in out]  # exact, as fractions.Fraction
         if tau is None:
             raise ValueError("softmax evaluation needs a temperature: model(X, tau=..., dps=...)")
         from numerics.arithmetic import MPArithmetic
