@@ -65,7 +65,7 @@ def sign_laws(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
 
 def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed: int, K: int = 4,
                    N: int = 512, tau0: float = 1.0, tau_min: float = 1e-3, eta_p: float = 0.1,
-                   eta_s: float = 0.05) -> dict[str, Any]:
+                   eta_s: float = 0.05, record_every: int = 0) -> dict[str, Any]:
     """The per-head model of spec §3.5, vectorised over heads (numpy float64).  Returns the final
     tau_h, H/log K, the largest per-step increase and decrease of each tau_h."""
     if mode not in ("full", "stopgrad") or drive not in ("L_q", "F"):
@@ -83,7 +83,10 @@ def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed
     max_up = np.zeros(Hh)
     max_down = np.zeros(Hh)
     tau_prev = tau_min + np.logaddexp(0, s)
-    for _ in range(steps):
+    traj = []
+    for it in range(steps):
+        if record_every and it % record_every == 0:
+            traj.append((it, (tau_min + np.logaddexp(0, s)).tolist()))
         tau = tau_min + np.logaddexp(0, s)
         D = (Z[:, :, None] - P[:, None, :]) ** 2
         L = -D / tau[:, None, None]
@@ -118,7 +121,7 @@ def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed
     with np.errstate(divide="ignore", invalid="ignore"):
         Hent = -np.where(Q > 0, Q * np.log(np.where(Q > 0, Q, 1)), 0).sum(2).mean(1)
     return {"lams": lam.tolist(), "tau": tau.tolist(), "H_over_logK": (Hent / math.log(K)).tolist(),
-            "max_up": max_up.tolist(), "max_down": max_down.tolist()}
+            "max_up": max_up.tolist(), "max_down": max_down.tolist(), "trajectory": traj}
 
 
 def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = "L_q",
