@@ -88,7 +88,7 @@ def hardmax_exact(*, seed: int, profile: Profile, variant: str | None = None,
     if variant in ("skip_separation", "no_collapse"):
         examples, n = [NESTED_CHAIN], 0
     else:
-        examples, n = edge_case_datasets(), profile.pick(10, 40, 300)
+        examples, n = edge_case_datasets(), profile.pick(20, 60, 300)
     explore(interpolation_datasets(), body, tally, seed=seed, max_examples=n, examples=examples,
             describe=describe)
     if variant is None:  # invalid datasets of every kind are rejected by the validation

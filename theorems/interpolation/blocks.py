@@ -294,7 +294,8 @@ class ExactState:
         active = []
         for g in c.groups:
             s = self.F @ g.wf
-            err = ((self.d + 4) * 2 * _U) * (absF @ g.wabs) + 1e-300
+            # + an absolute term for subnormal shadows (|x - F| <= 2^-1074 each)
+            err = ((self.d + 4) * 2 * _U) * (absF @ g.wabs) + 1e-300 * (1.0 + float(g.wabs.sum()))
             with np.errstate(all="ignore"):
                 a = s + err + 2 * _U * abs(g.lo_f) > g.lo_f
                 if g.right_zero:
