@@ -16,6 +16,7 @@ from . import _checks_mlp as _mlp
 from . import _checks_pruning as _pru
 from . import _checks_separation as _sep
 from . import _checks_temperature as _tem
+from . import _checks_tracker as _trk
 
 PAPER = "2604.01880"
 
@@ -615,7 +616,104 @@ UNIQUE_R0 = Claim(
                "(ddcl.growth.unique_minimal)"),
 )
 
+# -------------------------------------------------------------------------------------------------
+# §2.4, §5.3, §5.5, §5.6: the author's online tracker (regression cases of the spec's pitfalls)
+# -------------------------------------------------------------------------------------------------
+TRACKER_FIXED = Claim(
+    id="ddcl.growth.tracker_fixed_step",
+    title="The code's fixed-step Oja tracker converges at every operator scale (refuted)",
+    source=Source(PAPER, "INCRT companion code's online tracker (Oja, eta_+ = 1/(10 d))", "§2.4, §5.3"),
+    provenance=("companion", "derived"),
+    statement=_text("u <- normalise(u + eta (A u - R(u) u)) with eta = 1/60 converges to v_1 for A = c A0, every c > 0"),
+    hypotheses=("fixed step eta = 1/(10 d)",),
+    reading=("The growth signal scales as s^2 with the token scale, so the tracker must work at every scale. "
+             "Regression case A0 = diag(1, 0.5, 0.2, 0, -0.2, -1.5), eta = 1/60: the top eigenvector is "
+             "locally stable iff eta (lambda_max - lambda_min) < 2, i.e. c < 48; at c = 49 the iteration "
+             "stalls at sin angle 0.10."),
+    checks=(Check("scales", _trk.oja_scales, {"step": "fixed"}, description="c in {0.5, ..., 100} and random operators"),),
+    controls=(Control("critical_scale_50", "the fixed step converges for every c <= 50 (the true c* is 48)",
+                      Check("scales", _trk.oja_scales, {"step": "fixed", "max_scale": 50})),),
+    expected=Verdict.REFUTED,
+    condition=("eta (lambda_max(A) - lambda_min(A)) < 2; scale-free step eta = eta_0/|A|_2 with eta_0 < 1 "
+               "(ddcl.growth.tracker_normalised_step)"),
+)
+
+TRACKER_NORM = Claim(
+    id="ddcl.growth.tracker_normalised_step",
+    title="Oja with eta = eta_0/|A|_2 (eta_0 = 1/2) converges at every scale",
+    source=Source(PAPER, "repaired tracker step", "§5.3"),
+    provenance=("derived", "reading"),
+    statement=_text("eta = eta_0/|A|_2, eta_0 < 1  =>  Oja converges to v_1 (simple top eigenvalue) at every scale"),
+    hypotheses=("lambda_1(A) simple", "start not orthogonal to v_1"),
+    reading="The repair of §5.3; checked on the regression operator at 8 scales and random gapped operators.",
+    checks=(Check("scales", _trk.oja_scales, {"step": "normalised"}, description="same operators as the refuted claim"),),
+    controls=(Control("fixed_step", "the code's fixed step at the same scales",
+                      Check("scales", _trk.oja_scales, {"step": "fixed"})),),
+    expected=Verdict.CONSISTENT,
+)
+
+TRACKER_MCA = Claim(
+    id="ddcl.growth.tracker_mca",
+    title="The coded MCA-EXIN step finds the bottom eigenvector of A_res (refuted)",
+    source=Source(PAPER, "INCRT companion code's MCA-EXIN step", "§2.4, §5.6"),
+    provenance=("companion", "derived"),
+    statement=_text("coded MCA step: R(u_-) -> lambda_min(A_res)"),
+    hypotheses=("A_res indefinite (lambda_min <= 0 always, spec §3.9)",),
+    reading=("The factor y = u^T A u reverses the step when y < 0; regression case A = diag(1, .6, .3, .1, "
+             "-.1, -.3, -.6, -1), eta_- = 1/160, gamma* = 0.5, u_+ = e1: after 1e4 steps R(u_-) = 0.0000, "
+             "|cos(u_-, e_8)| ~ 0.2.  Consequence: the gate lambda_min < phi_w is met trivially."),
+    checks=(Check("mca", _trk.mca_bottom, {"mca_factor": True}, description="the coded step"),),
+    controls=(Control("limit_minus_half", "the coded step converges to R(u_-) = -1/2",
+                      Check("mca", _trk.mca_bottom, {"mca_factor": True, "target": -0.5})),),
+    expected=Verdict.REFUTED,
+    condition="drop the factor y from the MCA step (ddcl.growth.tracker_mca_repaired)",
+)
+
+TRACKER_MCA_OK = Claim(
+    id="ddcl.growth.tracker_mca_repaired",
+    title="The MCA step without the factor y reaches lambda_min and the bottom eigenvector",
+    source=Source(PAPER, "repaired MCA step", "§5.6"),
+    provenance=("derived",),
+    statement=_text("MCA step without y: R(u_-) -> lambda_min, |cos(u_-, v_min)| -> 1"),
+    hypotheses=("as the refuted claim",),
+    reading="The repair of §5.6 on the same regression case.",
+    checks=(Check("mca", _trk.mca_bottom, {"mca_factor": False}, description="the step without the factor y"),),
+    controls=(Control("coded", "the coded step with y", Check("mca", _trk.mca_bottom, {"mca_factor": True})),),
+    expected=Verdict.CONSISTENT,
+)
+
+DWELL = Claim(
+    id="ddcl.growth.dwell_time",
+    title="The code's dwell time T_d covers the tracker's convergence at every scale (refuted)",
+    source=Source(PAPER, "INCRT companion code: T_d = ceil(kappa ln(1/eps)/(eta Delta^2))", "§2.4, §5.5"),
+    provenance=("companion", "derived"),
+    statement=_text("T_d >= steps for sin angle < eps, kappa = 2, eps = 0.05, at every scale"),
+    hypotheses=("eta = 1/60 fixed",),
+    reading=("T_d scales as c^-2 but a fixed-step Oja iteration needs ~c^-1 steps: on A = c A0 (seed-0 start) "
+             "T_d = 143796, 1438, 15 against 3890, 389, 39 steps needed for c = 0.1, 1, 10: over-waits 37x at "
+             "c = 0.1 and under-waits at c = 10."),
+    checks=(Check("dwell", _trk.dwell, {"rule": "code"}, description="c in {0.1, 1, 10}"),),
+    controls=(Control("within_10x", "T_d is within 10x of the steps needed (it over-waits 37x at c = 0.1)",
+                      Check("dwell", _trk.dwell, {"rule": "code", "max_overwait": 10.0})),),
+    expected=Verdict.REFUTED,
+    condition=("scale-consistent T = ceil(kappa ln(1/eps)/(eta_0 Delta/|A|_2)) with eta = eta_0/|A|_2 "
+               "(ddcl.growth.dwell_time_normalised)"),
+)
+
+DWELL_OK = Claim(
+    id="ddcl.growth.dwell_time_normalised",
+    title="The scale-consistent dwell time covers the normalised tracker's convergence at every scale",
+    source=Source(PAPER, "repaired dwell time", "§5.5"),
+    provenance=("derived", "reading"),
+    statement=_text("T = ceil(kappa ln(1/eps)/(eta_0 Delta/|A|_2)) >= steps needed, eta = eta_0/|A|_2"),
+    hypotheses=("eta_0 = 1/2, kappa = 2, eps = 0.05",),
+    reading="Both T and the steps needed are invariant under A -> cA; measured on the regression operator.",
+    checks=(Check("dwell", _trk.dwell, {"rule": "normalised"}, description="c in {0.1, 1, 10}"),),
+    controls=(Control("code_rule", "the code's T_d on the same runs", Check("dwell", _trk.dwell, {"rule": "code"})),),
+    expected=Verdict.CONSISTENT,
+)
+
 CLAIMS = (DECOMPOSITION, GRADIENTS, HULL_FULL, HULL_F, CRITICAL, UNCONDITIONAL, AMPLIFICATION,
           AMPLIFICATION_ADD, AMPLIFICATION_ADD_OK, TEMP_SIGNS, TEMP_DIVERGENCE, TEMP_F, MLP, MLP_TRAINED,
           PRUNING, PRUNING_KEPT, PRUNING_MARGIN, LYAPUNOV, LYAPUNOV_FULL, SIGNAL, SPECTRAL_ORDER, UNIQUE,
-          UNIQUE_R0)
+          UNIQUE_R0, TRACKER_FIXED, TRACKER_NORM, TRACKER_MCA, TRACKER_MCA_OK, DWELL, DWELL_OK)

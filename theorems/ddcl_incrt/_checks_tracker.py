@@ -1,0 +1,146 @@
+"""Checks of the author's online tracker (spec ddcl_incrt.md §2.4, §5.3, §5.5, §5.6).
+
+* Fixed-step Oja (§5.3): u <- normalise(u + eta (A u - R(u) u)) keeps the top eigenvector locally
+  stable iff eta (lambda_max(A) - lambda_min(A)) < 2.  Regression case: A = c diag(1, 0.5, 0.2, 0, -0.2,
+  -1.5), eta = 1/60, so c* = 48: converges for c <= 47, stalls at sin angle ~ 0.10 / 0.14 / 0.20 after
+  2e4 steps for c = 49 / 50 / 52.  Repaired: eta = eta_0 / |A|_2 with eta_0 < 1 (scale free).
+* Coded MCA-EXIN (§5.6): the factor y = u^T A u reverses the step when y < 0, so on an indefinite
+  operator R(u_-) -> 0, not lambda_min.  Regression case: A = diag(1, .6, .3, .1, -.1, -.3, -.6, -1),
+  eta_- = 1/160, gamma* = 0.5, u_+ = e1 fixed, 1e4 steps.  Without the factor y: R -> -1.
+* Dwell time (§5.5): T_d = ceil(kappa ln(1/eps) / (eta Delta^2)) scales as c^-2 under A -> cA while a
+  fixed-step Oja iteration needs ~c^-1 steps: at c = 10 (eta = 1/60) T_d = 15 < the ~36 steps needed.
+  Repaired: T = ceil(kappa ln(1/eps) / (eta_0 Delta / |A|_2)) with eta = eta_0/|A|_2 is scale invariant.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from verify import Evidence, Profile, Tally, Verdict, refuted
+
+from .incrt import tracker_step
+
+A_OJA = np.diag([1.0, 0.5, 0.2, 0.0, -0.2, -1.5])
+A_MCA = np.diag([1.0, 0.6, 0.3, 0.1, -0.1, -0.3, -0.6, -1.0])
+
+
+def oja_run(A: np.ndarray, eta: float, steps: int, u0: np.ndarray, *, tol: float = 0.0,
+            stop_at: float = 0.0) -> tuple[np.ndarray, int]:
+    """Uncoupled Oja iteration; returns the final vector and the first step with sin angle < tol to v_1
+    (-1 if never).  Stops early once the sin angle is below ``stop_at`` (converged to rounding) or, when
+    only the hitting time is wanted (``stop_at = 0`` and ``tol > 0``), at the hit."""
+    v1 = np.linalg.eigh(A)[1][:, -1]
+    u = u0 / np.linalg.norm(u0)
+    hit = -1
+    for t in range(steps):
+        u = u + eta * (A @ u - (u @ A @ u) * u)
+        u /= np.linalg.norm(u)
+        s = math.sqrt(max(0.0, 1 - (u @ v1) ** 2))
+        if hit < 0 and tol > 0 and s < tol:
+            hit = t + 1
+            if stop_at == 0.0:
+                break
+        if stop_at > 0 and s < stop_at:
+            break
+    return u, hit
+
+
+def _sin(u: np.ndarray, v: np.ndarray) -> float:
+    return math.sqrt(max(0.0, 1 - float(u @ v) ** 2 / float(u @ u) / float(v @ v)))
+
+
+def oja_scales(*, seed: int, profile: Profile, step: str = "fixed", eta0: float = 0.5,
+               max_scale: float = math.inf) -> Evidence:
+    """Statement: the Oja tracker reaches sin angle < 1e-6 to v_1 within 2e4 steps at every scale c of
+    A = c A0.  ``step="fixed"``: eta = 1/60 (the code's eta_+ = 1/(10 d), d = 6); ``step="normalised"``:
+    eta = eta_0/|A|_2.  Scales c in {0.5, 1, 10, 47, 49, 50, 52, 100} plus random operators with a gap;
+    ``max_scale`` restricts the statement to A = c A0 with c <= max_scale (a control claims c* = 50)."""
+    rng = np.random.default_rng(seed)
+    tally = Tally(precision="float64", backend="numpy", seeds=(seed,), tolerance=1e-6)
+    cases = [(c * A_OJA, f"c={c} A0") for c in (0.5, 1, 10, 47, 49, 50, 52, 100) if c <= max_scale]
+    for _ in range(profile.pick(4, 20, 100)):
+        d = int(rng.integers(3, 9))
+        lam = np.sort(rng.standard_normal(d))[::-1]
+        lam[0] = lam[1] + 0.2 * (lam[0] - lam[-1]) + 0.1
+        O, _ = np.linalg.qr(rng.standard_normal((d, d)))
+        cases.append((float(np.exp(rng.uniform(-2, 4))) * O @ np.diag(lam) @ O.T, "random"))
+    stalls = {}
+    for A, name in cases:
+        d = A.shape[0]
+        u0 = np.ones(d) / math.sqrt(d)
+        eta = 1 / 60 if step == "fixed" else eta0 / np.linalg.norm(A, 2)
+        u, _ = oja_run(A, eta, 20000, u0, stop_at=1e-9)
+        s = _sin(u, np.linalg.eigh(A)[1][:, -1])
+        if s > 1e-3:
+            stalls[name] = s
+        tally.le(s, 1e-6, 0.0, counterexample=lambda: refuted(
+            f"{step}-step Oja stalls at sin angle {s:.3f} after 2e4 steps ({name}, eta (lambda_max - "
+            f"lambda_min) = {eta * (np.linalg.eigvalsh(A)[-1] - np.linalg.eigvalsh(A)[0]):.3f} >= 2)",
+            operator=name, eta=eta, sin_angle=s, A=A.tolist()))
+        if tally.counterexample is not None:
+            break
+    tally.details["stalls"] = stalls
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def mca_bottom(*, seed: int, profile: Profile, mca_factor: bool = True, target: float = -1.0) -> Evidence:
+    """Statement: the MCA step finds the bottom eigenvector of an indefinite A_res: R(u_-) -> lambda_min
+    within 1e-3 and |cos(u_-, e_8)| > 0.999 after 1e4 steps (eta_- = 1/160, gamma* = 0.5, u_+ = e1
+    fixed), seeds 0-2 (quick: seed 0).  ``mca_factor=True`` is the code's step (with y = u^T A u).
+    ``target`` is the limit claimed for R(u_-) (lambda_min = -1 in the statement; a control claims -1/2)."""
+    tally = Tally(precision="float64", backend="numpy", seeds=(seed,), tolerance=1e-3)
+    A = A_MCA
+    up = np.eye(8)[0]
+    for s in profile.pick([0], [0, 1, 2], [0, 1, 2]):
+        rng = np.random.default_rng(s)
+        um = rng.standard_normal(8)
+        um -= um[0] * up
+        um /= np.linalg.norm(um)
+        for _ in range(10000):
+            _, um = tracker_step(A, up, um, 0.0, 1 / 160, 0.5, mca_factor=mca_factor)
+        R = float(um @ A @ um)
+        cos = abs(float(um[-1]))
+        miss = abs(R - target) + (max(0.0, 0.999 - cos) if target == -1.0 else 0.0)
+        tally.le(miss, 1e-3, 0.0, counterexample=lambda: refuted(
+            f"{'coded' if mca_factor else 'repaired'} MCA step: R(u_-) = {R:.4f} (claimed limit {target}; lambda_min = -1), "
+            f"|cos(u_-, e_8)| = {cos:.3f} after 1e4 steps (seed {s})", A="diag(1,.6,.3,.1,-.1,-.3,-.6,-1)",
+            eta_minus=1 / 160, gamma=0.5, seed=s, R=R, cos=cos))
+        if tally.counterexample is not None:
+            break
+        tally.details[f"seed{s}"] = {"R": R, "cos": cos}
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def dwell(*, seed: int, profile: Profile, rule: str = "code", max_overwait: float = math.inf) -> Evidence:
+    """Statement: the dwell time T is at least the number of Oja steps needed to reach sin angle < 0.05
+    (kappa = 2, eps = 0.05), at every scale c in {0.1, 1, 10} of A0 (seed-0 start vector).  ``rule="code"``:
+    T_d = ceil(kappa ln(1/eps)/(eta Delta^2)) with eta = 1/60; ``rule="normalised"``: eta = eta_0/|A|_2,
+    T = ceil(kappa ln(1/eps)/(eta_0 Delta/|A|_2)), eta_0 = 0.5.  ``max_overwait`` adds the statement
+    T <= max_overwait x steps needed (a control claims the code's T_d is within 10x)."""
+    tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
+    rng = np.random.default_rng(0)
+    u0 = rng.standard_normal(6)
+    kappa, eps = 2.0, 0.05
+    for c in (0.1, 1.0, 10.0):
+        A = c * A_OJA
+        w = np.linalg.eigvalsh(A)
+        gap = w[-1] - w[-2]
+        nA = float(np.linalg.norm(A, 2))
+        if rule == "code":
+            eta = 1 / 60
+            T = math.ceil(kappa * math.log(1 / eps) / (eta * gap ** 2))
+        else:
+            eta = 0.5 / nA
+            T = math.ceil(kappa * math.log(1 / eps) / (0.5 * gap / nA))
+        _, need = oja_run(A, eta, 400000, u0, tol=eps)
+        tally.details[f"c={c}"] = {"T": T, "needed": need}
+        ok = need >= 0 and T >= need and T <= max_overwait * need
+        tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+            f"{rule} dwell time T = {T} vs {need} steps needed at scale c = {c} "
+            f"({'under-waits' if T < need else f'over-waits {T / need:.0f}x'})",
+            rule=rule, c=c, T=T, needed=need))
+        if tally.counterexample is not None:
+            break
+    return tally.evidence(level_cap=Verdict.CONSISTENT)
