@@ -121,7 +121,8 @@ def hardmax_blocks(*, seed: int, profile: Profile, bound: str = "paper", pad: st
     return tally.evidence()
 
 
-def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None) -> Evidence:
+def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
+                   collapse: str = "identity") -> Evidence:
     """Per instance: P = the §3.6 formula for the observed R and P <= (22d+19)M; the family N = 1,
     m_1 = n_1 = k (k = 1..20) has P/(dM) bounded.  Variants: ``per_N`` (the false P = O(dN): on that
     family P/(dN) must stay below its k = 1 value times 2, which sympy refutes: it grows without
@@ -164,7 +165,7 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None) -
 
     def body(raw) -> Observation:
         D = Dataset(*raw)
-        m = build_interpolator(D, "hardmax", seed=seed)
+        m = build_interpolator(D, "hardmax", seed=seed, collapse=collapse)
         P = m.num_parameters
         if P != m.parameter_formula():
             return _scratch().exact(False, counterexample=refuted("P differs from the §3.6 formula",

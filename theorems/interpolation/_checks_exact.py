@@ -54,7 +54,7 @@ SOFTMAX_PINNED = (
 
 
 def hardmax_exact(*, seed: int, profile: Profile, variant: str | None = None,
-                  separation: str = "bondy") -> Evidence:
+                  separation: str = "bondy", collapse: str = "identity") -> Evidence:
     """Exact interpolation by the hardmax construction, with every post-condition asserted exactly."""
     tally = Tally(precision="exact", backend="python-flint fmpq (+ Fraction reference)", seeds=(seed,))
     stats = {"instances": 0, "max_tokens": 0, "reference_checked": 0, "max_den_bits": 0}
@@ -62,7 +62,8 @@ def hardmax_exact(*, seed: int, profile: Profile, variant: str | None = None,
     def body(raw) -> Observation:
         D = Dataset(*raw)
         try:
-            model = build_interpolator(D, "hardmax", separation=separation, seed=seed, _variant=variant)
+            model = build_interpolator(D, "hardmax", separation=separation, seed=seed, collapse=collapse,
+                                       _variant=variant)
         except ConstructionError as e:
             return _scratch().exact(False, counterexample=refuted(f"post-condition failed: {e}", variant=variant))
         outs = model.evaluate_dataset()

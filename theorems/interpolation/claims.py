@@ -116,6 +116,8 @@ HARDMAX_EXACT = Claim(
               description="fmpq: post-conditions, final set equality, Fraction reference evaluator, invalid kinds rejected"),
         Check("exact_mean_separation", _ex.hardmax_exact, {"separation": "mean"},
               description="the same with the one-block mean separation (spec §3.2.10)"),
+        Check("exact_rank2_collapse", _ex.hardmax_exact, {"collapse": "rank2"},
+              description="the same with the rank-2 collapse A = e1e1^T + e2e2^T (kappa = 4d)"),
         Check("torch_float64", _ex.hardmax_torch, role="corroborating",
               description="torch export within 1e-6 of the targets where the gadget margin >= 1e-3"),
     ),
@@ -182,6 +184,8 @@ HARDMAX_PARAMS = Claim(
     checks=(
         Check("symbolic", _ct.params_symbolic, description="sympy: the closed-form bound for d >= 2, kappa in {1, 4d}"),
         Check("instances", _ct.hardmax_params, description="P equals the §3.6 formula; family N=1, m=n=k"),
+        Check("instances_rank2", _ct.hardmax_params, {"collapse": "rank2"},
+              description="the same with the rank-2 collapse (kappa = 4d)"),
     ),
     controls=(
         Control("o_dN", "P = O(dN): on N = 1, m_1 = n_1 = k, P/(dN) grows without bound",

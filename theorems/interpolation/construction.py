@@ -200,6 +200,19 @@ def _S1(v, c, eps) -> SA:
 S2 = SA(0, 1, AttentionMatrix(alpha=1))
 
 
+def _S2_rank2(d: int, Q: Any) -> SA:
+    """Rank-2 collapse: A = e1 e1^T + e2 e2^T (factors only, kappa = 4d), scores x1 z1 + x2 z2."""
+    e = [tuple(Q(int(i == k)) for i in range(d)) for k in (0, 1)]
+    return SA(0, 1, AttentionMatrix(factors=((e[0], e[0]), (e[1], e[1]))))
+
+
+def sph_neg_plane(u: Any, d: int, Q: Any) -> tuple[Any, ...]:
+    """Rank-2 sphere slot: -(1 - u^2, 2u, 0, .., 0)/(1 + u^2), unit, negative in the (e1, e2)-plane."""
+    u = Q(u)
+    den = 1 + u * u
+    return (-(1 - u * u) / den, -(2 * u) / den) + tuple(Q(0) for _ in range(d - 2))
+
+
 # -- projection helpers with a float filter --------------------------------------------------------------
 def _proj_gap(state: ExactState, w: Sequence[int], p: tuple, Q: Any) -> Any:
     """``min_{z != p} |w.z - w.p|`` over the current points (exact where the float filter cannot decide).
@@ -402,7 +415,8 @@ class InterpolatingTransformer:
 # -- the builder -----------------------------------------------------------------------------------------
 class _Builder:
     def __init__(self, D: Dataset, attention: str, separation: str, seed: int, backend: str,
-                 variant: str | None, distinguishing: Any = None):
+                 variant: str | None, distinguishing: Any = None, collapse: str = "identity"):
+        self.collapse = collapse
         self.distinguishing = distinguishing
         self.D, self.attention, self.sep, self.seed, self.variant = D, attention, separation, seed, variant
         self.backend = backend
@@ -591,7 +605,8 @@ class _Builder:
         sph_slots = []
         k = 1
         while len(sph_slots) < need:
-            s = sph_neg(Q(k, d * (2 * D.M + 2)), d, Q)
+            s = (sph_neg(Q(k, d * (2 * D.M + 2)), d, Q) if self.collapse == "identity"
+                 else sph_neg_plane(Q(k, 2 * D.M + 2), d, Q))
             if s not in self.targets:
                 sph_slots.append(s)
             k += 1
@@ -621,7 +636,8 @@ class _Builder:
                 Uh, bh, Wh = _hat(w, c0, h, Dm, Q)
                 ff = FF(Q(1), tuple(Uh), tuple(bh), tuple(Wh))
             last = mu == M - 1
-            sa = S2 if (last and self.variant != "no_collapse") else S0
+            s2 = S2 if self.collapse == "identity" else _S2_rank2(d, Q)
+            sa = s2 if (last and self.variant != "no_collapse") else S0
             if last:
                 before = self.state.copy()
                 before.apply_ff(ff)
@@ -729,7 +745,8 @@ class _Builder:
                                f"{sorted(map(fmt_token, y))}")
         self.stats["final"] = list(self.state.P) if D.num_tokens <= 64 else None
         model = InterpolatingTransformer(self.blocks, self.d, self.attention, D, self.R,
-                                         "bondy" if sep_used in ("bondy", "none") else "mean", 1,
+                                         "bondy" if sep_used in ("bondy", "none") else "mean",
+                                         1 if self.collapse == "identity" else 4 * self.d,
                                          self.stats, self.backend,
                                          getattr(self, "line_map_index", None))
         if self.attention == "softmax":
@@ -740,7 +757,7 @@ class _Builder:
 
 def build_interpolator(dataset: Dataset, attention: str = "hardmax", *, separation: str = "bondy",
                        seed: int = 0, backend: str | None = None, distinguishing: Any = None,
-                       _variant: str | None = None) -> InterpolatingTransformer:
+                       collapse: str = "identity", _variant: str | None = None) -> InterpolatingTransformer:
     """Build the explicit interpolating transformer of the spec for ``dataset`` (spec §3).
 
     ``attention``: "hardmax" (Theorem H, exact rationals) or "softmax" (Theorem S: the same weights
@@ -760,4 +777,6 @@ def build_interpolator(dataset: Dataset, attention: str = "hardmax", *, separati
     if dataset.d < 2:
         raise DatasetError("d = 1 is refused: the construction needs d >= 2 (spec §2.6)")
     backend = backend or ("flint" if HAVE_FLINT else "fraction")
-    return _Builder(dataset, attention, separation, seed, backend, _variant, distinguishing).build()
+    if collapse not in ("identity", "rank2"):
+        raise ValueError(f"collapse must be 'identity' (A = I) or 'rank2' (A = e1e1^T + e2e2^T), got {collapse!r}")
+    return _Builder(dataset, attention, separation, seed, backend, _variant, distinguishing, collapse).build()
