@@ -185,7 +185,8 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
     #{j : c lambda_j(C_full) > tau}, exactly (Descartes).  ``with_margin=True`` (repaired): for
     every j whose margin c lambda_j(C_full)/tau - 1 exceeds (c/tau)(eps + sqrt(lambda_1(C_sub) eps)),
     certified in arb (eigenvalues of C_full enclosed), the count of unstable modes of C_sub is >= j.
-    ``variant="bound_halved"`` uses half the R2 bound in the margin condition."""
+    ``variant="bound_halved"`` uses half the R2 bound in the margin condition; ``variant="unchanged"``
+    (without margin) claims pruning never changes the number of unstable directions."""
     from numerics.linalg import exact_spectrum
 
     rng = np.random.default_rng(seed)
@@ -214,7 +215,7 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
         inst = {"C_full": [[str(x) for x in r] for r in C], "kept": keep, "K": K, "c": c, "tau": str(tau)}
         before, after = _count_above(C, tau / c), _count_above(Cs, tau / c)
         if not with_margin:
-            ok = after >= before
+            ok = after == before if variant == "unchanged" else after >= before
             tally.exact(ok, margin=after - before, counterexample=lambda: refuted(
                 f"pruning lowers the number of unstable directions from {before} to {after}: before "
                 f"c lambda_1/tau > 1, after < 1 (collapse becomes stable)", **inst))
