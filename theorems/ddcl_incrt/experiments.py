@@ -202,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=None, help="number of seeds of the planted runs")
     ap.add_argument("--steps", type=int, default=None, help="optimiser steps per planted run")
     ap.add_argument("--json", default=None, help="write the summaries as JSON")
+    ap.add_argument("--controls", action="store_true",
+                    help="also run the planted controls (r = 0 symmetric teacher, blind plane r = 3) and the "
+                         "threshold sweep (always on in the thorough profile)")
     args = ap.parse_args(argv)
     quick = args.profile == "quick"
     seeds = list(range(args.seeds if args.seeds is not None else (1 if quick else 10)))
@@ -217,7 +220,14 @@ def main(argv: list[str] | None = None) -> int:
     trows, temp = temperature_divergence(0, 8000 if quick else 20000)
     print(_table(trows, ["lambda_h", "c lambda_h / tau_0", "tau_h(T)", "H/log K", "group"]))
     print(f"\n== §4.4 planted relations, theta = {theta}, {len(seeds)} seed(s), {steps} steps per run")
-    runs = planted([1, 2, 4], seeds, steps, controls=not quick)
+    controls = args.controls or not quick
+    runs = planted([1, 2, 4], seeds, steps, controls=controls)
+    if controls:
+        from .coupled import predicted_count
+
+        print("\n== threshold sweep (fixed-operator prediction #{j in J : a_j/(1 + a_1) > theta})")
+        print(_table([[th] + [predicted_count(r, th) for r in (1, 2, 3, 6)] for th in (0.04, 0.08, 0.16, 0.3)],
+                     ["theta", "r=1", "r=2", "r=3", "r=6"]))
     rows = []
     for log in runs:
         s = log.summary
