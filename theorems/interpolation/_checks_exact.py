@@ -183,7 +183,7 @@ def softmax_grid(*, seed: int, profile: Profile, variant: str | None = None) -> 
     """High-precision exactness on the tau grid below tau_c (dps and 2 dps); tau*_grid recorded."""
     from .softmax import certify, exact_at
 
-    dps = 50
+    dps = profile.pick(50, 50, 60)
     tally = Tally(precision=f"dps={dps} and {2 * dps}", backend="mpmath", tolerance=10.0 ** -(dps - 12),
                   seeds=(seed,))
     records = []
