@@ -11,6 +11,7 @@ from verify import Check, Claim, Control, Source, Verdict
 
 from . import _checks_model as _mod
 from . import _checks_spectra as _spec
+from . import _checks_dynamics as _dyn
 
 PAPER = "2605.01199"
 
@@ -193,5 +194,140 @@ GROWTH_SIGN = Claim(
     expected=Verdict.CERTIFIED,
 )
 
-CLAIMS: tuple = (POPULATION_LIMIT, GRADIENTS, CONSERVATION, ORIGIN_SPECTRUM, SADDLE_LOCATION, SADDLE_EIGEN,
-                 GROWTH_SIGN)
+CONDENSATION = Claim(
+    id="focus.stage1.condensation",
+    title="Stage I: W0 -> pi, W1 -> pi - 1/d at rate mu0, rank one, attention frozen (O(eps^2))",
+    source=Source(PAPER, "abstract stage (i); Thm 3.2 [secondary]; seed", "§4.5"),
+    provenance=("paper", "seed", "secondary", "derived"),
+    statement=_text("sigma1(W0) grows at mu0 = |pi||v| along (pi_hat a^T, a v_hat^T); sigma2(W0) = O(eps); "
+                    "A - 1 pi^T = O(eps^2); |theta - theta_lin| ~ eps^3 e^{3 mu0 t}; at the H(pi) plateau W1 is "
+                    "along l (not v)"),
+    hypotheses=("non-uniform pi", "generic Gaussian initialisation, eps = 1e-3"),
+    reading="A2: W1 is along v only in the linear window; at theta_c1 it is along the centred log-frequencies l.",
+    checks=(
+        Check("simulation", _dyn.condensation,
+              description="E1 reference run (quick: seed 0; thorough: seeds 0-2) plus an eps = 1e-4 run to t = 40"),
+    ),
+    controls=(
+        Control("uniform_direction", "W0 condenses along the uniform vector 1 (cos = 0.6449 for E1)",
+                Check("simulation", _dyn.condensation, {"variant": "uniform_direction"})),
+        Control("W1_along_v", "W1 is along v at the plateau",
+                Check("simulation", _dyn.condensation, {"variant": "W1_along_v"})),
+        Control("first_order_deviation", "the deviation from the linear flow is ~ eps e^{mu0 t}",
+                Check("simulation", _dyn.condensation, {"variant": "first_order_deviation"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
+FOCUS_DIRECTION = Claim(
+    id="focus.stage2.focus_direction",
+    title="Stage II: Phi ~ kappa gamma gamma^T ∝ pi pi^T, kappa ~ e^{2ct}; key k gains attention iff pi_k > |pi|^2",
+    source=Source(PAPER, "abstract stage (ii): frequency-driven focus; Thm 3.5 [secondary]", "§4.8"),
+    provenance=("paper", "secondary", "derived"),
+    statement=_text("Delta A_qk = (kappa/tau) s_c^2 pi_q pi_k (pi_k - n2)/n2, kappa ∝ e^{2ct}, Phi/|Phi| -> pi_hat pi_hat^T"),
+    hypotheses=("c > 0 (for c < 0 see focus.ext.anti_focus)", "the flow near theta_c1"),
+    reading="A7: the frequent query focuses fully; rare queries tilt toward token 1 only at first order.",
+    checks=(
+        Check("simulation", _dyn.focus_direction,
+              description="flows from theta_c1 (E1 and pi = (0.5, 0.3, 0.1, 0.1)) and the E1 reference run"),
+    ),
+    controls=(
+        Control("neg_pi", "Phi along -pi pi^T", Check("simulation", _dyn.focus_direction, {"variant": "neg_pi"})),
+        Control("ones", "Phi along 1 1^T", Check("simulation", _dyn.focus_direction, {"variant": "ones"})),
+        Control("threshold_1_over_d", "a key gains iff pi_k > 1/d (fails at pi = (0.5, 0.3, 0.1, 0.1))",
+                Check("simulation", _dyn.focus_direction, {"variant": "threshold_1_over_d"})),
+        Control("rate_c", "kappa grows at rate c instead of 2c",
+                Check("simulation", _dyn.focus_direction, {"variant": "rate_c"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
+REDISTRIBUTION = Claim(
+    id="focus.stage3.mass_redistribution",
+    title="Stage III: P_pi^perp gamma = kappa rho + o(kappa) (u.gamma ∝ e^{2ct}); rare components flip sign",
+    source=Source(PAPER, "abstract stage (iii); Prop 3.7 [secondary]", "§4.10"),
+    provenance=("paper", "secondary", "derived"),
+    statement=_text("P_pi^perp gamma(t) = kappa(t) rho + o(kappa), rho = (|pi|/(2 s_c)) P_pi^perp "
+                    "[pi o r/K2 + 2 pi o pi/(n2 K1)]; F1: rho_1 > 0 > rho_d"),
+    hypotheses=("K2 != 0", "F4 for the u-form"),
+    reading=("A3: the secondary summary's e^{ct} is right only if 'c' denotes the rate of kappa; with c the "
+             "per-factor eigenvalue the combination grows like kappa ∝ e^{2ct}.  Tested as u.gamma ∝ kappa."),
+    checks=(
+        Check("reduced", _dyn.redistribution_reduced, description="F4 reduced ODE: u.gamma/kappa -> u.rho"),
+        Check("rho_mp", _dyn.rho_mp, description="mpmath: rho from the kappa-derivative = closed form"),
+        Check("signs", _dyn.rho_signs_certified, role="corroborating",
+              description="arb: rho_1 > 0 > rho_d on S_pi x F1"),
+        Check("flips", _dyn.e1_flips, description="E1 run: rare components flip rarest first"),
+    ),
+    controls=(
+        Control("attention_only", "the attention-only forcing predicts u.gamma/kappa -> 0.79463",
+                Check("reduced", _dyn.redistribution_reduced, {"variant": "attention_only"})),
+        Control("sqrt_kappa", "u.gamma ∝ sqrt(kappa) (rate c)",
+                Check("reduced", _dyn.redistribution_reduced, {"variant": "sqrt_kappa"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
+DILUTION = Claim(
+    id="focus.stage3.dilution",
+    title="The focus is progressively diluted: F rises above pi1 then falls; rare queries drop below pi1",
+    source=Source(PAPER, "abstract stage (iii): mass redistribution dilutes the focus", "§4.11"),
+    provenance=("paper", "secondary", "derived"),
+    statement=_text("F = sum_q pi_q A_q1 falls >= 3% below its first peak before sigma2(W0) = 0.1; every rare q "
+                    "has max A_q1 > pi1 and later A_q1 < pi1; in E1 D-bar rises, drops >= 20%, rises"),
+    hypotheses=("c > 0", "rare components of gamma flip sign (focus.stage3.mass_redistribution)"),
+    reading="Dilution is measured by F and A_q1; D-bar is non-monotone only in multi-cycle runs.",
+    checks=(
+        Check("simulation", _dyn.dilution, description="E1 reference run (+ lam = 0.9 at ci/thorough), F4 reduced"),
+    ),
+    controls=(
+        Control("permanent_focus", "focus is permanent (F non-decreasing)",
+                Check("simulation", _dyn.dilution, {"variant": "permanent_focus"})),
+        Control("monotone_Dbar", "D-bar is monotone in E1",
+                Check("simulation", _dyn.dilution, {"variant": "monotone_Dbar"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
+PLATEAUS = Claim(
+    id="focus.plateaus",
+    title="Loss plateaus log d -> H(pi) -> intermediate values -> H(Y|X), events in the stated order",
+    source=Source(PAPER, "multi-stage learning; plateaus at successive critical points [paper/seed]", "§4.12, §5.1"),
+    provenance=("paper", "seed", "derived", "reading"),
+    statement=_text("plateau values strictly decrease from log d through H(pi) (within 2e-3 at eps = 1e-3) to "
+                    "H(Y|X) (within 1e-5); final rank(W0) = d - 1; R1 < onset < {flip, focus, peak} < new "
+                    "direction < third direction"),
+    hypotheses=("c << mu0 for a resolvable H(pi) plateau", "m >= d - 1"),
+    reading="A8: ordered reference plateaus and >= 1 dilution episode, not an exact count.",
+    checks=(
+        Check("plateaus", _dyn.plateaus, description="E1 reference run to T = 3e4 and an eps = 1e-4 run to 150"),
+        Check("events", _dyn.event_order, description="event order and seed-0 anchors (+-20%)"),
+    ),
+    controls=(
+        Control("no_intermediate", "log d -> H(Y|X) with no intermediate plateau",
+                Check("plateaus", _dyn.plateaus, {"variant": "no_intermediate"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
+ANTI_FOCUS = Claim(
+    id="focus.ext.anti_focus",
+    title="EXTENSION (toolkit, not the paper): for K2 < 0 attention tilts AWAY from the frequent token",
+    source=Source(PAPER, "toolkit extension of Thms 3.3-3.5 to chains with K2 < 0", "§4.15"),
+    provenance=("extension", "derived"),
+    statement=_text("sign(kappa after take-off) = sign(K2) = sign(c); A_11 - pi1 has the same sign"),
+    hypotheses=("|K2| bounded away from 0", "non-uniform pi"),
+    reading="The reconstruction of §2 applied to chains outside the paper's self-transition family.",
+    checks=(
+        Check("simulation", _dyn.anti_focus,
+              description="F6, P(theta) for theta in {0.2, 0.6, 1}, F7 (quick: Stage-II window from theta_c1)"),
+    ),
+    controls=(
+        Control("universal_focus", "A_11 rises for every P (refuted on F6 and F7)",
+                Check("simulation", _dyn.anti_focus, {"variant": "universal_focus"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
+CLAIMS: tuple = (POPULATION_LIMIT, GRADIENTS, CONSERVATION, ORIGIN_SPECTRUM, CONDENSATION, SADDLE_LOCATION,
+                 SADDLE_EIGEN, FOCUS_DIRECTION, GROWTH_SIGN, REDISTRIBUTION, DILUTION, PLATEAUS, ANTI_FOCUS)
