@@ -1,7 +1,25 @@
 """Claims of arXiv:2604.01880, DDCL-INCRT (spec: ddcl_incrt.md).
 
 Each seed theorem maps to a claim through an explicit reading (spec §1.1); verdicts concern readings,
-never the paper.
+never the paper.  Only the abstract is available, so for each seed theorem the reading chosen is the
+smallest concrete model in which the seed's sentence becomes a falsifiable statement, with every
+quantity defined by the spec (§2.5) rather than invented here:
+
+* Theorem 2 -> ``ddcl.separation.amplification`` (M-cat, CERTIFIED); the code's residual sum as
+  ``..._additive`` (REFUTED, repaired as ``..._additive_uncorrelated``).  "Separation force" is the
+  collapse instability, the only scale-free force defined; "adding a head" is appending its channel.
+* Theorem 3 -> ``ddcl.temperature.sign_laws`` and ``ddcl.temperature.divergence`` (per-head learnable
+  temperatures, L_q-driven; MEASURED), ``..._free_energy`` (F-driven, REFUTED).
+* Theorem 4 -> ``ddcl.mlp_vs_dictionary`` (directional information of equal-rank bases) and
+  ``ddcl.mlp_vs_dictionary.trained`` (MEASURED).
+* Theorem 6 -> ``ddcl.pruning.safety`` (quantitative bounds), ``ddcl.pruning.force_kept`` ("kept or
+  increased", REFUTED) and ``ddcl.pruning.force_kept_with_margin`` (CERTIFIED).
+* Theorem 8 -> ``ddcl.lyapunov.free_energy`` (stopgrad, fixed tau) and ``ddcl.lyapunov.full_gradient``
+  (REFUTED).
+* Theorem 10 -> ``ddcl.growth.unique_minimal`` (greedy growth on a fixed operator: span unique) and
+  ``ddcl.growth.only_minimal_structure`` (REFUTED).
+
+Each claim's ``reading`` says why that reading is the most faithful one available.
 """
 
 from __future__ import annotations
