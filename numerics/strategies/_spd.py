@@ -164,3 +164,35 @@ def bilinear_heads(d: int, H: int, *, kinds: tuple[str, ...] = ("gaussian", "pla
         return out
 
     return _draw()
+
+
+__all__ += ["exact_covariance_data"]
+
+
+def exact_covariance_data(n_min: int = 20, n_max: int = 200, d_min: int = 1, d_max: int = 6
+                          ) -> st.SearchStrategy[tuple[_np.ndarray, _np.ndarray]]:
+    """``(Z, C)``: N x d data whose empirical covariance (1/N) is C up to rounding (spec §2.1): Xi
+    Gaussian, centred, whitened by (Xi^T Xi / N)^(-1/2), times C^(1/2); C from :func:`spd_matrices`."""
+    check_int("n_min", n_min, 2)
+    check_int("n_max", n_max, 2)
+    check_int("d_min", d_min, 1)
+    check_int("d_max", d_max, 1)
+    if n_min > n_max or d_min > d_max:
+        raise StrategyArgumentError("need n_min <= n_max and d_min <= d_max")
+    if n_min <= d_max:
+        raise StrategyArgumentError(f"exact-covariance sampling needs N > d: n_min={n_min} <= d_max={d_max}")
+
+    @st.composite
+    def _draw(draw: Any) -> tuple[_np.ndarray, _np.ndarray]:
+        C = draw(spd_matrices(d_min, d_max))
+        d = C.shape[0]
+        N = draw(st.integers(n_min, n_max))
+        rng = _np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+        X = rng.standard_normal((N, d))
+        X -= X.mean(0)
+        w, V = _np.linalg.eigh(X.T @ X / N)
+        X = X @ (V @ _np.diag(w ** -0.5) @ V.T)
+        w, V = _np.linalg.eigh(C)
+        return X @ (V @ _np.diag(_np.sqrt(_np.clip(w, 0, None))) @ V.T), C
+
+    return _draw()

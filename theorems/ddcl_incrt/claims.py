@@ -294,6 +294,8 @@ AMPLIFICATION = Claim(
         Check("exact", _sep.amplification, {"model": "cat"}, description="exact counts on rational instances"),
         Check("float", _sep.amplification_float, role="corroborating",
               description="interlacing, gamma_max, Phi, strictness (float64)"),
+        Check("dynamics", _sep.amplification_rates, role="corroborating",
+              description="fitted collapse growth rates on Y and [Y, O] (1 % criterion)"),
     ),
     controls=(
         Control("strict_always", "the increase is always strict (refuted by an uncorrelated channel)",

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numerics.precision import Tri, tri_contains
-from numerics.strategies import StrategyArgumentError, bilinear_heads, spd_matrices, traceless_spectra
+from numerics.strategies import (StrategyArgumentError, bilinear_heads, exact_covariance_data, spd_matrices,
+                                  traceless_spectra)
 from theorems.ddcl_incrt import (DictionaryBlock, collapse_is_stable, critical_temperature, greedy_growth,
                                  growth_signal, residual_operator)
 from theorems.ddcl_incrt.dictionary import (all_losses, covariance, exact_covariance_sample, gibbs,
@@ -190,3 +191,16 @@ def test_coded_mca_misses_the_bottom_eigenvector():
         for _ in range(10000):
             _, um = tracker_step(A, up, um, 0.0, 1 / 160, 0.5, mca_factor=mca_factor)
         assert um @ A @ um == pytest.approx(target, abs=1e-3)
+
+
+@settings(max_examples=20, deadline=None)
+@given(exact_covariance_data(n_min=20, n_max=80, d_max=5))
+def test_exact_covariance_data_strategy(x):
+    Z, C = x
+    Zc = Z - Z.mean(0)
+    assert np.allclose(Zc.T @ Zc / len(Z), C, atol=1e-9 * max(1.0, np.abs(C).max()))
+
+
+def test_exact_covariance_data_validates():
+    with pytest.raises(StrategyArgumentError):
+        exact_covariance_data(n_min=3, d_max=6)
