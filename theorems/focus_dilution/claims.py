@@ -12,6 +12,7 @@ from verify import Check, Claim, Control, Source, Verdict
 from . import _checks_model as _mod
 from . import _checks_spectra as _spec
 from . import _checks_dynamics as _dyn
+from . import _checks_stage4 as _s4
 
 PAPER = "2605.01199"
 
@@ -329,5 +330,106 @@ ANTI_FOCUS = Claim(
     expected=Verdict.CONSISTENT,
 )
 
+DEGENERATE_POINT = Claim(
+    id="focus.stage4.degenerate_point",
+    title="F4 (symmetric rare tokens): the flow reaches theta_c2, a lumped-Bayes critical point (G_M = G_Phi = 0)",
+    source=Source(PAPER, "Prop 3.8 (degenerate critical point) [secondary]; lumped form derived", "§4.13"),
+    provenance=("paper", "seed", "secondary", "derived"),
+    statement=_text("the symmetric reduced flow from theta_c1 converges to theta_c2 with L = L_lump and "
+                    "G_M = G_Phi = 0 exactly; lumped equations h1 b = T1, h' b = T'"),
+    hypotheses=("F4 exactly (delta = 0)",),
+    reading="A10; the lumped point exists for every lam; its stability is the separate regime claim.",
+    checks=(
+        Check("lumped_mp", _s4.lumped_point,
+              description="reduced flow + 30-digit Newton: |G| <= 1e-25, L = L_lump to 1e-25, anchors"),
+        Check("regime_classification", _s4.regime_classification,
+              description="S_sym + pinned: in-manifold spectrum classification confirmed by the reduced flow"),
+    ),
+    controls=(
+        Control("stall_at_H", "the limit is a stall at H(pi)",
+                Check("lumped_mp", _s4.lumped_point, {"variant": "stall_at_H"})),
+        Control("GM_nonzero", "G_M != 0 at the limit",
+                Check("lumped_mp", _s4.lumped_point, {"variant": "GM_nonzero"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
+STALL = Claim(
+    id="focus.stage4.stall",
+    title="At delta = 0 training stalls at theta_c2 -- in the stable regime (pi = (0.6, 0.1 x 4), lam <= 0.6)",
+    source=Source(PAPER, "abstract stage (iv) / Prop 3.8: with symmetric rare tokens training stalls", "§4.13"),
+    provenance=("paper", "seed", "derived"),
+    statement=_text("top in-manifold eigenvalue at theta_c2 <= 1e-20 for lam in {1/2, 11/20, 3/5}; the full flow "
+                    "keeps sigma2(W0) <= 10 eps and L = L_lump to 1e-9 on [300, T]"),
+    hypotheses=("F4, delta = 0", "theta_c2 stable within the rank-one manifold (REGIME, see the map in the details)"),
+    reading="A10: the paper's exact hypotheses are unknown; the toolkit reports the regime boundary.",
+    checks=(
+        Check("in_manifold_spectrum", _s4.stall_spectrum, description="30-digit reduced Hessian at theta_c2"),
+        Check("full_flow", _s4.stall_flow,
+              description="full flow m = m_k = 8 at lam = 1/2 (quick: T = 3000; thorough: 3e4)"),
+    ),
+    controls=(
+        Control("escape_at_0.7", "no escape at delta = 0 also at lam = 0.7 (the flow escapes)",
+                Check("full_flow", _s4.stall_flow, {"variant": "lam_0.7"})),
+        Control("unstable_at_half", "theta_c2 is unstable at lam = 1/2",
+                Check("in_manifold_spectrum", _s4.stall_spectrum, {"variant": "unstable_at_half"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
+STALL_ALL = Claim(
+    id="focus.stage4.stall_all_lambda",
+    title="The stall at delta = 0 for every lam (F1 self-transition chains) -- REFUTED at lam = 0.7",
+    source=Source(PAPER, "abstract stage (iv) read without a regime restriction", "§4.13, §5.2"),
+    provenance=("paper", "seed", "derived"),
+    statement=_text("for F4 and every lam in [0, 1), theta_c2 is stable within the rank-one manifold and the "
+                    "flow stalls at delta = 0"),
+    hypotheses=("F4, delta = 0",),
+    reading=("Counterexample pinned: pi = (0.6, 0.1 x 4), lam = 7/10: a rare-symmetry-breaking in-manifold mode "
+             "has eigenvalue 0.0201 > 0 and the full flow leaves L_lump = 0.96323 (sigma2(W0) -> 1.8)."),
+    checks=(
+        Check("in_manifold_spectrum", _s4.stall_spectrum, {"variant": "all_lambda"},
+              description="30-digit in-manifold spectrum at lam in {1/2, 7/10}"),
+        Check("full_flow", _s4.stall_flow, {"variant": "lam_0.7"},
+              description="full flow at lam = 7/10, delta = 0 (T = 800)"),
+    ),
+    controls=(
+        Control("unstable_at_half", "the lumped point is unstable at lam = 1/2 (false)",
+                Check("in_manifold_spectrum", _s4.stall_spectrum, {"variant": "unstable_at_half"})),
+    ),
+    expected=Verdict.REFUTED,
+    condition=("The stall holds where theta_c2 is stable within the rank-one manifold: for pi = (0.6, 0.1 x 4) "
+               "at lam in {0.5, 0.55, 0.6} (boundary between 0.6 and 0.65); checked by focus.stage4.stall."),
+)
+
+LYAPUNOV_SCHMIDT = Claim(
+    id="focus.stage4.lyapunov_schmidt",
+    title="Small asymmetry delta lifts theta_c2: transverse eigenvalue kappa_T delta + O(delta^2), escape ~ 1/delta",
+    source=Source(PAPER, "Thm 3.9 (Lyapunov-Schmidt reduction) [secondary/seed]", "§4.14"),
+    provenance=("paper", "seed", "secondary", "derived"),
+    statement=_text("lambda_perp(delta) = sigma_max(G_M(theta2_delta)) = kappa_T delta + O(delta^2); in-manifold "
+                    "eigenvalues stay 0; t_esc ∝ 1/delta"),
+    hypotheses=("the stable regime of focus.stage4.stall", "small delta", "c != 0"),
+    reading="A5: delta is a zero-sum perturbation of the rare masses, c = (1, -1, 1/2, -1/2).",
+    checks=(
+        Check("ratios", _s4.ls_ratios, description="30-digit lambda_perp/delta at delta in {1e-4..1e-3}"),
+        Check("full_jacobian", _s4.ls_jacobian,
+              description="full float Jacobian (m = 2, m_k = 1): top eigenvalue = sigma_max(G_M), transverse"),
+        Check("escape", _s4.ls_escape,
+              description="t_esc vs delta, log-log slope in [-1.15, -0.85] (quick: from theta2_delta, m = 2)"),
+    ),
+    controls=(
+        Control("delta_squared", "lambda_perp ∝ delta^2",
+                Check("ratios", _s4.ls_ratios, {"variant": "delta_squared"})),
+        Control("delta_zero", "lambda_perp ∝ delta^0", Check("ratios", _s4.ls_ratios, {"variant": "delta_zero"})),
+        Control("escape_delta_minus2", "t_esc ∝ delta^-2",
+                Check("escape", _s4.ls_escape, {"variant": "delta_minus2"})),
+        Control("tangential_top", "the top unstable mode is tangential",
+                Check("full_jacobian", _s4.ls_jacobian, {"variant": "tangential_top"})),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
 CLAIMS: tuple = (POPULATION_LIMIT, GRADIENTS, CONSERVATION, ORIGIN_SPECTRUM, CONDENSATION, SADDLE_LOCATION,
-                 SADDLE_EIGEN, FOCUS_DIRECTION, GROWTH_SIGN, REDISTRIBUTION, DILUTION, PLATEAUS, ANTI_FOCUS)
+                 SADDLE_EIGEN, FOCUS_DIRECTION, GROWTH_SIGN, REDISTRIBUTION, DILUTION, PLATEAUS, DEGENERATE_POINT,
+                 STALL, STALL_ALL, LYAPUNOV_SCHMIDT, ANTI_FOCUS)

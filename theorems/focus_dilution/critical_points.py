@@ -132,14 +132,25 @@ def polish_reduced(chain: MarkovChain, z: np.ndarray, *, dps: int = 30, max_iter
 
 
 def _flow_to_point(chain: MarkovChain, T: float, symmetric: bool, lam_q: float = 1e-5) -> np.ndarray:
+    """Reduced flow from the reference start.  With ``symmetric`` the rare components of the FIELD are
+    averaged at every evaluation (the exact field preserves the symmetry; this removes round-off, which
+    would otherwise break it in the unstable regime, spec §4.13)."""
+    from numerics.flows import geometric_grid, integrate
+
+    from .flow import reduced_field
+
+    d = chain.d
     z0 = reduced_state(chain, lam_q)
-    t, Z = run_reduced(chain, z0, T, per_decade=20)
-    z = Z[-1].copy()
-    if symmetric:  # keep the exact rare symmetry (spec §4.13: average the rare components)
-        d = chain.d
-        z[1:d] = z[1:d].mean()
-        z[d + 1:2 * d] = z[d + 1:2 * d].mean()
-    return z
+
+    def f(t: float, z: np.ndarray) -> np.ndarray:
+        v = np.asarray(reduced_field(chain.pi, chain.P, z, d, 1.0), dtype=np.float64)
+        if symmetric:
+            v[1:d] = v[1:d].mean()
+            v[d + 1:2 * d] = v[d + 1:2 * d].mean()
+        return v
+
+    _, Z = integrate(f, z0, geometric_grid(0.1, T, 20), method="LSODA", rtol=1e-11, atol=1e-14)
+    return Z[-1].copy()
 
 
 def degenerate_point(d: int, pi1: Any, lam: Any, *, dps: int = 30, T: float = 1000.0,
