@@ -1,0 +1,142 @@
+"""Benchmarks of the focus-and-dilution numerics (issue 4, "Performance"), all measured in one process.
+
+    python -m benchmarks.focus_dilution.bench_flows [--chains 256] [--scipy-sample 16]
+
+1. The full four-stage d = 4 flow (E1, m = m_k = 8, T = 3e4, LSODA rtol 1e-9): CPU time (target < 10 s),
+   and on T = 3000 the batched finite-difference Jacobian against LSODA's own (baseline) Jacobian.
+2. A sweep of random F1 chains (d = 4, m = m_k = 4, eps = 1e-3, T = 100): batched torch RK4 (dt = 0.05,
+   one tensor program for all chains) against scipy LSODA one by one (a sample, cost per trajectory),
+   with the max deviation of the final states as the accuracy check (target: >= 10x cheaper per trajectory).
+3. Certified saddle enclosures (arb, 256 bits) per chain against the float torch Hessian per chain.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from fractions import Fraction
+
+import numpy as np
+
+
+def _cpu(fn):
+    t0 = time.process_time()
+    out = fn()
+    return out, time.process_time() - t0
+
+
+def bench_full_flow() -> list[tuple[str, float, float]]:
+    from numerics.flows import geometric_grid, integrate
+    from numerics.markov import MarkovChain
+    from theorems.focus_dilution.flow import Shapes, full_rhs, init_params, run_flow
+
+    ch = MarkovChain.lazy(["0.75", "0.19", "0.05", "0.01"], "1/2")
+    tr, t_full = _cpu(lambda: run_flow(ch, T=3e4))
+    st = tr.stages()
+    print(f"E1 full flow to 3e4: {t_full:.2f} s CPU, {len(st.plateaus)} plateaus, final L = {tr.loss[-1]:.7f}")
+    sh = Shapes(4, 8, 8)
+    y0 = init_params(4, 8, 8, 1e-3, 0)
+    grid = geometric_grid(0.1, 3000.0, 100)
+    _, t_jac = _cpu(lambda: run_flow(ch, T=3000.0, per_decade=100))
+    _, t_nojac = _cpu(lambda: integrate(full_rhs(ch, sh), y0, grid, method="LSODA", rtol=1e-9, atol=1e-12))
+    return [("E1 full flow T = 3e4 (batched FD Jacobian)", t_full, float("nan")),
+            ("E1 T = 3000, LSODA own Jacobian (baseline)", t_nojac, 1.0),
+            ("E1 T = 3000, batched FD Jacobian", t_jac, t_nojac / t_jac)]
+
+
+def bench_sweep(n_chains: int, n_scipy: int) -> list[tuple[str, float, float]]:
+    import torch
+
+    from numerics.flows import integrate, rk4_torch
+    from numerics.markov import MarkovChain
+    from theorems.focus_dilution.flow import Shapes, full_rhs, init_params, pack, unpack
+    from theorems.focus_dilution.population import TorchOps, param_grads
+
+    rng = np.random.default_rng(0)
+    d, m, mk, T = 4, 4, 4, 100.0
+    sh = Shapes(d, m, mk)
+    chains = []
+    for _ in range(n_chains):
+        w = np.sort(rng.integers(10, 1000, d))[::-1]
+        lam = Fraction(int(rng.integers(1, 19)), 20)
+        chains.append(MarkovChain.lazy([Fraction(int(x), int(w.sum())) for x in w], lam))
+    Y0 = np.stack([init_params(d, m, mk, 1e-3, k) for k in range(n_chains)])
+    pi = torch.tensor(np.stack([c.pi for c in chains]))
+    P = torch.tensor(np.stack([c.P for c in chains]))
+    ops = TorchOps()
+
+    def field(y):
+        W = unpack(y, sh)
+        return -pack_t(*param_grads(pi, P, *W, 1.0, ops))
+
+    def pack_t(*Ws):
+        return torch.cat([w.reshape(w.shape[0], -1) for w in Ws], dim=1)
+
+    grid = [0.0, 25.0, 50.0, 75.0, 100.0]
+    torch.set_num_threads(1)
+    out, t_batch = _cpu(lambda: rk4_torch(field, torch.tensor(Y0), grid, dt=0.05))
+    final_b = out[-1].numpy()
+    errs = []
+
+    def scipy_all():
+        for k in range(n_scipy):
+            _, Y = integrate(full_rhs(chains[k], sh), Y0[k], np.array(grid), method="LSODA", rtol=1e-10, atol=1e-13)
+            errs.append(float(np.max(np.abs(Y[-1] - final_b[k]))))
+
+    _, t_scipy = _cpu(scipy_all)
+    per_b = t_batch / n_chains
+    per_s = t_scipy / n_scipy
+    print(f"sweep: {n_chains} chains batched RK4 {t_batch:.2f} s CPU ({per_b * 1e3:.2f} ms/trajectory); scipy "
+          f"LSODA {n_scipy} chains {t_scipy:.2f} s ({per_s * 1e3:.1f} ms/trajectory); max |final state "
+          f"difference| = {max(errs):.2e}")
+    del pack
+    return [("sweep: scipy LSODA per trajectory (baseline)", per_s, 1.0),
+            ("sweep: batched torch RK4 per trajectory", per_b, per_s / per_b)]
+
+
+def bench_certified(n: int) -> list[tuple[str, float, float]]:
+    import flint
+
+    from numerics.markov import MarkovChain
+    from numerics.precision import arb_precision
+    from theorems.focus_dilution.critical_points import full_jacobian_float
+    from theorems.focus_dilution.flow import Shapes, theta_c1, unpack
+    from theorems.focus_dilution._checks_spectra import _saddle_blocks_arb
+
+    rng = np.random.default_rng(1)
+    chains = []
+    for _ in range(n):
+        w = np.sort(rng.integers(10, 1000, 4))[::-1]
+        chains.append(MarkovChain.lazy([Fraction(int(x), int(w.sum())) for x in w], Fraction(1, 2)))
+
+    def cert():
+        for ch in chains:
+            with arb_precision(256):
+                c_jac, c_cf, K, _ = _saddle_blocks_arb(ch, 2, 2)
+                flint.arb_mat([[K[y][j] for j in range(8, 12)] for y in range(4)]).det()
+
+    def flt():
+        for ch in chains:
+            full_jacobian_float(ch, unpack(theta_c1(ch, 2, 2), Shapes(4, 2, 2)))
+
+    _, t_c = _cpu(cert)
+    _, t_f = _cpu(flt)
+    return [("saddle: float torch Hessian per chain (baseline)", t_f / n, 1.0),
+            ("saddle: certified arb enclosures per chain", t_c / n, (t_f / n) / (t_c / n))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--chains", type=int, default=256)
+    ap.add_argument("--scipy-sample", type=int, default=16)
+    ap.add_argument("--certified", type=int, default=20)
+    args = ap.parse_args(argv)
+    rows = bench_full_flow() + bench_sweep(args.chains, args.scipy_sample) + bench_certified(args.certified)
+    print(f"\n{'benchmark':<52} {'CPU s':>10} {'speed-up vs baseline':>22}")
+    for name, t, r in rows:
+        print(f"{name:<52} {t:>10.4f} {'' if r != r else f'{r:.1f}x':>22}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
