@@ -133,9 +133,9 @@ def origin_symbolic(*, seed: int, profile: Profile, variant: str = "statement") 
 
 
 def origin_hessian_float(*, seed: int, profile: Profile) -> Evidence:
-    """torch.func.hessian of L at theta = 0 equals -J0 (float64); E1 with m = 3, m_k = 2 and the pinned
+    """torch autograd Hessian of L at theta = 0 equals -J0 (float64); E1 with m = 3, m_k = 2 and the pinned
     chains with m = m_k = 2.  Budget float_tolerance(ops = 64 d)."""
-    tally = Tally(precision="float64", backend="torch.func.hessian", seeds=(seed,))
+    tally = Tally(precision="float64", backend="torch autograd Hessian", seeds=(seed,))
     E1 = MarkovChain.lazy(E1_PI, "1/2")
     for ch, m, mk in [(E1, 3, 2)] + [(c, 2, 2) for c in pinned_chains()]:
         sh = Shapes(ch.d, m, mk)
@@ -396,10 +396,10 @@ def eigen_certified(*, seed: int, profile: Profile, variant: str = "statement") 
 
 
 def eigen_float(*, seed: int, profile: Profile) -> Evidence:
-    """float64: torch.func.hessian at theta_c^1 (E1, m = 3, m_k = 2, lam = 1/2 and 0.9, plus S_pi x S_P):
+    """float64: torch autograd Hessian at theta_c^1 (E1, m = 3, m_k = 2, lam = 1/2 and 0.9, plus S_pi x S_P):
     the largest eigenvalue equals c to 1e-9 (relative to max(1, |c|)), exactly d - 1 eigenvalues below
     -1e-9, the cross block (W0, W1) x (W_Q, W_K) is 0 to float_tolerance(64 d)."""
-    tally = Tally(precision="float64", backend="torch.func.hessian", tolerance=1e-9, seeds=(seed,))
+    tally = Tally(precision="float64", backend="torch autograd Hessian", tolerance=1e-9, seeds=(seed,))
     anchors = {}
 
     def body(ch: MarkovChain) -> Observation:
@@ -501,7 +501,7 @@ def growth_eigenvector_sign(*, seed: int, profile: Profile, variant: str = "stat
     """float64 on S_pi x {F2, F3} plus F6, F7: the top eigenvector of the Hessian flow at theta_c^1
     (m = m_k = 1) has sign(dW_Q dW_K) = sign(K2) (so kappa grows with the sign of c); instances with
     |K2| < 1e-6 are N/A.  Variant 'opposite_sign': sign = -sign(K2)."""
-    tally = Tally(precision="float64", backend="torch.func.hessian", seeds=(seed,))
+    tally = Tally(precision="float64", backend="torch autograd Hessian", seeds=(seed,))
 
     def body(ch: MarkovChain) -> Observation:
         if _uniform(ch):

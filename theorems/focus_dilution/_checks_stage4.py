@@ -278,7 +278,7 @@ def ls_jacobian(*, seed: int, profile: Profile, variant: str = "statement") -> E
     mask[[2 * D * m + 1 * mk, 2 * D * m + m * mk + 1 * mk]] = True
     trans = float(np.linalg.norm(vec[mask]))
     top_in = _top_in_manifold(pt, ch)
-    tally = Tally(precision="float64 + dps=30", backend="torch.func.hessian + mpmath", tolerance=1e-9,
+    tally = Tally(precision="float64 + dps=30", backend="torch autograd Hessian + mpmath", tolerance=1e-9,
                   seeds=(seed,))
     tally.details.update({"sigma_max_GM": sig, "top_full": top, "transverse_weight": trans,
                           "top_in_manifold": top_in, "lambda_perp_over_delta": sig / 1e-3})

@@ -111,7 +111,7 @@ ORIGIN_SPECTRUM = Claim(
         Check("symbolic", _spec.origin_symbolic,
               description="sympy: G_M(0) = -pi v^T for symbolic pi and P (d = 3)"),
         Check("hessian_float", _spec.origin_hessian_float, role="corroborating",
-              description="torch.func.hessian at 0 equals -J0 (E1 anchor +-0.459501 x 3)"),
+              description="torch autograd Hessian at 0 equals -J0 (E1 anchor +-0.459501 x 3)"),
     ),
     controls=(
         Control("mu_v", "mu0' = |v| (without |pi|)", Check("exact", _spec.origin_exact, {"variant": "mu_v"})),

@@ -220,7 +220,7 @@ def in_manifold_hessian(chain: MarkovChain, pt: ReducedPoint) -> Any:
 
 
 def full_jacobian_float(chain: MarkovChain, W: tuple[np.ndarray, ...], tau: float = 1.0) -> np.ndarray:
-    """The flow Jacobian -Hessian of L at the full parameters W (torch.func.hessian, float64)."""
+    """The flow Jacobian -Hessian of L at the full parameters W (torch autograd Hessian, float64)."""
     import torch
 
     from .population import TorchOps, model_matrices
@@ -238,5 +238,5 @@ def full_jacobian_float(chain: MarkovChain, W: tuple[np.ndarray, ...], tau: floa
         return population_loss(pi, P, M, Phi, tau, ops)
 
     x = torch.tensor(np.concatenate([w.ravel() for w in W]), dtype=torch.float64)
-    H = torch.func.hessian(L)(x).numpy()
+    H = torch.autograd.functional.hessian(L, x).detach().numpy()
     return -(H + H.T) / 2
