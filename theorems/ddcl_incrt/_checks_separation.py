@@ -131,7 +131,7 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     if variant not in SEP_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
     rng = np.random.default_rng(seed)
-    tally = Tally(precision="exact (fmpq) + arb 128 bits", backend="python-flint, sympy", seeds=(seed,))
+    tally = Tally(precision="exact (fmpq) + arb 256 bits", backend="python-flint, sympy", seeds=(seed,))
     cases: list[tuple[Any, int, str, Fraction, bool]] = [(z, K, m, t, True) for z, K, m, t in PINNED_SEPARATION]
     for _ in range(profile.pick(10, 30, 150)):
         d = int(rng.integers(1, 4))
@@ -178,17 +178,22 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         if variant == "statement" and K * d <= 9:
             from numerics.precision import arb_precision
 
-            spec = exact_spectrum(H)
-            cov_spec = exact_spectrum(C)
-            with arb_precision(128):
+            spec = exact_spectrum(H, bits=256)
+            cov_spec = exact_spectrum(C, bits=256)
+            with arb_precision(256):
                 preds = [_arb(Fraction(2, K))] + [2 * (1 - c_true * cl.enclosure / _arb(tau)) / K
                                                   for cl in cov_spec]
                 for cl in spec:
-                    zero_ok = cl.sign() is not Tri.UNKNOWN or inn.zero > 0
+                    if cl.sign() is Tri.UNKNOWN and inn.zero == 0:
+                        # the enclosure straddles 0 although no eigenvalue is exactly 0: undecided at
+                        # this precision, never coerced
+                        tally.add(Tally(precision="", backend="").ball(Tri.UNKNOWN))
+                        tally.note(f"enclosure {cl.enclosure} straddles 0 at 256 bits: {inst}")
+                        continue
                     hit = any(cl.enclosure.overlaps(p) for p in preds)
-                    tally.exact(bool(zero_ok and hit), counterexample=lambda: refuted(
+                    tally.exact(bool(hit), counterexample=lambda: refuted(
                         f"Hessian eigenvalue enclosure {cl.enclosure} (multiplicity {cl.multiplicity}) "
-                        f"matches no predicted eigenvalue or does not exclude 0", **inst))
+                        f"matches no predicted eigenvalue", **inst))
     tally.details.update({"cases": len(cases), "sympy_hessians": n_sympy, "degenerate": degenerate})
     return tally.evidence()
 
