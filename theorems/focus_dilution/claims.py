@@ -84,6 +84,8 @@ CONSERVATION = Claim(
               description="LSODA from eps = 0.3 and 1e-3 (quick: T = 300): drift <= 1e-6 (1 + |theta|^2)"),
         Check("reduced", _mod.reduced_conservation,
               description="the reduced-ODE invariants of §2.8"),
+        Check("oracle", _mod.reduced_oracle, role="corroborating",
+              description="LSODA vs a 30-digit mpmath RK4 oracle on the reduced ODE (t <= 5)"),
     ),
     controls=(
         Control("E_plus", "E+ = W_Q^T W_Q + W_K^T W_K is not conserved",
