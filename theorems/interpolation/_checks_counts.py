@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any
 
 from numerics.strategies import edge_case_datasets, interpolation_datasets
 from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
 
 from ._checks_exact import SOFTMAX_PINNED, describe
-from .blocks import FF, SA, Block, identity_block
+from .blocks import FF, SA, Block
 from .construction import build_interpolator, distinguishing_points, paper_block_count, parameter_formula
 from .dataset import Dataset
 

@@ -8,7 +8,6 @@ from the lemma statements (:func:`rank_one_prediction`, ...), then compared exac
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from hypothesis import strategies as st
 

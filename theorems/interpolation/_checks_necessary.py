@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Any
 
 from hypothesis import strategies as st
 

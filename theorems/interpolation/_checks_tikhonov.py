@@ -11,7 +11,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
+from verify import Evidence, Observation, Profile, Tally, Verdict, refuted
 
 from .construction import build_interpolator, parameter_formula
 from .dataset import Dataset

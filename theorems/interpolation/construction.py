@@ -443,7 +443,7 @@ class _Builder:
         seen: dict[tuple, int] = {}
         for i, t in enumerate(self.state.P):
             if t in seen:
-                return False, (seen[i] if False else seen[t], i, t)
+                return False, (seen[t], i, t)
             seen[t] = i
         return True, None
 
