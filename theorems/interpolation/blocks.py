@@ -384,6 +384,7 @@ class ExactState:
             bad = ~(np.isfinite(S).all(axis=1) & np.isfinite(err).all(axis=1) & np.isfinite(top_lo))
         cand[bad] = True  # overflow: every key is a candidate, decided exactly
         exact_proj = None
+        lam_means: dict[tuple, tuple] = {}
         new = []
         for i in range(n):
             ls = np.nonzero(cand[i])[0]
@@ -404,14 +405,21 @@ class ExactState:
                     row.append(s)
                 w = hardmax_weights(row, ExactArithmetic())
                 winners = [int(l) for l, wl in zip(ls, w) if wl != 0]
-            if len(winners) == 1:
-                m = X[winners[0]]
+            key = tuple(winners)
+            lm = lam_means.get(key)
+            if lm is None:  # lam * (mean of the maximisers), shared by every row with these winners
+                if len(winners) == 1:
+                    m = X[winners[0]]
+                else:
+                    m = tuple(sum((X[l][k] for l in winners), Q(0)) / len(winners) for k in range(self.d))
+                lm = m if lam == 1 else tuple(lam * mv for mv in m)
+                lam_means[key] = lm
+            if rho == 0:
+                new.append(lm)
+            elif rho == 1:
+                new.append(tuple(v + mv for v, mv in zip(X[i], lm)))
             else:
-                m = tuple(sum((X[l][k] for l in winners), Q(0)) / len(winners) for k in range(self.d))
-            if rho == 0 and lam == 1:
-                new.append(m)
-            else:
-                new.append(tuple(rho * v + lam * mv for v, mv in zip(X[i], m)))
+                new.append(tuple(rho * v + mv for v, mv in zip(X[i], lm)))
         for i, t in enumerate(new):
             if t != X[i]:
                 self._set(a + i, t)
