@@ -9,6 +9,8 @@ Prints tables and writes figures (matplotlib, Agg) to ``--out`` (default ./figur
   log(1 + eta (2/K)(c lambda_h/tau - 1));
 * §4.2 temperature divergence (per-head model of §3.5): final tau_h and H/log K against lambda_h,
   trajectories (figure ``ddcl_temperatures.png``);
+* §4.5 pruning safety (simplified): synthetic anisotropic embeddings, each head pruned in turn;
+* §3.10/§3.11 online tracker on fixed operators: count vs K, principal angles, birth monotonicity;
 * §4.4 planted-relations task, r in {1, 2, 4}: head births (plane, s_G at birth, order), final head count
   against the prediction across seeds, separation (sep_min, gamma_max(C_Y)) against heads, per-head
   temperatures (coupled variant, armed at 60 % of training), pruning events (figures
@@ -128,6 +130,65 @@ def online_growth(n_cases: int, seed: int, iters: int = 4000) -> dict[str, Any]:
     return {"operators with a 10 % gap at theta": used, "count = K": count_ok, "births": births_total,
             "monotonicity violations": violations,
             "max principal angle to E_>theta (deg)": max(angles) if angles else float("nan")}
+
+
+def pruning_safety(seed: int, train_steps: int, finetune_steps: int) -> list[list[Any]]:
+    """§4.5 (simplified, MEASURED): synthetic anisotropic 'BERT-like' embeddings (d = 32, spectrum
+    lambda_j = 1/j randomly rotated, common mean offset of norm 3, N = 1000) and six head channels
+    O_h = Y W_h (rank-2 random maps, scales 0.1 - 1) concatenated with Y (M-cat).  A shared dictionary
+    (K = 8, F mode, tau = 0.5 * 2 lambda_1(C_full)) is trained; then each head's channel is removed in
+    turn and we record the largest eigenvalue drop against R2's bound eps + sqrt(lambda_1 eps), the
+    change of gamma_max and of sep_min, the largest squared-distance drop against R3's bound
+    4 N eps_tr / min(n_k, n_l) (at an approximate F-stationary point), and whether the pruned dictionary
+    collapses (V / tr C < 1e-3) after fine-tuning."""
+    from .dictionary import all_losses, covariance, gibbs, grad_detached
+    from .hessian import gamma_max
+
+    rng = np.random.default_rng(seed)
+    d, N, K, H = 32, 1000, 8, 6
+    O_, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    lam = 1.0 / np.arange(1, d + 1)
+    mu = rng.standard_normal(d)
+    mu *= 3 / np.linalg.norm(mu)
+    Y = mu + (rng.standard_normal((N, d)) * np.sqrt(lam)) @ O_.T
+    chans = []
+    for h in range(H):
+        W = rng.standard_normal((d, 2)) @ rng.standard_normal((2, 2)) * (0.1 + 0.9 * h / (H - 1)) / math.sqrt(d)
+        chans.append(Y @ W)
+    X = np.hstack([Y] + chans)
+    C = covariance(X)
+    lam1 = float(np.linalg.eigvalsh(C)[-1])
+    tau = 0.5 * 2 * lam1
+    P = X.mean(0) + 1e-3 * rng.standard_normal((K, X.shape[1]))
+    for _ in range(train_steps):
+        P = P - 0.25 * grad_detached(X, P, gibbs(X, P, tau))["L_q"]
+    rows = []
+    base_cols = list(range(X.shape[1]))
+    for h in range(H):
+        cols = [c for c in base_cols if not (d + 2 * h <= c < d + 2 * h + 2)]
+        Cs = C[np.ix_(cols, cols)]
+        Dh = C[d + 2 * h: d + 2 * h + 2, d + 2 * h: d + 2 * h + 2]
+        eps = float(np.linalg.eigvalsh(Dh)[-1])
+        eps_tr = float(np.trace(Dh))
+        lf = np.sort(np.linalg.eigvalsh(C))[::-1][: len(cols)]
+        ls = np.sort(np.linalg.eigvalsh(Cs))[::-1]
+        drop = float((lf - ls).max())
+        bound = eps + math.sqrt(ls[0] * eps)
+        dg = gamma_max(ls[0], K, tau, 2) - gamma_max(lf[0], K, tau, 2)
+        Q = gibbs(X, P, tau)
+        n = Q.sum(0)
+        Ph = P[:, d + 2 * h: d + 2 * h + 2]
+        r3 = max(float(((Ph[k] - Ph[l]) ** 2).sum()) / (4 * N * eps_tr / min(n[k], n[l]))
+                 for k in range(K) for l in range(k + 1, K))
+        Xs, Ps = X[:, cols], P[:, cols]
+        sep = lambda Pm, tr: float(min(np.linalg.norm(Pm[k] - Pm[l]) for k in range(K)
+                                       for l in range(k + 1, K)) / math.sqrt(tr))
+        sep_before, sep_after = sep(P, np.trace(C)), sep(Ps, np.trace(Cs))
+        for _ in range(finetune_steps):
+            Ps = Ps - 0.25 * grad_detached(Xs, Ps, gibbs(Xs, Ps, tau))["L_q"]
+        V = all_losses(Xs, Ps, tau)["V"] / float(np.trace(Cs))
+        rows.append([h, eps, drop, bound, drop <= bound + 1e-12, dg, sep_before, sep_after, r3, V, V < 1e-3])
+    return rows
 
 
 def separation_monotonicity(seed: int, steps: int = 3000) -> list[list[Any]]:
@@ -290,6 +351,10 @@ def main(argv: list[str] | None = None) -> int:
     print("\n== §4.2 temperature divergence (per-head model of §3.5, full mode, tau_0 = 1, boundary 0.25)")
     trows, temp = temperature_divergence(0, 8000 if quick else 20000)
     print(_table(trows, ["lambda_h", "c lambda_h / tau_0", "tau_h(T)", "H/log K", "group"]))
+    print("\n== §4.5 pruning safety (synthetic anisotropic embeddings, shared M-cat dictionary)")
+    prow = pruning_safety(0, 400 if quick else 3000, 400 if quick else 2000)
+    print(_table(prow, ["head", "eps_h", "max lambda drop", "R2 bound", "R2 holds", "d gamma_max",
+                        "sep_min before", "sep_min after", "R3 ratio", "V/trC after fine-tune", "collapsed"]))
     print(f"\n== §4.4 planted relations, theta = {theta}, {len(seeds)} seed(s), {steps} steps per run")
     controls = args.controls or not quick
     runs = planted([1, 2, 4], seeds, steps, controls=controls)
