@@ -1,6 +1,9 @@
 """Benchmarks of the focus-and-dilution numerics (issue 4, "Performance"), all measured in one process.
 
-    python -m benchmarks.focus_dilution.bench_flows [--chains 256] [--scipy-sample 16]
+    OPENBLAS_NUM_THREADS=1 python -m benchmarks.focus_dilution.bench_flows [--chains 256] [--scipy-sample 16]
+
+Run with OPENBLAS_NUM_THREADS=1: the matrices are tiny and spinning BLAS threads inflate CPU time by up to
+20x on a loaded 2-core machine (E1: 3 s CPU with one thread, 9-64 s with two).
 
 1. The full four-stage d = 4 flow (E1, m = m_k = 8, T = 3e4, LSODA rtol 1e-9): CPU time (target < 10 s),
    and on T = 3000 the batched finite-difference Jacobian against LSODA's own (baseline) Jacobian.
