@@ -252,7 +252,14 @@ def _indent(text: str, n: int = 2) -> str:
     return "\n".join(" " * n + line for line in str(text).splitlines())
 
 
+def _one_blas_thread() -> None:
+    """Checks solve many small problems: one BLAS/OpenMP thread per process (before numpy loads)."""
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _one_blas_thread()
     parser = _parser()
     try:
         args = parser.parse_args(argv)
