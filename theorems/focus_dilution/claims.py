@@ -356,6 +356,42 @@ DEGENERATE_POINT = Claim(
     expected=Verdict.CONSISTENT,
 )
 
+PI1_F4, LAM_F4 = "3/5", "1/2"
+
+
+def _lumped_statement():
+    import sympy as sp
+
+    from .critical_points import lumped_system
+
+    eqs, _, _ = lumped_system(PI1_F4, LAM_F4, 5)
+    return sp.And(*[sp.Eq(e, 0) for e in eqs])
+
+
+DEGENERATE_POINT_CERTIFIED = Claim(
+    id="focus.stage4.degenerate_point_certified",
+    title="theta_c2 exists: the lumped equations have a unique zero within 1e-20 of the computed point",
+    source=Source(PAPER, "Prop 3.8 (degenerate critical point) [secondary]; lumped form derived", "§4.13"),
+    provenance=("secondary", "derived"),
+    statement=_lumped_statement,
+    hypotheses=("F4: pi = (3/5, 1/10 x 4), d = 5", "kappa fixed at the value the symmetric flow reaches",
+                "gauges 1^T beta = 0 and |gamma|^2 - |beta|^2 = 2 kappa"),
+    reading=("Certified existence (Krawczyk test in arb) of a solution of the lumped equations "
+             "h1 b = T1, h' b = T' with the second gauge, in a ball of radius 1e-20 about the 30-digit "
+             "Newton point; with focus.stage4.degenerate_point (G_M = G_Phi = 0 there to 1e-25) this "
+             "locates theta_c2 rigorously."),
+    uses=("focus.stage4.degenerate_point",),
+    checks=(
+        Check("krawczyk", _s4.lumped_existence,
+              description="Krawczyk operator in 256-bit arb over the box of radius 1e-20 (lam = 1/2)"),
+    ),
+    controls=(
+        Control("shifted_target", "the same equations with T1 + 1/100: no zero in the box",
+                Check("krawczyk", _s4.lumped_existence, {"variant": "shifted_target"})),
+    ),
+    expected=Verdict.CERTIFIED,
+)
+
 STALL = Claim(
     id="focus.stage4.stall",
     title="At delta = 0 training stalls at theta_c2 -- in the stable regime (pi = (0.6, 0.1 x 4), lam <= 0.6)",
@@ -434,4 +470,4 @@ LYAPUNOV_SCHMIDT = Claim(
 
 CLAIMS: tuple = (POPULATION_LIMIT, GRADIENTS, CONSERVATION, ORIGIN_SPECTRUM, CONDENSATION, SADDLE_LOCATION,
                  SADDLE_EIGEN, FOCUS_DIRECTION, GROWTH_SIGN, REDISTRIBUTION, DILUTION, PLATEAUS, DEGENERATE_POINT,
-                 STALL, STALL_ALL, LYAPUNOV_SCHMIDT, ANTI_FOCUS)
+                 DEGENERATE_POINT_CERTIFIED, STALL, STALL_ALL, LYAPUNOV_SCHMIDT, ANTI_FOCUS)

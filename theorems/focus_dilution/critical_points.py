@@ -240,3 +240,34 @@ def full_jacobian_float(chain: MarkovChain, W: tuple[np.ndarray, ...], tau: floa
     x = torch.tensor(np.concatenate([w.ravel() for w in W]), dtype=torch.float64)
     H = torch.autograd.functional.hessian(L, x).detach().numpy()
     return -(H + H.T) / 2
+
+
+def lumped_system(pi1: Any, lam: Any, d: int, *, target_shift: Any = 0) -> tuple[list[Any], tuple[Any, ...], Any]:
+    """The lumped critical equations of spec §4.13 in (g1, g_l, b), with kappa a free symbol.
+
+    With Phi = kappa gamma gamma^T, gamma = (g1, g_l, ..., g_l), beta = (b1, b_l, ...), 1^T beta = 0 and
+    b = b1 - b_l (so b1 = b (d-1)/d, b_l = -b/d):
+
+        a  = pi1 e^{kappa g1^2} / (pi1 e^{kappa g1^2} + (1-pi1) e^{kappa g1 g_l}),
+        a' = pi1 e^{kappa g1 g_l} / (pi1 e^{kappa g1 g_l} + (1-pi1) e^{kappa g_l^2}),
+        h1 = a g1 + (1-a) g_l,  h' = a' g1 + (1-a') g_l,
+
+        h1 b = T1,  h' b = T',  |gamma|^2 - |beta|^2 - 2 kappa = 0  (the second gauge),
+
+    T1 = log[(d-1)(lam + (1-lam)pi1) / ((1-lam)(1-pi1))], T' = log[(d-1)(1-lam)pi1 / rho_l],
+    rho_l = lam + (1-lam)(1-pi1).  ``target_shift`` adds a constant to T1 (a deliberately false
+    variant for the negative control).  Returns (equations, (g1, g_l, b), kappa).
+    """
+    import sympy as sp
+
+    p1, lm = sp.Rational(str(pi1)), sp.Rational(str(lam))
+    g1, gl, b, kap = sp.symbols("g_1 g_l b kappa", real=True)
+    a = p1 * sp.exp(kap * g1**2) / (p1 * sp.exp(kap * g1**2) + (1 - p1) * sp.exp(kap * g1 * gl))
+    ap = p1 * sp.exp(kap * g1 * gl) / (p1 * sp.exp(kap * g1 * gl) + (1 - p1) * sp.exp(kap * gl**2))
+    h1 = a * g1 + (1 - a) * gl
+    hp = ap * g1 + (1 - ap) * gl
+    rl = lm + (1 - lm) * (1 - p1)
+    T1 = sp.log((d - 1) * (lm + (1 - lm) * p1) / ((1 - lm) * (1 - p1))) + sp.Rational(str(target_shift))
+    Tp = sp.log((d - 1) * (1 - lm) * p1 / rl)
+    gauge = g1**2 + (d - 1) * gl**2 - b**2 * sp.Rational(d - 1, d) - 2 * kap
+    return [h1 * b - T1, hp * b - Tp, gauge], (g1, gl, b), kap

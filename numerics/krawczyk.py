@@ -1,0 +1,138 @@
+"""Certified existence and uniqueness of zeros of smooth systems: the Krawczyk test in arb.
+
+For ``F: R^n -> R^n`` given as sympy expressions, a box ``X = x0 + [-r, r]^n`` and ``Y`` an approximate
+inverse of ``F'(x0)``, the Krawczyk operator
+
+    K(X) = x0 - Y F(x0) + (I - Y F'(X)) (X - x0)
+
+is evaluated in ball arithmetic (``F'(X)`` is the interval extension of the symbolic Jacobian over the
+whole box).  Then
+
+* ``K(X)`` inside the interior of ``X``  =>  ``F`` has exactly one zero in ``X``      (``Tri.TRUE``);
+* some ``F_i`` enclosed over ``X`` excludes 0  =>  ``F`` has no zero in ``X``          (``Tri.FALSE``);
+* otherwise                                                                            (``Tri.UNKNOWN``).
+
+The sympy expressions are evaluated by :func:`sympy_to_arb`, a small interpreter over +, *, integer
+powers, exp, log, sqrt and rational constants, so every constant stays exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .precision import Tri, arb_precision, to_arb
+
+__all__ = ["sympy_to_arb", "KrawczykResult", "krawczyk"]
+
+
+def sympy_to_arb(expr: Any, env: Mapping[Any, Any]) -> Any:
+    """Evaluate a sympy expression with arb balls substituted for its symbols (``env``)."""
+    import flint
+    import sympy as sp
+
+    if expr in env:
+        return env[expr]
+    if isinstance(expr, sp.Rational):
+        return flint.arb(flint.fmpq(int(expr.p), int(expr.q)))
+    if expr is sp.pi:
+        return flint.arb.pi()
+    if isinstance(expr, sp.Add):
+        out = flint.arb(0)
+        for a in expr.args:
+            out = out + sympy_to_arb(a, env)
+        return out
+    if isinstance(expr, sp.Mul):
+        out = flint.arb(1)
+        for a in expr.args:
+            out = out * sympy_to_arb(a, env)
+        return out
+    if isinstance(expr, sp.Pow):
+        base = sympy_to_arb(expr.base, env)
+        e = expr.exp
+        if isinstance(e, sp.Integer):
+            k = int(e)
+            out = flint.arb(1)
+            for _ in range(abs(k)):
+                out = out * base
+            return out if k >= 0 else 1 / out
+        if e == sp.Rational(1, 2):
+            return base.sqrt()
+        return (sympy_to_arb(e, env) * base.log()).exp()
+    if isinstance(expr, sp.exp):
+        return sympy_to_arb(expr.args[0], env).exp()
+    if isinstance(expr, sp.log):
+        return sympy_to_arb(expr.args[0], env).log()
+    if isinstance(expr, sp.Symbol):
+        raise KeyError(f"no value for symbol {expr}")
+    raise TypeError(f"sympy_to_arb does not handle {type(expr).__name__}: {expr}")
+
+
+@dataclass(frozen=True)
+class KrawczykResult:
+    """``decision``: TRUE (a unique zero in the box), FALSE (no zero in the box), UNKNOWN."""
+
+    decision: Tri
+    radius: float
+    bits: int
+    contraction: float | None  # max over i of rad(K_i) / r (< 1 is needed for TRUE)
+    residual: float            # |F(x0)|_inf upper bound
+    excluded_component: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"decision": self.decision.value, "radius": self.radius, "bits": self.bits,
+                "contraction": self.contraction, "residual": self.residual,
+                "excluded_component": self.excluded_component}
+
+
+def krawczyk(equations: Sequence[Any], unknowns: Sequence[Any], center: Sequence[Any], radius: Any, *,
+             bits: int = 256, parameters: Mapping[Any, Any] | None = None) -> KrawczykResult:
+    """The Krawczyk test for ``equations == 0`` on ``center + [-radius, radius]^n``.
+
+    ``center`` may hold mpmath numbers, floats, strings or rationals; ``parameters`` maps other
+    symbols to values (converted to balls).  The approximate inverse ``Y`` is computed from the
+    midpoint Jacobian; any ``Y`` is valid, a good one only makes the test succeed.
+    """
+    import flint
+    import sympy as sp
+
+    n = len(unknowns)
+    if len(equations) != n or len(center) != n:
+        raise ValueError(f"need n equations, n unknowns and an n-vector center (got "
+                         f"{len(equations)}, {n}, {len(center)})")
+    jac = [[sp.diff(f, v) for v in unknowns] for f in equations]
+    with arb_precision(bits):
+        par = {k: to_arb(v) for k, v in (parameters or {}).items()}
+        x0 = [to_arb(c) for c in center]
+        r = to_arb(radius)
+        box = [x + flint.arb(0, r.upper()) for x in x0]
+        env0 = {**par, **dict(zip(unknowns, x0))}
+        envX = {**par, **dict(zip(unknowns, box))}
+        F0 = [sympy_to_arb(f, env0) for f in equations]
+        FX = [sympy_to_arb(f, envX) for f in equations]
+        residual = max(float(abs(f).upper()) for f in F0)
+        for i, f in enumerate(FX):
+            if f > 0 or f < 0:
+                return KrawczykResult(Tri.FALSE, float(radius), bits, None, residual, i)
+        J0 = flint.arb_mat([[flint.arb(sympy_to_arb(jac[i][j], env0).mid()) for j in range(n)]
+                            for i in range(n)])
+        JX = flint.arb_mat([[sympy_to_arb(jac[i][j], envX) for j in range(n)] for i in range(n)])
+        try:
+            Y = J0.inv()
+        except ZeroDivisionError:
+            return KrawczykResult(Tri.UNKNOWN, float(radius), bits, None, residual, None)
+        Y = flint.arb_mat([[flint.arb(Y[i, j].mid()) for j in range(n)] for i in range(n)])
+        I = flint.arb_mat([[int(i == j) for j in range(n)] for i in range(n)])
+        dX = flint.arb_mat([[flint.arb(0, r.upper())] for _ in range(n)])
+        K = flint.arb_mat([[x] for x in x0]) - Y * flint.arb_mat([[f] for f in F0]) + (I - Y * JX) * dX
+        inside = True
+        worst = 0.0
+        for i in range(n):
+            ki = K[i, 0]
+            lo_ok = ki.lower() > box[i].lower()
+            hi_ok = ki.upper() < box[i].upper()
+            inside = inside and bool(lo_ok) and bool(hi_ok)
+            dev = max(float(abs(ki.upper() - x0[i]).upper()), float(abs(x0[i] - ki.lower()).upper()))
+            worst = max(worst, dev / float(r))
+    return KrawczykResult(Tri.TRUE if inside else Tri.UNKNOWN, float(radius), bits, worst, residual, None)

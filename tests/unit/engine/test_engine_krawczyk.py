@@ -1,0 +1,42 @@
+"""The Krawczyk test: certified existence, certified absence, and undecided boxes."""
+
+import pytest
+import sympy as sp
+
+from numerics.krawczyk import krawczyk, sympy_to_arb
+from numerics.precision import Tri, arb_precision, to_arb
+
+x, y = sp.symbols("x y")
+
+
+def test_unique_zero_is_certified():
+    r = krawczyk([x**2 + y**2 - 2, x - y], [x, y], [1, 1], "1e-10")
+    assert r.decision is Tri.TRUE and r.contraction < 1
+
+
+def test_no_zero_is_refuted():
+    r = krawczyk([x**2 + y**2 - sp.Rational(5, 2), x - y], [x, y], [1, 1], "1e-10")
+    assert r.decision is Tri.FALSE and r.excluded_component == 0
+
+
+def test_transcendental_and_parameters():
+    a = sp.Symbol("a")
+    r = krawczyk([sp.exp(x) - a], [x], ["0.693147180559945309417232121458176568075500134360"], "1e-30",
+                 parameters={a: 2})
+    assert r.decision is Tri.TRUE
+
+
+def test_box_too_large_is_unknown():
+    # two zeros (+-1) inside the box [-2, 2]: neither existence-and-uniqueness nor absence is provable
+    r = krawczyk([x**2 - 1], [x], [0.25], "1.75")
+    assert r.decision is Tri.UNKNOWN
+
+
+def test_sympy_to_arb_keeps_rationals_exact():
+    with arb_precision(128):
+        v = sympy_to_arb(sp.Rational(1, 3) * x + sp.log(2), {x: to_arb(3)})
+        assert v.overlaps(to_arb(1) + to_arb(2).log())
+    with pytest.raises(KeyError):
+        sympy_to_arb(x + y, {x: to_arb(1)})
+    with pytest.raises(ValueError):
+        krawczyk([x], [x, y], [0, 0], "1e-3")
