@@ -106,8 +106,13 @@ def _summaries(model: InterpolatingTransformer) -> list[_Step]:
 
 
 def _run(steps: list[_Step], tau: Any, line: dict, ops: Any) -> Tri:
-    """The recursion in arithmetic ``ops`` (floats or arb); returns a three-valued Cert(tau)."""
-    conv, sqrt, exp, pos, le = ops
+    """The recursion in arithmetic ``ops`` (floats or arb); returns a three-valued Cert(tau).
+
+    ``ops = (conv, sqrt, exp, pos, le, upper_max)``; ``upper_max(a, b)`` must return an upper bound of
+    both (the plain max for floats, the larger upper endpoint for balls), so that the running worst
+    term stays rigorous.
+    """
+    conv, sqrt, exp, pos, le, upper_max = ops
     r = conv(0)
     result = Tri.TRUE
     for stp in steps:
@@ -134,16 +139,9 @@ def _run(steps: list[_Step], tau: Any, line: dict, ops: Any) -> Tri:
                 ex = conv(gap) - 2 * delta
                 result = result & pos(ex)
                 term = conv(nm1) * exp(-ex / conv(tau)) * sqrt(conv(D2))
-                worst = term if _gt(term, worst) else worst
+                worst = upper_max(worst, term)
             r = abs(conv(rho)) * r + abs(conv(lam)) * (r + worst)
     return result
-
-
-def _gt(a: Any, b: Any) -> bool:
-    try:
-        return bool(a > b)
-    except Exception:  # arb comparisons of overlapping balls
-        return float(a.mid()) > float(b.mid())
 
 
 def _float_ops():
@@ -162,7 +160,7 @@ def _float_ops():
     def le(a, b):
         return Tri.TRUE if a <= b else Tri.FALSE
 
-    return conv, math.sqrt, exp, pos, le
+    return conv, math.sqrt, exp, pos, le, max
 
 
 def _arb_ops():
@@ -180,8 +178,11 @@ def _arb_ops():
     def exp(x):
         return x.exp()
 
-    # the running worst term must be an upper bound: use max of balls
-    return conv, sqrt, exp, tri_positive, tri_le
+    def upper_max(a, b):
+        # the upper endpoint of the union: a rigorous upper bound of every point of both balls
+        return a.union(b).upper()
+
+    return conv, sqrt, exp, tri_positive, tri_le, upper_max
 
 
 def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: int = 256) -> Certificate:
@@ -214,49 +215,10 @@ def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: in
 
         for _ in range(40):
             tau_q = _as_fraction(float(f'{cand:.3g}'))  # a short decimal, as a rational
-            if _run_arb(steps, tau_q, line, aops) is Tri.TRUE:
+            if _run(steps, tau_q, line, aops) is Tri.TRUE:
                 return Certificate(float(tau_q), True, "certified in arb", len(steps))
             cand *= 0.8
     return Certificate(None, False, "arb could not certify the float candidate", len(steps))
-
-
-def _run_arb(steps, tau, line, aops) -> Tri:
-    import flint
-
-    conv, sqrt, exp, pos, le = aops
-    r = conv(0)
-    result = Tri.TRUE
-    for stp in steps:
-        if stp.kind == "line":
-            u2 = sum(_as_fraction(v) ** 2 for v in line["u"])
-            bound = min(_as_fraction(line["gamma"]), _as_fraction(1) / 2)
-            result = result & le(sqrt(conv(u2)) * r, conv(bound))
-        elif stp.kind == "ff":
-            eta, terms = stp.data
-            lip = abs(conv(eta)) + sum((sqrt(conv(a)) * sqrt(conv(b)) for a, b in terms), conv(0))
-            r = lip * r
-        elif stp.kind == "sa_none":
-            r = abs(conv(stp.data)) * r
-        elif stp.kind == "sa_uniform":
-            rho, lam = stp.data
-            r = (abs(conv(rho)) + abs(conv(lam))) * r
-        else:
-            rho, lam, rows, B2, (alpha, fac) = stp.data
-            normA = abs(conv(alpha)) + sum((sqrt(conv(a)) * sqrt(conv(b)) for a, b in fac), conv(0))
-            B = sqrt(conv(B2))
-            delta = normA * (2 * B * r + r * r)
-            # an upper bound of max_i pi_i D_i: the sum of nonnegative terms' upper endpoints is safe,
-            # but the max of upper endpoints is tighter and equally rigorous
-            worst_hi = flint.arb(0)
-            for nm1, gap, D2 in rows:
-                ex = conv(gap) - 2 * delta
-                result = result & pos(ex)
-                term = conv(nm1) * exp(-ex / conv(tau)) * sqrt(conv(D2))
-                up = term.mid() + term.rad()
-                if up > worst_hi:
-                    worst_hi = flint.arb(up)
-            r = abs(conv(rho)) * r + abs(conv(lam)) * (r + worst_hi)
-    return result
 
 
 # -- high-precision evaluation ------------------------------------------------------------------------
