@@ -24,7 +24,7 @@ from typing import Any
 
 from .precision import Tri, arb_precision, to_arb
 
-__all__ = ["sympy_to_arb", "KrawczykResult", "krawczyk"]
+__all__ = ["sympy_to_arb", "KrawczykResult", "krawczyk", "krawczyk_fn", "Dual"]
 
 
 def sympy_to_arb(expr: Any, env: Mapping[Any, Any]) -> Any:
@@ -133,6 +133,106 @@ def krawczyk(equations: Sequence[Any], unknowns: Sequence[Any], center: Sequence
             lo_ok = ki.lower() > box[i].lower()
             hi_ok = ki.upper() < box[i].upper()
             inside = inside and bool(lo_ok) and bool(hi_ok)
+            dev = max(float(abs(ki.upper() - x0[i]).upper()), float(abs(x0[i] - ki.lower()).upper()))
+            worst = max(worst, dev / float(r))
+    return KrawczykResult(Tri.TRUE if inside else Tri.UNKNOWN, float(radius), bits, worst, residual, None)
+
+
+class Dual:
+    """Forward-mode dual number over arb balls: a value and its gradient (a tuple of balls).
+
+    Evaluating a function on duals whose values are balls gives enclosures of the function and of
+    its gradient over the whole ball -- the interval Jacobian the Krawczyk operator needs.
+    """
+
+    __slots__ = ("v", "g")
+
+    def __init__(self, v: Any, g: Sequence[Any]):
+        self.v = v
+        self.g = tuple(g)
+
+    @staticmethod
+    def _lift(x: Any, n: int) -> Dual:
+        if isinstance(x, Dual):
+            return x
+        import flint
+
+        return Dual(to_arb(x), (flint.arb(0),) * n)
+
+    def __add__(self, o: Any) -> Dual:
+        o = Dual._lift(o, len(self.g))
+        return Dual(self.v + o.v, [a + b for a, b in zip(self.g, o.g)])
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Dual:
+        return Dual(-self.v, [-a for a in self.g])
+
+    def __sub__(self, o: Any) -> Dual:
+        return self + (-Dual._lift(o, len(self.g)))
+
+    def __rsub__(self, o: Any) -> Dual:
+        return Dual._lift(o, len(self.g)) - self
+
+    def __mul__(self, o: Any) -> Dual:
+        o = Dual._lift(o, len(self.g))
+        return Dual(self.v * o.v, [a * o.v + self.v * b for a, b in zip(self.g, o.g)])
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, o: Any) -> Dual:
+        o = Dual._lift(o, len(self.g))
+        inv = 1 / o.v
+        return Dual(self.v * inv, [(a * o.v - self.v * b) * inv * inv for a, b in zip(self.g, o.g)])
+
+    def __rtruediv__(self, o: Any) -> Dual:
+        return Dual._lift(o, len(self.g)) / self
+
+    def exp(self) -> Dual:
+        e = self.v.exp()
+        return Dual(e, [e * a for a in self.g])
+
+    def log(self) -> Dual:
+        return Dual(self.v.log(), [a / self.v for a in self.g])
+
+
+def krawczyk_fn(F: Any, center: Sequence[Any], radius: Any, *, bits: int = 256) -> KrawczykResult:
+    """The Krawczyk test for ``F(x) == 0`` where ``F`` maps a list of n scalars to n scalars using only
+    + - * / and ``.exp()`` / ``.log()`` (so it runs on arb balls and on :class:`Dual` numbers).
+
+    The interval Jacobian over the box comes from forward-mode differentiation in ball arithmetic.
+    """
+    import flint
+
+    n = len(center)
+    with arb_precision(bits):
+        x0 = [to_arb(c) for c in center]
+        r = to_arb(radius)
+        box = [x + flint.arb(0, r.upper()) for x in x0]
+        F0 = list(F(list(x0)))
+        if len(F0) != n:
+            raise ValueError(f"F returned {len(F0)} values for {n} unknowns")
+        residual = max(float(abs(f).upper()) for f in F0)
+        duals = [Dual(b, [flint.arb(int(i == j)) for j in range(n)]) for i, b in enumerate(box)]
+        FX = list(F(duals))
+        for i, f in enumerate(FX):
+            if f.v > 0 or f.v < 0:
+                return KrawczykResult(Tri.FALSE, float(radius), bits, None, residual, i)
+        JX = flint.arb_mat([[FX[i].g[j] for j in range(n)] for i in range(n)])
+        J0 = flint.arb_mat([[flint.arb(JX[i, j].mid()) for j in range(n)] for i in range(n)])
+        try:
+            Y = J0.inv()
+        except ZeroDivisionError:
+            return KrawczykResult(Tri.UNKNOWN, float(radius), bits, None, residual, None)
+        Y = flint.arb_mat([[flint.arb(Y[i, j].mid()) for j in range(n)] for i in range(n)])
+        I = flint.arb_mat([[int(i == j) for j in range(n)] for i in range(n)])
+        dX = flint.arb_mat([[flint.arb(0, r.upper())] for _ in range(n)])
+        K = flint.arb_mat([[x] for x in x0]) - Y * flint.arb_mat([[f] for f in F0]) + (I - Y * JX) * dX
+        inside = True
+        worst = 0.0
+        for i in range(n):
+            ki = K[i, 0]
+            inside = inside and bool(ki.lower() > box[i].lower()) and bool(ki.upper() < box[i].upper())
             dev = max(float(abs(ki.upper() - x0[i]).upper()), float(abs(x0[i] - ki.lower()).upper()))
             worst = max(worst, dev / float(r))
     return KrawczykResult(Tri.TRUE if inside else Tri.UNKNOWN, float(radius), bits, worst, residual, None)

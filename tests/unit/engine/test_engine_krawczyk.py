@@ -40,3 +40,17 @@ def test_sympy_to_arb_keeps_rationals_exact():
         sympy_to_arb(x + y, {x: to_arb(1)})
     with pytest.raises(ValueError):
         krawczyk([x], [x, y], [0, 0], "1e-3")
+
+
+def test_krawczyk_fn_with_forward_mode_interval_jacobian():
+    from numerics.krawczyk import krawczyk_fn
+
+    ok = krawczyk_fn(lambda v: [v[0] * v[0] + v[1] * v[1] - 2, v[0] - v[1]], [1, 1], "1e-10")
+    assert ok.decision is Tri.TRUE
+    ln2 = "0.693147180559945309417232121458176568075500134360"
+    assert krawczyk_fn(lambda v: [v[0].exp() - 2], [ln2], "1e-30").decision is Tri.TRUE
+    none = krawczyk_fn(lambda v: [v[0] * v[0] + v[1] * v[1] - 3, v[0] - v[1]], [1, 1], "1e-10")
+    assert none.decision is Tri.FALSE
+    # a singular Jacobian (a curve of zeros through the centre) is never certified
+    curve = krawczyk_fn(lambda v: [v[0] * v[0] - v[1] * v[1], v[0] * v[0] - v[1] * v[1]], [1, 1], "1e-10")
+    assert curve.decision is Tri.UNKNOWN
