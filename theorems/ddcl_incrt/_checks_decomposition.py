@@ -71,9 +71,18 @@ def exact_instances(*, seed: int, profile: Profile, variant: str = "statement") 
             ok = all(v >= 0 for v in vs) and all(_sandwich(P, q, v) for q, v in zip(Q, vs))
         if ok:
             return Observation(Verdict.CERTIFIED, margin=0.0, error=0.0)
-        return Observation(Verdict.REFUTED, margin=-abs(float(main)), counterexample=refuted(
-            f"exact residual L_q - (L_OLS {'-' if variant == 'minus_v' else '+'} V) = {main}",
-            margin=-abs(float(main)), variant=variant,
+        if main != 0:
+            what = f"exact residual L_q - (L_OLS {'-' if variant == 'minus_v' else '+'} V) = {main}"
+            worst = abs(float(main))
+        elif any(r != 0 for r in per):
+            bad = next(r for r in per if r != 0)
+            what = f"V_i differs from the pairwise form by {bad} (identity residual 0)"
+            worst = abs(float(bad))
+        else:
+            what = "V_i < 0 or outside the sandwich bounds"
+            worst = 0.0
+        return Observation(Verdict.REFUTED, margin=-worst, counterexample=refuted(
+            what, margin=-worst, variant=variant, identity_residual=str(main),
             pairwise_residuals=[str(r) for r in per]))
 
     explore(dictionary_instances(), body, tally, seed=seed,
