@@ -86,6 +86,33 @@ class KrawczykResult:
                 "excluded_component": self.excluded_component}
 
 
+def _operator_test(x0: list[Any], F0: list[Any], J0: Any, JX: Any, box: list[Any], r: Any,
+                   radius: Any, bits: int, residual: float) -> KrawczykResult:
+    """K(X) = x0 - Y F(x0) + (I - Y F'(X))(X - x0) with Y = mid(J0)^-1; TRUE iff K(X) is inside X.
+
+    Must run inside the caller's ``arb_precision`` block.
+    """
+    import flint
+
+    n = len(x0)
+    try:
+        Y = J0.inv()
+    except ZeroDivisionError:
+        return KrawczykResult(Tri.UNKNOWN, float(radius), bits, None, residual, None)
+    Y = flint.arb_mat([[flint.arb(Y[i, j].mid()) for j in range(n)] for i in range(n)])
+    I = flint.arb_mat([[int(i == j) for j in range(n)] for i in range(n)])
+    dX = flint.arb_mat([[flint.arb(0, r.upper())] for _ in range(n)])
+    K = flint.arb_mat([[x] for x in x0]) - Y * flint.arb_mat([[f] for f in F0]) + (I - Y * JX) * dX
+    inside = True
+    worst = 0.0
+    for i in range(n):
+        ki = K[i, 0]
+        inside = inside and bool(ki.lower() > box[i].lower()) and bool(ki.upper() < box[i].upper())
+        dev = max(float(abs(ki.upper() - x0[i]).upper()), float(abs(x0[i] - ki.lower()).upper()))
+        worst = max(worst, dev / float(r))
+    return KrawczykResult(Tri.TRUE if inside else Tri.UNKNOWN, float(radius), bits, worst, residual, None)
+
+
 def krawczyk(equations: Sequence[Any], unknowns: Sequence[Any], center: Sequence[Any], radius: Any, *,
              bits: int = 256, parameters: Mapping[Any, Any] | None = None) -> KrawczykResult:
     """The Krawczyk test for ``equations == 0`` on ``center + [-radius, radius]^n``.
@@ -118,24 +145,7 @@ def krawczyk(equations: Sequence[Any], unknowns: Sequence[Any], center: Sequence
         J0 = flint.arb_mat([[flint.arb(sympy_to_arb(jac[i][j], env0).mid()) for j in range(n)]
                             for i in range(n)])
         JX = flint.arb_mat([[sympy_to_arb(jac[i][j], envX) for j in range(n)] for i in range(n)])
-        try:
-            Y = J0.inv()
-        except ZeroDivisionError:
-            return KrawczykResult(Tri.UNKNOWN, float(radius), bits, None, residual, None)
-        Y = flint.arb_mat([[flint.arb(Y[i, j].mid()) for j in range(n)] for i in range(n)])
-        I = flint.arb_mat([[int(i == j) for j in range(n)] for i in range(n)])
-        dX = flint.arb_mat([[flint.arb(0, r.upper())] for _ in range(n)])
-        K = flint.arb_mat([[x] for x in x0]) - Y * flint.arb_mat([[f] for f in F0]) + (I - Y * JX) * dX
-        inside = True
-        worst = 0.0
-        for i in range(n):
-            ki = K[i, 0]
-            lo_ok = ki.lower() > box[i].lower()
-            hi_ok = ki.upper() < box[i].upper()
-            inside = inside and bool(lo_ok) and bool(hi_ok)
-            dev = max(float(abs(ki.upper() - x0[i]).upper()), float(abs(x0[i] - ki.lower()).upper()))
-            worst = max(worst, dev / float(r))
-    return KrawczykResult(Tri.TRUE if inside else Tri.UNKNOWN, float(radius), bits, worst, residual, None)
+        return _operator_test(x0, F0, J0, JX, box, r, radius, bits, residual)
 
 
 class Dual:
@@ -220,19 +230,4 @@ def krawczyk_fn(F: Any, center: Sequence[Any], radius: Any, *, bits: int = 256) 
                 return KrawczykResult(Tri.FALSE, float(radius), bits, None, residual, i)
         JX = flint.arb_mat([[FX[i].g[j] for j in range(n)] for i in range(n)])
         J0 = flint.arb_mat([[flint.arb(JX[i, j].mid()) for j in range(n)] for i in range(n)])
-        try:
-            Y = J0.inv()
-        except ZeroDivisionError:
-            return KrawczykResult(Tri.UNKNOWN, float(radius), bits, None, residual, None)
-        Y = flint.arb_mat([[flint.arb(Y[i, j].mid()) for j in range(n)] for i in range(n)])
-        I = flint.arb_mat([[int(i == j) for j in range(n)] for i in range(n)])
-        dX = flint.arb_mat([[flint.arb(0, r.upper())] for _ in range(n)])
-        K = flint.arb_mat([[x] for x in x0]) - Y * flint.arb_mat([[f] for f in F0]) + (I - Y * JX) * dX
-        inside = True
-        worst = 0.0
-        for i in range(n):
-            ki = K[i, 0]
-            inside = inside and bool(ki.lower() > box[i].lower()) and bool(ki.upper() < box[i].upper())
-            dev = max(float(abs(ki.upper() - x0[i]).upper()), float(abs(x0[i] - ki.lower()).upper()))
-            worst = max(worst, dev / float(r))
-    return KrawczykResult(Tri.TRUE if inside else Tri.UNKNOWN, float(radius), bits, worst, residual, None)
+        return _operator_test(x0, F0, J0, JX, box, r, radius, bits, residual)
