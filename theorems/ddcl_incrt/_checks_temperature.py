@@ -63,6 +63,17 @@ def sign_laws(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
+def _head_assignments(Z: np.ndarray, P: np.ndarray, tau: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per head h (1-D channels): distances D[h, i, k] = (z_hi - p_hk)^2 and Gibbs rows
+    Q = softmax_k(-D / tau_h), by the max-subtracted exponential."""
+    D = (Z[:, :, None] - P[:, None, :]) ** 2
+    L = -D / tau[:, None, None]
+    L -= L.max(2, keepdims=True)
+    Q = np.exp(L)
+    Q /= Q.sum(2, keepdims=True)
+    return D, Q
+
+
 def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed: int, K: int = 4,
                    N: int = 512, tau0: float = 1.0, tau_min: float = 1e-3, eta_p: float = 0.1,
                    eta_s: float = 0.05, record_every: int = 0) -> dict[str, Any]:
@@ -88,11 +99,7 @@ def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed
         if record_every and it % record_every == 0:
             traj.append((it, (tau_min + np.logaddexp(0, s)).tolist()))
         tau = tau_min + np.logaddexp(0, s)
-        D = (Z[:, :, None] - P[:, None, :]) ** 2
-        L = -D / tau[:, None, None]
-        L -= L.max(2, keepdims=True)
-        Q = np.exp(L)
-        Q /= Q.sum(2, keepdims=True)
+        D, Q = _head_assignments(Z, P, tau)
         ell = (Q * D).sum(2, keepdims=True)
         if mode == "full":
             W = Q * (1 - (D - ell) / tau[:, None, None])
@@ -113,11 +120,7 @@ def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed
         max_down = np.maximum(max_down, tau_prev - tau_new)
         tau_prev = tau_new
     tau = tau_min + np.logaddexp(0, s)
-    D = (Z[:, :, None] - P[:, None, :]) ** 2
-    L = -D / tau[:, None, None]
-    L -= L.max(2, keepdims=True)
-    Q = np.exp(L)
-    Q /= Q.sum(2, keepdims=True)
+    D, Q = _head_assignments(Z, P, tau)
     with np.errstate(divide="ignore", invalid="ignore"):
         Hent = -np.where(Q > 0, Q * np.log(np.where(Q > 0, Q, 1)), 0).sum(2).mean(1)
     return {"lams": lam.tolist(), "tau": tau.tolist(), "H_over_logK": (Hent / math.log(K)).tolist(),
