@@ -24,7 +24,8 @@ from .flow import reduced_field, reduced_state, run_reduced
 from .population import chain_mp, exact_ops, grad_M_Phi, lumped_loss, mp_ops, population_loss
 
 __all__ = ["origin_G0", "origin_jacobian", "ReducedPoint", "polish_reduced", "degenerate_point",
-           "perturbed_point", "symmetry_breaking_rate", "in_manifold_hessian", "full_jacobian_float"]
+           "perturbed_point", "symmetry_breaking_rate", "in_manifold_hessian", "full_jacobian_float",
+           "factored_equations", "factored_parts", "CertifiedPoint", "certify_reduced_point"]
 
 
 def origin_G0(chain: MarkovChain) -> list[list[Fraction]]:
@@ -74,6 +75,7 @@ class ReducedPoint:
     residual: Any
     ctx: Any
     iterations: int
+    kappa_exact: Fraction | None = None  # the pinned kappa as an exact (dyadic) rational
 
 
 def _critical_equations(pi, P, g, b, kap, ctx, ops):
@@ -101,7 +103,9 @@ def polish_reduced(chain: MarkovChain, z: np.ndarray, *, dps: int = 30, max_iter
     P = np.array(P_l, dtype=object)
     g = [ctx.mpf(float(x)) for x in z[:d]]
     b = [ctx.mpf(float(x)) for x in z[d:2 * d]]
-    kap = ctx.mpf(float(z[2 * d])) * ctx.mpf(float(z[2 * d + 1]))
+    # kappa is pinned at the flow value, a product of two doubles: exact as a rational and at ctx precision
+    kap_exact = Fraction(float(z[2 * d])) * Fraction(float(z[2 * d + 1]))
+    kap = ctx.mpf(kap_exact.numerator) / kap_exact.denominator
     x = g + b
     h = ctx.mpf(10) ** (-(dps + 20) // 3)
     it = 0
@@ -128,7 +132,7 @@ def polish_reduced(chain: MarkovChain, z: np.ndarray, *, dps: int = 30, max_iter
     ga = np.array(x[:d], dtype=object)
     be = np.array(x[d:], dtype=object)
     L = population_loss(pi, P, ga[:, None] * be[None, :], kap * ga[:, None] * ga[None, :], ctx.mpf(1), ops)
-    return ReducedPoint(x[:d], x[d:], kap, L, GM, GPhi, max(abs(f) for f in F), ctx, it)
+    return ReducedPoint(x[:d], x[d:], kap, L, GM, GPhi, max(abs(f) for f in F), ctx, it, kap_exact)
 
 
 def _flow_to_point(chain: MarkovChain, T: float, symmetric: bool, lam_q: float = 1e-5) -> np.ndarray:
@@ -175,6 +179,158 @@ def perturbed_point(d: int, pi1: Any, lam: Any, direction: Sequence[Any], delta:
     chain = perturbed_rare(d, pi1, lam, direction, delta)
     z = _flow_to_point(chain, T, False)
     return polish_reduced(chain, z, dps=dps)
+
+
+def factored_equations(pi: Any, P: Any, gamma: Sequence[Any], beta: Sequence[Any], kappa: Any,
+                       drop: tuple[int, int], ops: Any) -> list[Any]:
+    """The reduced critical equations in factored form, square in (gamma, beta) at fixed kappa.
+
+    On the rank-one manifold the logits of query q are z_q = A_q gamma beta^T = h_q beta^T with
+    h_q := A_q . gamma, so the reduced loss factors as l(gamma, beta, kappa) = F(h(gamma, kappa), beta),
+    F(h, beta) = sum_q pi_q CE(P_q, softmax(h_q beta)), and
+
+        dF/dh_q = pi_q s_q,  s_q := beta . (Pred_q - P_q),      dF/dbeta = v := sum_q pi_q h_q (Pred_q - P_q).
+
+    F is invariant under (h, beta) -> (a h, beta / a): at fixed kappa this is a symmetry of the reduced
+    loss that is not among the gauges of spec §2.8, and it is why the critical set at fixed kappa is a
+    curve (the "one-parameter family" of spec §4.13); the second gauge cuts it to a point.  Two identities
+    hold everywhere: 1^T v = 0 (rows of Pred and P sum to 1) and beta^T v = sum_q pi_q h_q s_q.  The square
+    system is therefore
+
+        s_q = 0 (q = 1..d),  v_k = 0 (k not in ``drop``),  1^T beta = 0,  |gamma|^2 - |beta|^2 - 2 kappa = 0,
+
+    and at a zero, the identities give v_i + v_j = 0 and beta_i v_i + beta_j v_j = 0, so v = 0 whenever
+    beta_i != beta_j.  Then s = v = 0 imply every reduced critical equation (spec §2.8): dl/dgamma =
+    sum_q pi_q s_q grad_gamma h_q = 0, dl/dbeta = v = 0 (= G_M^T gamma), dl/dkappa = sum_q pi_q s_q dh_q/dkappa
+    = 0, and also G_Phi = 0 ((G_Phi)_qk = pi_q A_qk (gamma_k - h_q) s_q) and G_M beta = 0 -- the structure
+    spec §4.14 states for theta^2_delta.
+
+    Uses :func:`population.predictions` (the one definition of A and Pred) with any backend ``ops``,
+    including arb balls and forward-mode duals (the Krawczyk test).
+    """
+    d = len(gamma)
+    g = np.array(list(gamma), dtype=object)
+    b = np.array(list(beta), dtype=object)
+    _, s, v = factored_parts(pi, P, g, b, kappa, ops)
+    return (list(s) + [v[k] for k in range(d) if k not in drop]
+            + [sum(b), sum(g * g) - sum(b * b) - 2 * kappa])
+
+
+def factored_parts(pi: Any, P: Any, gamma: Any, beta: Any, kappa: Any, ops: Any) -> tuple[Any, Any, Any]:
+    """(h, s, v) of :func:`factored_equations`: h_q = A_q . gamma, s_q = beta . (Pred_q - P_q),
+    v = sum_q pi_q h_q (Pred_q - P_q), with A and Pred from :func:`population.predictions` at
+    M = gamma beta^T, Phi = kappa gamma gamma^T."""
+    from .population import predictions
+
+    A, Pred = predictions(pi, gamma[:, None] * beta[None, :], kappa * gamma[:, None] * gamma[None, :], 1, ops)
+    h = A @ gamma
+    R = Pred - P
+    return h, R @ beta, (pi * h) @ R
+
+
+@dataclass(frozen=True)
+class CertifiedPoint:
+    """A Krawczyk-certified critical point of the reduced loss at a pinned kappa, with sigma_max(G_M).
+
+    ``existence`` is the Krawczyk result for :func:`factored_equations`; ``beta_gap`` encloses
+    beta_i - beta_j over the box (it must exclude 0 for the zero to be a critical point);
+    ``sigma_max`` encloses sigma_max(G_M) at the certified zero (None unless both hold);
+    ``gradient_bound`` (an arb upper bound, or None) bounds |e1|, |e2|, |e3| and |G_Phi| of the closed-form
+    gradient over the box (a cross-check of the factored reasoning: of the order of the box radius).
+    """
+
+    existence: Any
+    kappa: Fraction
+    radius: str
+    drop: tuple[int, int]
+    beta_gap: Any
+    sigma_max: Any
+    gradient_bound: Any
+    center: list[str]
+
+    @property
+    def decision(self) -> Any:
+        from numerics.precision import Tri
+
+        if self.existence.decision is not Tri.TRUE:
+            return self.existence.decision
+        return Tri.TRUE if (self.beta_gap > 0 or self.beta_gap < 0) else Tri.UNKNOWN
+
+
+def certify_reduced_point(chain: MarkovChain, pt: ReducedPoint, *, radius: str = "1e-20", bits: int = 256,
+                          gauge_shift: Any = 0) -> CertifiedPoint:
+    """Certify the critical point ``pt`` (from :func:`polish_reduced`) and enclose sigma_max(G_M) there.
+
+    Krawczyk (arb, ``bits``) on :func:`factored_equations` with kappa pinned at ``pt.kappa_exact``, on the
+    box of half-width ``radius`` about the Newton point; the dropped pair is (1, j) with j maximising
+    |beta_1 - beta_j| (best conditioned).  If a unique zero exists and beta_1 - beta_j excludes 0 over the
+    box, the zero is a critical point of the reduced loss (see :func:`factored_equations`).  Then
+    sigma_max(G_M) at the zero is enclosed by Weyl's inequality: |sigma_max(G) - sigma_max(G_mid)| <=
+    |G - G_mid|_F for G_M enclosed over the box, and sigma_max(G_mid) is the top eigenvalue of the exact
+    symmetric matrix [[0, G_mid], [G_mid^T, 0]] (certified by :func:`numerics.linalg.ball_spectrum`).
+
+    ``gauge_shift`` adds a constant to the second gauge: a deliberately false system for negative controls.
+    """
+    import flint
+
+    from numerics.krawczyk import krawczyk_fn
+    from numerics.linalg import ball_spectrum
+    from numerics.precision import Tri, arb_precision, to_arb
+
+    from .population import arb_ops, grad_M_Phi
+
+    if pt.kappa_exact is None:
+        raise ValueError("certify_reduced_point needs a point with a pinned exact kappa (polish_reduced)")
+    if chain.P_exact is None:
+        raise ValueError("certify_reduced_point needs a chain with rational entries")
+    d = chain.d
+    ops = arb_ops()
+    beta_mid = [float(x) for x in pt.beta]
+    j = max(range(1, d), key=lambda k: abs(beta_mid[0] - beta_mid[k]))
+    drop = (0, j)
+    center = [pt.ctx.nstr(x, pt.ctx.dps) for x in list(pt.gamma) + list(pt.beta)]
+    shift = Fraction(gauge_shift)
+
+    with arb_precision(bits):
+        pi = np.array([to_arb(x) for x in chain.pi_exact], dtype=object)
+        P = np.array([[to_arb(x) for x in r] for r in chain.P_exact], dtype=object)
+        kap = to_arb(pt.kappa_exact)
+
+        def system(x: list[Any]) -> list[Any]:
+            eqs = factored_equations(pi, P, x[:d], x[d:], kap, drop, ops)
+            eqs[-1] = eqs[-1] - to_arb(shift)
+            return eqs
+
+        res = krawczyk_fn(system, center, radius, bits=bits)
+        r = to_arb(radius)
+        box = [to_arb(c) + flint.arb(0, r.upper()) for c in center]
+        gap = box[d] - box[d + j]
+        sigma = None
+        gbound = None
+        if res.decision is Tri.TRUE and (gap > 0 or gap < 0):
+            g = np.array(box[:d], dtype=object)
+            b = np.array(box[d:], dtype=object)
+            GM, GPhi = grad_M_Phi(pi, P, g[:, None] * b[None, :], kap * g[:, None] * g[None, :], 1, ops)
+            e1 = GM @ b + kap * ((GPhi + GPhi.T) @ g)
+            e2 = GM.T @ g
+            e3 = g @ GPhi @ g
+            gbound = max((abs(x).upper() for x in [*e1, *e2, e3, *GPhi.flat]), key=float)
+            mid = [[flint.arb(GM[i, k].mid()) for k in range(d)] for i in range(d)]
+            frob = flint.arb(0)
+            for i in range(d):
+                for k in range(d):
+                    frob += flint.arb(GM[i, k].rad()) ** 2
+            wide = frob.sqrt()
+            block = [[flint.arb(0)] * (2 * d) for _ in range(2 * d)]
+            for i in range(d):
+                for k in range(d):
+                    block[i][d + k] = mid[i][k]
+                    block[d + k][i] = mid[i][k]
+            top = ball_spectrum(block, bits=bits)[-1]
+            if top.multiplicity != 1:
+                raise ArithmeticError("sigma_max(G_M) is not separated from the next singular value")
+            sigma = top.enclosure + flint.arb(0, wide.upper())
+    return CertifiedPoint(res, pt.kappa_exact, radius, drop, gap, sigma, gbound, center)
 
 
 def symmetry_breaking_rate(pi1: Any, d: int, lam: Any, direction: Sequence[Any], delta: Any, *,
