@@ -222,9 +222,11 @@ def ls_ratios(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     slopes = np.abs(np.diff(r) / np.diff(dl))
     fit = np.polyfit(dl ** 2, r, 1)  # observed: r - kappa_T is O(delta^2) (lambda_perp = kappa_T delta - b delta^3)
     kT = float(fit[1])
+    loglog = float(np.polyfit(np.log(dl), np.log(lp), 1)[0])  # log-log slope of lambda_perp against delta
     rel_change = abs(r[0] - r[-1]) / abs(r[-1])
     tally.details.update({"deltas": dl.tolist(), "lambda_perp": lp.tolist(), "ratio": r.tolist(),
                           "kappa_T_extrapolated": kT, "cubic_coefficient_b": float(-fit[0]),
+                          "loglog_slope": loglog,
                           "dratio_ddelta": slopes.tolist()})
     if variant != "statement":
         # a convergent law must change by at most 5% over the decade of delta
@@ -241,7 +243,8 @@ def ls_ratios(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         tally.close(v, a, 1e-5)
     tally.le(0.0766, kT, 0.0)
     tally.le(kT, 0.0768, 0.0)
-    tally.note(f"kappa_T = {kT:.6f} (fit lambda_perp/delta = kappa_T - b delta^2, b = {-fit[0]:.2f})")
+    tally.note(f"kappa_T = {kT:.6f} (fit lambda_perp/delta = kappa_T - b delta^2, b = {-fit[0]:.2f}); "
+               f"log-log slope of lambda_perp against delta {loglog:.5f}")
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
