@@ -456,6 +456,8 @@ LYAPUNOV_SCHMIDT = Claim(
     reading="A5: delta is a zero-sum perturbation of the rare masses, c = (1, -1, 1/2, -1/2).",
     checks=(
         Check("ratios", _s4.ls_ratios, description="30-digit lambda_perp/delta at delta in {1e-4..1e-3}"),
+        Check("directions", _s4.ls_directions,
+              description="S_c: lambda_perp(1e-3)/lambda_perp(5e-4) in [1.8, 2.2] over zero-sum directions c"),
         Check("full_jacobian", _s4.ls_jacobian,
               description="full float Jacobian (m = 2, m_k = 1): top eigenvalue = sigma_max(G_M), transverse"),
         Check("escape", _s4.ls_escape,
@@ -465,6 +467,8 @@ LYAPUNOV_SCHMIDT = Claim(
         Control("delta_squared", "lambda_perp ∝ delta^2",
                 Check("ratios", _s4.ls_ratios, {"variant": "delta_squared"})),
         Control("delta_zero", "lambda_perp ∝ delta^0", Check("ratios", _s4.ls_ratios, {"variant": "delta_zero"})),
+        Control("directions_delta_squared", "lambda_perp ∝ delta^2 along every direction c",
+                Check("directions", _s4.ls_directions, {"variant": "delta_squared"})),
         Control("escape_delta_minus2", "t_esc ∝ delta^-2",
                 Check("escape", _s4.ls_escape, {"variant": "delta_minus2"})),
         Control("tangential_top", "the top unstable mode is tangential",
