@@ -80,6 +80,53 @@ def lumped_point(*, seed: int, profile: Profile, variant: str = "statement") -> 
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
+def symmetry_lemma(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """sympy, d in {3, 4}, symbolic (pi1, lam, g1, g_l, kappa, b): G_M = G_Phi = 0 on the lumped family
+    (spec §4.13).  b is eliminated through the lumped equations: the logits of query q are h_q b on token 1
+    and 0 elsewhere (beta = (b, 0, ..., 0) after the shift gauge), and h_1 b = T1, h' b = T' fix them, so
+    Pred is the lumped prediction softmax(T_q e_1).  Then D = diag(pi)(Pred - P) (its rare rows are
+    lam pi_l (1_R/(d-1) - e_q) on the rare coordinates), A = row-softmax(kappa gamma gamma^T + 1 log pi^T)
+    with gamma = (g1, g_l, ..., g_l), and (G_M, G_Phi) = population.grads_from_residual(A, D, gamma beta^T):
+    every entry cancels to 0 as a rational function of (pi1, lam, g1, g_l, b) and the exponentials.
+    Variant 'beta_not_lumped': beta = (b, 0, c, 0, ...) with a free c -- the lemma needs beta constant on
+    the rare tokens, so some entry must not vanish."""
+    import sympy as sp
+
+    from .population import attention, grads_from_residual, lumped_targets, sympy_ops
+
+    ops = sympy_ops()
+    p1, lm, g1, gl, kap, b, c = sp.symbols("pi_1 lambda g_1 g_l kappa b c", positive=True)
+    tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
+    nonzero: dict[str, str] = {}
+    for d in (3, 4):
+        pl = (1 - p1) / (d - 1)
+        pi = np.array([p1] + [pl] * (d - 1), dtype=object)
+        P = np.array([[lm * int(i == j) + (1 - lm) * pi[j] for j in range(d)] for i in range(d)], dtype=object)
+        gamma = np.array([g1] + [gl] * (d - 1), dtype=object)
+        beta = np.array([b] + [0] * (d - 1), dtype=object)
+        if variant == "beta_not_lumped":
+            beta[2] = c
+        T1, Tp = lumped_targets(p1, lm, d, log=sp.log)
+        Pred = np.empty((d, d), dtype=object)
+        for q, u in enumerate([T1] + [Tp] * (d - 1)):
+            row = [sp.exp(u)] + [sp.Integer(1)] * (d - 1)
+            Pred[q] = [x / sum(row) for x in row]
+        D = pi[:, None] * (Pred - P)
+        A = attention(pi, kap * gamma[:, None] * gamma[None, :], 1, ops)
+        GM, GPhi = grads_from_residual(A, D, gamma[:, None] * beta[None, :], 1, ops)
+        for name, G in (("G_M", GM), ("G_Phi", GPhi)):
+            for (i, j), x in np.ndenumerate(G):
+                r = sp.cancel(sp.together(x))
+                if r != 0:
+                    nonzero[f"d={d} {name}[{i},{j}]"] = str(r)[:120]
+        tally.exact(not nonzero, level=Verdict.PROVED, counterexample=lambda: refuted(
+            f"an entry of G_M or G_Phi does not vanish on the lumped family (variant {variant})",
+            d=d, entries=dict(list(nonzero.items())[:3])))
+        if nonzero:
+            break
+    return tally.evidence()
+
+
 def _sym_reduced_flow(ch: Any, z0: np.ndarray, T: float) -> tuple[np.ndarray, np.ndarray]:
     from .flow import reduced_field
 

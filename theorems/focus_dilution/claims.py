@@ -351,12 +351,17 @@ DEGENERATE_POINT = Claim(
               description="reduced flow + 30-digit Newton: |G| <= 1e-25, L = L_lump to 1e-25, anchors"),
         Check("regime_classification", _s4.regime_classification,
               description="S_sym + pinned: in-manifold spectrum classification confirmed by the reduced flow"),
+        Check("symmetry_lemma", _s4.symmetry_lemma,
+              description="sympy, d in {3, 4}, symbolic pi1, lam, g1, g_l, kappa, b: G_M = G_Phi = 0 on the "
+                          "lumped family"),
     ),
     controls=(
         Control("stall_at_H", "the limit is a stall at H(pi)",
                 Check("lumped_mp", _s4.lumped_point, {"variant": "stall_at_H"})),
         Control("GM_nonzero", "G_M != 0 at the limit",
                 Check("lumped_mp", _s4.lumped_point, {"variant": "GM_nonzero"})),
+        Control("beta_not_lumped", "G_M = G_Phi = 0 at the lumped targets without beta constant on rare tokens",
+                Check("symmetry_lemma", _s4.symmetry_lemma, {"variant": "beta_not_lumped"})),
     ),
     expected=Verdict.CONSISTENT,
 )

@@ -21,7 +21,8 @@ from numerics.markov import MarkovChain, perturbed_rare, symmetric_rare
 from numerics.precision import mp_context
 
 from .flow import reduced_field, reduced_state, run_reduced
-from .population import chain_mp, exact_ops, grad_M_Phi, lumped_loss, mp_ops, population_loss
+from .population import (chain_mp, exact_ops, grad_M_Phi, lumped_loss, lumped_targets, mp_ops,
+                         population_loss)
 
 __all__ = ["origin_G0", "origin_jacobian", "ReducedPoint", "polish_reduced", "degenerate_point",
            "perturbed_point", "symmetry_breaking_rate", "in_manifold_hessian", "full_jacobian_float",
@@ -422,8 +423,7 @@ def lumped_system(pi1: Any, lam: Any, d: int, *, target_shift: Any = 0) -> tuple
     ap = p1 * sp.exp(kap * g1 * gl) / (p1 * sp.exp(kap * g1 * gl) + (1 - p1) * sp.exp(kap * gl**2))
     h1 = a * g1 + (1 - a) * gl
     hp = ap * g1 + (1 - ap) * gl
-    rl = lm + (1 - lm) * (1 - p1)
-    T1 = sp.log((d - 1) * (lm + (1 - lm) * p1) / ((1 - lm) * (1 - p1))) + sp.Rational(str(target_shift))
-    Tp = sp.log((d - 1) * (1 - lm) * p1 / rl)
+    T1, Tp = lumped_targets(p1, lm, d, log=sp.log)
+    T1 = T1 + sp.Rational(str(target_shift))
     gauge = g1**2 + (d - 1) * gl**2 - b**2 * sp.Rational(d - 1, d) - 2 * kap
     return [h1 * b - T1, hp * b - Tp, gauge], (g1, gl, b), kap

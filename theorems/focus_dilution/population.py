@@ -30,7 +30,8 @@ import numpy as np
 __all__ = [
     "Ops", "FLOAT", "TorchOps", "object_ops", "mp_ops", "arb_ops", "sympy_ops", "exact_ops",
     "attention", "predictions", "population_loss", "grad_M_Phi", "param_grads", "chain_rule", "model_matrices",
-    "reference_formulas", "reference_quantities", "ReferenceQuantities", "lumped_loss",
+    "reference_formulas", "reference_quantities", "ReferenceQuantities", "lumped_loss", "lumped_targets",
+    "grads_from_residual",
 ]
 
 
@@ -190,9 +191,15 @@ def population_loss(pi: Any, P: Any, M: Any, Phi: Any, tau: Any = 1, ops: Ops = 
 
 
 def grad_M_Phi(pi: Any, P: Any, M: Any, Phi: Any, tau: Any = 1, ops: Ops = FLOAT) -> tuple[Any, Any]:
-    """(G_M, G_Phi) = (A^T D, (1/tau) A o (X - rowsum(A o X) 1^T)), spec §2.5."""
+    """(G_M, G_Phi) = (A^T D, (1/tau) A o (X - rowsum(A o X) 1^T)), D = diag(pi)(Pred - P), spec §2.5."""
     A, Pred = predictions(pi, M, Phi, tau, ops)
-    D = pi[..., :, None] * (Pred - P)
+    return grads_from_residual(A, pi[..., :, None] * (Pred - P), M, tau, ops)
+
+
+def grads_from_residual(A: Any, D: Any, M: Any, tau: Any = 1, ops: Ops = FLOAT) -> tuple[Any, Any]:
+    """(G_M, G_Phi) from the attention A and the weighted residual D = diag(pi)(Pred - P) (spec §2.5):
+    G_M = A^T D, G_Phi = (1/tau) A o (X - rowsum(A o X) 1^T) with X = D M^T.  :func:`grad_M_Phi` is this
+    with D computed from the model; the symbolic lemma of spec §4.13 supplies D at the lumped targets."""
     GM = ops.T(A) @ D
     X = D @ ops.T(M)
     AX = A * X
@@ -336,6 +343,15 @@ def reference_quantities(chain: Any, dps: int = 40, tau: Any = 1) -> ReferenceQu
     rho = tuple(f["rho"]) if "rho" in f else None
     return ReferenceQuantities(dps, f["logd"], f["H"], f["HYX"], f["n2"], f["mu0"], f["sc2"], f["K1"],
                                f["K2"], f["c"], rho)
+
+
+def lumped_targets(pi1: Any, lam: Any, d: int, *, log: Callable[[Any], Any] = math.log) -> tuple[Any, Any]:
+    """The lumped logit targets of spec §3 for F4: T1 = log[(d-1)(lam + (1-lam)pi1) / ((1-lam)(1-pi1))] and
+    T' = log[(d-1)(1-lam)pi1 / rho_l], rho_l = lam + (1-lam)(1-pi1): the logit of token 1 over a rare token
+    at which the lumped prediction equals P_1 (query 1) and P_q on token 1 (rare q)."""
+    rl = lam + (1 - lam) * (1 - pi1)
+    return (log((d - 1) * (lam + (1 - lam) * pi1) / ((1 - lam) * (1 - pi1))),
+            log((d - 1) * (1 - lam) * pi1 / rl))
 
 
 def lumped_loss(pi1: Any, lam: Any, d: int, *, log: Callable[[Any], Any] = math.log) -> Any:

@@ -61,3 +61,13 @@ def test_certification_needs_exact_data():
     float_chain = perturbed_rare(5, 0.6, 0.5, [1.0, -1.0, 0.5, -0.5], 0.001)
     with pytest.raises(ValueError, match="rational entries"):
         certify_reduced_point(float_chain, pt)
+
+
+def test_lumped_targets_anchor_f4():
+    """Spec §3: for F4 (pi1 = 3/5, d = 5, lam = 1/2), T1 = log 16 and T' = log(12/7)."""
+    import sympy as sp
+
+    from theorems.focus_dilution.population import lumped_targets
+
+    T1, Tp = lumped_targets(sp.Rational(3, 5), sp.Rational(1, 2), 5, log=sp.log)
+    assert sp.simplify(T1 - sp.log(16)) == 0 and sp.simplify(Tp - sp.log(sp.Rational(12, 7))) == 0
