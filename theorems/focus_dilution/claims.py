@@ -507,6 +507,8 @@ TRANSVERSE_CERTIFIED = Claim(
               description="Krawczyk in 256-bit arb, box radius 1e-20, at each delta (quick: 5e-4, 1e-3)"),
         Check("sigma_max", _s4.transverse_rate,
               description="certified lambda_perp/delta on the grid: spread <= 1%, anchors to 1e-5"),
+        Check("zero_modes", _s4.zero_modes, role="corroborating",
+              description="30-digit reduced Hessian at delta in {0, 1e-3}: 4 zero modes (3 gauges + hidden scaling)"),
     ),
     controls=(
         Control("delta_squared", "lambda_perp ∝ delta^2 on the grid",
@@ -515,6 +517,8 @@ TRANSVERSE_CERTIFIED = Claim(
                 Check("sigma_max", _s4.transverse_rate, {"variant": "delta_zero"})),
         Control("gauge_shifted", "a zero with |gamma|^2 - |beta|^2 = 2 kappa + 1/100 in the same box",
                 Check("krawczyk", _s4.transverse_existence, {"variant": "gauge_shifted"})),
+        Control("three_zero_modes", "the reduced Hessian has only the three zero modes of the spec §2.8 gauges",
+                Check("zero_modes", _s4.zero_modes, {"variant": "three_zero_modes"}, role="corroborating")),
     ),
     expected=Verdict.CERTIFIED,
 )
