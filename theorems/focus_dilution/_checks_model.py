@@ -22,7 +22,7 @@ from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refu
 
 from .flow import Shapes, init_params, pack, reduced_state, run_flow, run_reduced, theta_c1, unpack
 from .markov_model import finite_context_logits, monte_carlo_loss, regrouped_logits
-from .population import FLOAT, TorchOps, model_matrices, param_grads, population_loss
+from .population import FLOAT, TorchOps, grad_M_Phi, model_matrices, param_grads, population_loss
 
 E1_PI = ("0.75", "0.19", "0.05", "0.01")
 
@@ -56,7 +56,7 @@ def regrouping(*, seed: int, profile: Profile) -> Evidence:
         M = rng.standard_normal((d, d))
         Phi = rng.standard_normal((d, d))
         s = int(rng.integers(1, 64))
-        X = ch.sample(profile.pick(100, 300, 1000), s, rng)[:, :-1]
+        X = ch.sample(1000, s, rng)[:, :-1]  # spec §4.1 (a): 10^3 sequences per draw
         z1 = finite_context_logits(X, M, Phi).numpy()
         z2 = regrouped_logits(X, M, Phi)
         err = float(np.max(np.abs(z1 - z2)))
@@ -206,6 +206,12 @@ def autograd_agreement(*, seed: int, profile: Profile, variant: str = "statement
         d, m, mk = ch.d, W[0].shape[1], W[2].shape[1]
         tol = float_tolerance(ops=32 * d * max(m, mk))
         tally.tolerance = tol
+        GM, GPhi = grad_M_Phi(ch.pi, ch.P, *model_matrices(*W), tau)
+        rows = max(float(np.max(np.abs(GM.sum(axis=1)))), float(np.max(np.abs(GPhi.sum(axis=1)))))
+        tally.details["max_row_sum_G"] = max(tally.details.get("max_row_sum_G", 0.0), rows)
+        if rows > tol:  # G_M 1 = G_Phi 1 = 0 (spec §2.5), to the same budget
+            return Observation(Verdict.REFUTED, margin=tol - rows, error=rows, counterexample=refuted(
+                f"|G_M 1| or |G_Phi 1| = {rows:.3g} > {tol:.3g}", d=d, m=m, mk=mk, tau=tau))
         if err <= tol:
             return Observation(Verdict.CONSISTENT, margin=tol - err, error=err)
         return Observation(Verdict.REFUTED, margin=tol - err, error=err, counterexample=refuted(
@@ -293,7 +299,7 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
     """
     import sympy as sp
 
-    from .population import chain_rule, grad_M_Phi, object_ops
+    from .population import chain_rule, object_ops
 
     tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
     p, lam, tau = sp.symbols("p lam tau", positive=True)
@@ -315,6 +321,12 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
                 f"{name} differs from sympy's dL/d{s}", residual=str(r)[:300]))
             if not holds:
                 return tally.evidence()
+    # G_M 1 = G_Phi 1 = 0 (spec §2.5): the row sums cancel exactly
+    for G, name in ((GM, "G_M"), (GPhi, "G_Phi")):
+        for i in range(2):
+            r = sp.cancel(sp.together(G[i, 0] + G[i, 1]))
+            tally.exact(bool(r == 0), level=Verdict.PROVED, counterexample=lambda: refuted(
+                f"row {i} of {name} does not sum to 0", residual=str(r)[:300]))
     # step 2: chain rule with symbolic G's
     d, m, mk = 2, 2, 1
     sym = lambda n, r, c: np.array(sp.symbols(f"{n}0:{r * c}", real=True), dtype=object).reshape(r, c)  # noqa: E731
