@@ -24,7 +24,7 @@ from typing import Any
 
 from .precision import Tri, arb_precision, to_arb
 
-__all__ = ["sympy_to_arb", "KrawczykResult", "krawczyk", "krawczyk_fn", "Dual"]
+__all__ = ["sympy_to_arb", "KrawczykResult", "krawczyk", "krawczyk_fn", "Dual", "Jet2", "hessian_forward"]
 
 
 def sympy_to_arb(expr: Any, env: Mapping[Any, Any]) -> Any:
@@ -231,3 +231,157 @@ def krawczyk_fn(F: Any, center: Sequence[Any], radius: Any, *, bits: int = 256) 
         JX = flint.arb_mat([[FX[i].g[j] for j in range(n)] for i in range(n)])
         J0 = flint.arb_mat([[flint.arb(JX[i, j].mid()) for j in range(n)] for i in range(n)])
         return _operator_test(x0, F0, J0, JX, box, r, radius, bits, residual)
+
+
+class Jet2:
+    """Second-order forward-mode jet over any exact or ball scalar type: a value, its gradient and its
+    Hessian, stored sparsely (``g``: index -> coefficient, ``h``: (i, j) with i <= j -> coefficient).
+
+    Only + - * / and ``.exp()`` / ``.log()`` are supported, which is all the closed-form loss needs.  The
+    scalar type only has to support + - * / and ``== 0``; the values of exp and log come from ``fns``, an
+    object with ``exp(v)`` and ``log(v)`` on values (so exact rationals, sympy field elements and arb
+    balls all work: e.g. ``exp`` defined only at 0 for exact rationals).  Coefficients that are *exactly*
+    zero (``x == 0`` is True: an exact rational zero, or an arb ball of radius 0 at 0) are not stored, so
+    the sparsity pattern of the Hessian is a proven zero pattern, never an interval guess.
+    """
+
+    __slots__ = ("v", "g", "h", "fns")
+
+    def __init__(self, v: Any, g: dict[int, Any], h: dict[tuple[int, int], Any], fns: Any):
+        self.v = v
+        self.g = g
+        self.h = h
+        self.fns = fns
+
+    @staticmethod
+    def variables(values: Sequence[Any], fns: Any) -> list[Jet2]:
+        """Independent variables x_i = values[i] + e_i."""
+        return [Jet2(v, {i: v * 0 + 1}, {}, fns) for i, v in enumerate(values)]
+
+    @staticmethod
+    def _axpy(out: dict, a: Any, x: dict) -> None:
+        for k, c in x.items():
+            t = a * c
+            if k in out:
+                t = out[k] + t
+            if t == 0:
+                out.pop(k, None)
+            else:
+                out[k] = t
+
+    def _scaled(self, a: Any) -> Jet2:
+        g: dict = {}
+        h: dict = {}
+        Jet2._axpy(g, a, self.g)
+        Jet2._axpy(h, a, self.h)
+        return Jet2(self.v * a, g, h, self.fns)
+
+    def __add__(self, o: Any) -> Jet2:
+        if not isinstance(o, Jet2):
+            return Jet2(self.v + o, dict(self.g), dict(self.h), self.fns)
+        g = dict(self.g)
+        h = dict(self.h)
+        Jet2._axpy(g, 1, o.g)
+        Jet2._axpy(h, 1, o.h)
+        return Jet2(self.v + o.v, g, h, self.fns)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Jet2:
+        return self._scaled(-1)
+
+    def __sub__(self, o: Any) -> Jet2:
+        return self + (-o)
+
+    def __rsub__(self, o: Any) -> Jet2:
+        return (-self) + o
+
+    def __mul__(self, o: Any) -> Jet2:
+        if not isinstance(o, Jet2):
+            return self._scaled(o)
+        g: dict = {}
+        h: dict = {}
+        Jet2._axpy(g, self.v, o.g)
+        Jet2._axpy(g, o.v, self.g)
+        Jet2._axpy(h, self.v, o.h)
+        Jet2._axpy(h, o.v, self.h)
+        # the g_self g_o^T + g_o g_self^T term, on the upper triangle
+        for i, a in self.g.items():
+            for j, b in o.g.items():
+                k = (i, j) if i <= j else (j, i)
+                t = a * b
+                if i == j:
+                    t = t + t
+                if k in h:
+                    t = h[k] + t
+                if t == 0:
+                    h.pop(k, None)
+                else:
+                    h[k] = t
+        return Jet2(self.v * o.v, g, h, self.fns)
+
+    __rmul__ = __mul__
+
+    def _compose(self, f0: Any, f1: Any, f2: Any) -> Jet2:
+        """f(self) from f, f', f'' at the value: g = f' g, H = f' H + f'' g g^T."""
+        g: dict = {}
+        h: dict = {}
+        Jet2._axpy(g, f1, self.g)
+        Jet2._axpy(h, f1, self.h)
+        items = sorted(self.g.items())
+        for p, (i, a) in enumerate(items):
+            for j, b in items[p:]:
+                t = f2 * a * b
+                k = (i, j)
+                if k in h:
+                    t = h[k] + t
+                if t == 0:
+                    h.pop(k, None)
+                else:
+                    h[k] = t
+        return Jet2(f0, g, h, self.fns)
+
+    def reciprocal(self) -> Jet2:
+        r = 1 / self.v
+        return self._compose(r, -r * r, 2 * r * r * r)
+
+    def __truediv__(self, o: Any) -> Jet2:
+        if not isinstance(o, Jet2):
+            return self._scaled(1 / o)
+        return self * o.reciprocal()
+
+    def __rtruediv__(self, o: Any) -> Jet2:
+        return self.reciprocal() * o
+
+    def exp(self) -> Jet2:
+        e = self.fns.exp(self.v)
+        return self._compose(e, e, e)
+
+    def log(self) -> Jet2:
+        r = 1 / self.v
+        return self._compose(self.fns.log(self.v), r, -r * r)
+
+    def hessian(self, n: int, zero: Any) -> list[list[Any]]:
+        """The dense symmetric n x n Hessian (``zero`` fills the entries that are exactly 0)."""
+        H = [[zero] * n for _ in range(n)]
+        for (i, j), c in self.h.items():
+            H[i][j] = c
+            H[j][i] = c
+        return H
+
+    def gradient(self, n: int, zero: Any) -> list[Any]:
+        return [self.g.get(i, zero) for i in range(n)]
+
+
+def hessian_forward(fn: Any, x0: Sequence[Any], fns: Any) -> tuple[Any, list[Any], list[list[Any]]]:
+    """(f(x0), grad f(x0), Hessian f(x0)) by second-order forward mode (:class:`Jet2`).
+
+    ``fn`` maps a list of n scalars to one scalar with + - * / and ``.exp()`` / ``.log()``; ``fns`` supplies
+    exp and log on values (see :class:`Jet2`).  Entries that are exactly zero come out as ``x0[0] * 0``.
+    """
+    n = len(x0)
+    out = fn(Jet2.variables(list(x0), fns))
+    zero = x0[0] * 0
+    if not isinstance(out, Jet2):  # fn does not depend on x
+        return out, [zero] * n, [[zero] * n for _ in range(n)]
+    return out.v, out.gradient(n, zero), out.hessian(n, zero)

@@ -22,7 +22,8 @@ from typing import Any
 from .exact import charpoly, rational_matrix
 from .precision import Tri, arb_precision, tri_negative, tri_positive
 
-__all__ = ["Inertia", "inertia", "EigenCluster", "exact_spectrum", "ball_spectrum", "is_symmetric"]
+__all__ = ["Inertia", "inertia", "EigenCluster", "exact_spectrum", "ball_spectrum", "is_symmetric",
+           "symmetric_ball_spectrum", "ball_cholesky_pd"]
 
 
 @dataclass(frozen=True)
@@ -133,3 +134,142 @@ def ball_spectrum(rows: Sequence[Sequence[Any]], *, bits: int = 256) -> list[Eig
                 u = u.union(b)
             out.append(EigenCluster(u, len(cl), len(cl) == 1))
     return out
+
+
+def _ostrowski_gershgorin(A: Any, n: int, bits: int) -> list[list[Any]]:
+    """[lo, hi, count] intervals (exact arb endpoints) for the eigenvalues of every symmetric matrix in
+    the n x n arb_mat A (see :func:`symmetric_ball_spectrum`); call inside arb_precision(bits)."""
+    import flint
+
+    from .precision import mp_context
+
+    if n == 1:
+        return [[A[0, 0].lower(), A[0, 0].upper(), 1]]
+    dps = max(20, int(bits * 0.30103))
+    ctx = mp_context(dps)
+    Amid = ctx.matrix(n, n)
+    for i in range(n):
+        for j in range(n):
+            Amid[i, j] = ctx.mpf(A[i, j].mid().str(dps + 10, radius=False))
+    _, Q = ctx.eigsy((Amid + Amid.T) / 2)
+
+    def exact(x: Any) -> Any:  # an mpf as an arb (exact when its mantissa fits the working precision)
+        if x == 0:
+            return flint.arb(0)
+        sgn, man, e, _ = x._mpf_
+        v = flint.arb(int(man)) * flint.arb(2) ** int(e)
+        return -v if sgn else v
+
+    V = flint.arb_mat([[exact(Q[i, j]) for j in range(n)] for i in range(n)])
+    B = V.transpose() * A * V
+    G = V.transpose() * V
+    dsq = flint.arb(0)
+    for i in range(n):
+        for j in range(n):
+            e = G[i, j] - (1 if i == j else 0)
+            dsq += e * e
+    delta = flint.arb(dsq.upper()).sqrt().upper()
+    if not delta < 1:
+        raise ArithmeticError(f"approximate eigenvectors too far from orthonormal (delta = {delta})")
+    ivs = []
+    for i in range(n):
+        r = flint.arb(0)
+        for j in range(n):
+            if j != i:
+                r += abs(B[i, j])
+        r = r.upper()
+        ivs.append(((B[i, i] - r).lower(), (B[i, i] + r).upper()))
+    one = flint.arb(1)
+    out = []
+    for lo, hi, cnt in _merge_intervals([[lo, hi, 1] for lo, hi in ivs]):
+        lo_a = (lo / (one - delta)).lower() if lo < 0 else (lo / (one + delta)).lower()
+        hi_a = (hi / (one + delta)).upper() if hi < 0 else (hi / (one - delta)).upper()
+        out.append([lo_a, hi_a, cnt])
+    return _merge_intervals(out)
+
+
+def _merge_intervals(ivs: list[list[Any]]) -> list[list[Any]]:
+    """Merge overlapping [lo, hi, count] intervals (exact arb endpoints), adding the counts."""
+    out: list[list[Any]] = []
+    for lo, hi, cnt in sorted(ivs, key=lambda t: float(t[0])):
+        if out and lo <= out[-1][1]:
+            if hi > out[-1][1]:
+                out[-1][1] = hi
+            out[-1][2] += cnt
+        else:
+            out.append([lo, hi, cnt])
+    return out
+
+
+def symmetric_ball_spectrum(rows: Sequence[Sequence[Any]], *, bits: int = 256) -> list[EigenCluster]:
+    """Enclosures, with certified counts, of the eigenvalues of every symmetric matrix in a ball matrix.
+
+    Robust to large multiple eigenvalues (a many-fold exact zero, where ``acb_mat.eig`` fails to
+    isolate the cluster):
+
+    * the index set splits into the connected components of the graph of entries that are not exactly
+      zero (exact zeros are exact, so the matrix is exactly block diagonal after a permutation and its
+      spectrum is the union of the blocks' spectra); on each block:
+    * V := approximate eigenvectors of the midpoint (mpmath ``eigsy`` at about ``bits`` bits), B := V^T A V
+      and G := V^T V in ball arithmetic, delta := |G - I|_F (< 1);
+    * Ostrowski: lambda_k(V^T A V) = theta_k lambda_k(A) with theta_k in [sigma_min(V)^2, sigma_max(V)^2]
+      within [1 - delta, 1 + delta], for the k-th eigenvalues in increasing order;
+    * Gershgorin on B: each connected component of the union of the intervals
+      [B_ii -+ sum_{j != i} |B_ij|] holds exactly as many eigenvalues of B as it has intervals.
+
+    So the k-th eigenvalue of every symmetric A in the ball lies in the k-th component divided by
+    [1 - delta, 1 + delta], with exact counts (signs follow Sylvester's law of inertia).  Returns the
+    clusters sorted ascending (overlapping ones merged, counts added); ``multiplicity`` is the certified
+    number of eigenvalues inside, ``exact_multiplicity`` is False (a count, not a proof of a repeated
+    eigenvalue).
+    """
+    import flint
+
+    from .precision import to_arb
+
+    n = len(rows)
+    if n == 0:
+        return []
+    with arb_precision(bits):
+        A = [[to_arb(rows[i][j]) for j in range(n)] for i in range(n)]
+        parent = list(range(n))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for i in range(n):
+            for j in range(i + 1, n):
+                if not (A[i][j] == 0 and A[j][i] == 0):
+                    parent[find(i)] = find(j)
+        blocks: dict[int, list[int]] = {}
+        for i in range(n):
+            blocks.setdefault(find(i), []).append(i)
+        ivs: list[list[Any]] = []
+        for idx in blocks.values():
+            sub = flint.arb_mat([[A[i][j] for j in idx] for i in idx])
+            ivs.extend(_ostrowski_gershgorin(sub, len(idx), bits))
+        return [EigenCluster(flint.arb(lo).union(flint.arb(hi)), cnt, False)
+                for lo, hi, cnt in _merge_intervals(ivs)]
+
+
+def ball_cholesky_pd(rows: Sequence[Sequence[Any]], *, bits: int = 256) -> Tri:
+    """Is every symmetric matrix in the ball positive definite?  Cholesky in ball arithmetic on the lower
+    triangle: TRUE if every pivot is certainly > 0; FALSE if, after certainly positive pivots, a pivot
+    is certainly <= 0 (a leading principal minor is <= 0 for every matrix in the ball); else UNKNOWN."""
+    from .precision import to_arb
+
+    n = len(rows)
+    with arb_precision(bits):
+        Lm = [[to_arb(rows[i][j]) for j in range(i + 1)] for i in range(n)]
+        for k in range(n):
+            piv = Lm[k][k] - sum((Lm[k][j] * Lm[k][j] for j in range(k)), to_arb(0))
+            s = tri_positive(piv)
+            if s is not Tri.TRUE:
+                return Tri.FALSE if s is Tri.FALSE else Tri.UNKNOWN
+            Lm[k][k] = piv.sqrt()
+            for i in range(k + 1, n):
+                Lm[i][k] = (Lm[i][k] - sum((Lm[i][j] * Lm[k][j] for j in range(k)), to_arb(0))) / Lm[k][k]
+        return Tri.TRUE

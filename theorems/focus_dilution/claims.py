@@ -114,11 +114,16 @@ ORIGIN_SPECTRUM = Claim(
     reading="The 'linearization at the origin' of Lemma 3.1 / Thm 3.2 is the flow Jacobian J0.",
     checks=(
         Check("exact", _spec.origin_exact,
-              description="exact rationals: G0 and charpoly(J0) = x^k (x^2 - mu0^2)^m on S_pi x S_P"),
+              description="exact Hessian of L at 0 (forward mode through the loss, rationals) = "
+                          "-J0(G0 = pi v^T) entrywise, attention rows 0; charpoly = x^k (x^2 - mu0^2)^m; mu0 "
+                          "eigenvectors (pi_hat e_b^T, e_b v_hat^T); S_pi x S_P, d <= 4, m = m_k = 2"),
+        Check("anchor", _spec.origin_anchor,
+              description="E1, m = 3, m_k = 2: exact spectrum {-mu0 (x3), 0 (x30), +mu0 (x3)}, "
+                          "mu0 = 0.459501 (6 digits) and 0.4595012948839209 (1e-14)"),
         Check("symbolic", _spec.origin_symbolic,
               description="sympy: G_M(0) = -pi v^T for symbolic pi and P (d = 3)"),
         Check("hessian_float", _spec.origin_hessian_float, role="corroborating",
-              description="torch autograd Hessian at 0 equals -J0 (E1 anchor +-0.459501 x 3)"),
+              description="torch autograd Hessian at 0 equals the exact Hessian of L"),
     ),
     controls=(
         Control("mu_v", "mu0' = |v| (without |pi|)", Check("exact", _spec.origin_exact, {"variant": "mu_v"})),
@@ -164,16 +169,28 @@ SADDLE_EIGEN = Claim(
     hypotheses=("pi not uniform", "K2 != 0 for a strict saddle"),
     reading="A4: the attention block is indefinite (+-c), not PSD; it carries the only unstable mode.",
     checks=(
+        Check("symbolic", _spec.eigen_symbolic,
+              description="sympy, exact Hessian of L on the critical family, F1 d = 3 with symbolic pi, "
+                          "lam (m = m_k = 1): grad 0, cross block 0, attention [[0, c], [c, 0]], outer = "
+                          "K^T S K of rank d - 1"),
+        Check("exact", _spec.eigen_exact,
+              description="the same exact structure on F1 (m = m_k = 2), F2, F6, F7 (m, m_k in {1, 2})"),
         Check("certified", _spec.eigen_certified,
-              description="arb: c enclosures (Jacobian vs closed form), exact block pattern, rank certificate"),
+              description="arb Hessian of L at theta_c1 (m = m_k = 2): cross 0, attention = c pattern, "
+                          "certified spectrum (+|c| x m_k the only positive), d - 1 negative outer, Cholesky "
+                          "of -J_outer + 1e-30 I"),
         Check("float", _spec.eigen_float, role="corroborating",
-              description="torch Hessian: top eigenvalue = c, d - 1 negative outer, zero cross block"),
+              description="torch Hessian (m = 3, m_k = 2): top = |c|, +-c x m_k, d - 1 negative outer and "
+                          "zeros, E1 anchors"),
     ),
     controls=(
-        Control("psd_attention", "the attention block is PSD",
+        Control("psd_attention", "the attention block is PSD (refuted by the certified -|c| x m_k)",
                 Check("certified", _spec.eigen_certified, {"variant": "psd_attention"})),
-        Control("outer_unstable", "an unstable direction inside (W0, W1)",
+        Control("outer_unstable", "an unstable direction inside (W0, W1) (eigenvalue >= 1e-30; refuted by "
+                                  "the arb Cholesky)",
                 Check("certified", _spec.eigen_certified, {"variant": "outer_unstable"})),
+        Control("lambda_squared", "c = (s_c^2/n2) K1 lam^2 Cov for F1 (the Hessian's +c excludes it)",
+                Check("certified", _spec.eigen_certified, {"variant": "lambda_squared"})),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -214,7 +231,8 @@ CONDENSATION = Claim(
     reading="A2: W1 is along v only in the linear window; at theta_c1 it is along the centred log-frequencies l.",
     checks=(
         Check("simulation", _dyn.condensation,
-              description="E1 reference run (quick: seed 0; thorough: seeds 0-2) plus an eps = 1e-4 run to t = 40"),
+              description="E1 reference run plus eps = 1e-4 runs to t = 40 (quick: seed 0; ci/thorough: seeds 0-2); "
+                          "(e) on the whole windows at both eps"),
     ),
     controls=(
         Control("uniform_direction", "W0 condenses along the uniform vector 1 (cos = 0.6449 for E1)",
@@ -237,7 +255,10 @@ FOCUS_DIRECTION = Claim(
     reading="A7: the frequent query focuses fully; rare queries tilt toward token 1 only at first order.",
     checks=(
         Check("simulation", _dyn.focus_direction,
-              description="flows from theta_c1 (E1 and pi = (0.5, 0.3, 0.1, 0.1)) and the E1 reference run"),
+              description="flows from theta_c1 (pinned E1, pi = (0.5, 0.3, 0.1, 0.1), tie (0.4, 0.4, 0.1, 0.1); "
+                          "hypothesis S_pi x F1, quick 3 draws) and the E1 reference run"),
+        Check("symbolic", _dyn.focus_symbolic,
+              description="sympy: Delta A is the exact kappa-derivative of A at theta_c1 (d = 3; ci: d = 3, 4)"),
     ),
     controls=(
         Control("neg_pi", "Phi along -pi pi^T", Check("simulation", _dyn.focus_direction, {"variant": "neg_pi"})),
@@ -246,6 +267,8 @@ FOCUS_DIRECTION = Claim(
                 Check("simulation", _dyn.focus_direction, {"variant": "threshold_1_over_d"})),
         Control("rate_c", "kappa grows at rate c instead of 2c",
                 Check("simulation", _dyn.focus_direction, {"variant": "rate_c"})),
+        Control("threshold_1_over_d_symbolic", "dA/dkappa with 1/d in place of n2 (sympy)",
+                Check("symbolic", _dyn.focus_symbolic, {"variant": "threshold_1_over_d"})),
     ),
     expected=Verdict.CONSISTENT,
 )
@@ -261,7 +284,11 @@ REDISTRIBUTION = Claim(
     reading=("A3: the secondary summary's e^{ct} is right only if 'c' denotes the rate of kappa; with c the "
              "per-factor eigenvalue the combination grows like kappa ∝ e^{2ct}.  Tested as u.gamma ∝ kappa."),
     checks=(
-        Check("reduced", _dyn.redistribution_reduced, description="F4 reduced ODE: u.gamma/kappa -> u.rho"),
+        Check("reduced", _dyn.redistribution_reduced,
+              description="F4 reduced ODE: u.gamma/kappa = u.rho to 5.6e-4 on kappa in [1e-6, 1e-3]; "
+                          "gamma anchors 1.5101 -> 1.8647, 0.2517 -> -0.4056"),
+        Check("full_flow", _dyn.redistribution_full,
+              description="full flow from theta_c1, E1: P_perp gamma/kappa = rho to 1e-3 on kappa in [1e-7, 1e-3]"),
         Check("rho_mp", _dyn.rho_mp, description="mpmath: rho from the kappa-derivative = closed form"),
         Check("signs", _dyn.rho_signs_certified, role="corroborating",
               description="arb: rho_1 > 0 > rho_d on S_pi x F1"),
@@ -270,6 +297,8 @@ REDISTRIBUTION = Claim(
     controls=(
         Control("attention_only", "the attention-only forcing predicts u.gamma/kappa -> 0.79463",
                 Check("reduced", _dyn.redistribution_reduced, {"variant": "attention_only"})),
+        Control("attention_only_full", "the attention-only forcing predicts P_perp gamma/kappa -> P_perp f/(2c)",
+                Check("full_flow", _dyn.redistribution_full, {"variant": "attention_only"})),
         Control("sqrt_kappa", "u.gamma ∝ sqrt(kappa) (rate c)",
                 Check("reduced", _dyn.redistribution_reduced, {"variant": "sqrt_kappa"})),
     ),
@@ -286,7 +315,9 @@ DILUTION = Claim(
     hypotheses=("c > 0", "rare components of gamma flip sign (focus.stage3.mass_redistribution)"),
     reading="Dilution is measured by F and A_q1; D-bar is non-monotone only in multi-cycle runs.",
     checks=(
-        Check("simulation", _dyn.dilution, description="E1 reference run (+ lam = 0.9 at ci/thorough), F4 reduced"),
+        Check("simulation", _dyn.dilution,
+              description="E1 runs at lam = 1/2, 9/10 (quick: seed 0; ci/thorough: seeds 0-2) with the seed-0 "
+                          "anchors; F4 reduced with its anchors"),
     ),
     controls=(
         Control("permanent_focus", "focus is permanent (F non-decreasing)",
@@ -308,11 +339,13 @@ PLATEAUS = Claim(
     hypotheses=("c << mu0 for a resolvable H(pi) plateau", "m >= d - 1"),
     reading="A8: ordered reference plateaus and >= 1 dilution episode, not an exact count.",
     checks=(
-        Check("plateaus", _dyn.plateaus, description="E1 reference run to T = 3e4 and an eps = 1e-4 run to 150"),
+        Check("plateaus", _dyn.plateaus,
+              description="E1 runs at lam = 1/2, 9/10 to T = 3e4 and eps = 1e-4 runs to 150 (quick: seed 0; "
+                          "ci/thorough: seeds 0-2); value and seed-0 time anchors"),
         Check("events", _dyn.event_order, description="event order and seed-0 anchors (+-20%)"),
     ),
     controls=(
-        Control("no_intermediate", "log d -> H(Y|X) with no intermediate plateau",
+        Control("no_intermediate", "log d -> H(Y|X) with no intermediate plateau (refuted by the H(pi) plateau)",
                 Check("plateaus", _dyn.plateaus, {"variant": "no_intermediate"})),
     ),
     expected=Verdict.CONSISTENT,
@@ -328,10 +361,12 @@ ANTI_FOCUS = Claim(
     reading="The reconstruction of §2 applied to chains outside the paper's self-transition family.",
     checks=(
         Check("simulation", _dyn.anti_focus,
-              description="F6, P(theta) for theta in {0.2, 0.6, 1}, F7 (quick: Stage-II window from theta_c1)"),
+              description="full flows on F6, P(theta) for theta in {0.2, 0.34, 0.44, 0.6, 1}, F7 (quick: seed 0; "
+                          "ci/thorough: seeds 0-2) with the F6/F7 anchors; theta* by mpmath findroot; "
+                          "hypothesis F2/F3 chains from theta_c1"),
     ),
     controls=(
-        Control("universal_focus", "A_11 rises for every P (refuted on F6 and F7)",
+        Control("universal_focus", "A_11 rises for every P (refuted on F6, theta < theta* and F7)",
                 Check("simulation", _dyn.anti_focus, {"variant": "universal_focus"})),
     ),
     expected=Verdict.CONSISTENT,
