@@ -259,15 +259,19 @@ class Jet2:
         return [Jet2(v, {i: v * 0 + 1}, {}, fns) for i, v in enumerate(values)]
 
     @staticmethod
+    def _acc(out: dict, k: Any, t: Any) -> None:
+        """out[k] += t, dropping the entry when the sum is exactly zero."""
+        if k in out:
+            t = out[k] + t
+        if t == 0:
+            out.pop(k, None)
+        else:
+            out[k] = t
+
+    @staticmethod
     def _axpy(out: dict, a: Any, x: dict) -> None:
         for k, c in x.items():
-            t = a * c
-            if k in out:
-                t = out[k] + t
-            if t == 0:
-                out.pop(k, None)
-            else:
-                out[k] = t
+            Jet2._acc(out, k, a * c)
 
     def _scaled(self, a: Any) -> Jet2:
         g: dict = {}
@@ -308,16 +312,8 @@ class Jet2:
         # the g_self g_o^T + g_o g_self^T term, on the upper triangle
         for i, a in self.g.items():
             for j, b in o.g.items():
-                k = (i, j) if i <= j else (j, i)
                 t = a * b
-                if i == j:
-                    t = t + t
-                if k in h:
-                    t = h[k] + t
-                if t == 0:
-                    h.pop(k, None)
-                else:
-                    h[k] = t
+                Jet2._acc(h, (i, j) if i <= j else (j, i), t + t if i == j else t)
         return Jet2(self.v * o.v, g, h, self.fns)
 
     __rmul__ = __mul__
@@ -331,14 +327,7 @@ class Jet2:
         items = sorted(self.g.items())
         for p, (i, a) in enumerate(items):
             for j, b in items[p:]:
-                t = f2 * a * b
-                k = (i, j)
-                if k in h:
-                    t = h[k] + t
-                if t == 0:
-                    h.pop(k, None)
-                else:
-                    h[k] = t
+                Jet2._acc(h, (i, j), f2 * a * b)
         return Jet2(f0, g, h, self.fns)
 
     def reciprocal(self) -> Jet2:
