@@ -26,7 +26,7 @@ import numpy as np
 from numerics.flows import detect_stages, fit_rate, first_time, integrate
 from numerics.markov import MarkovChain, anti_persistent, metropolis, symmetric_rare, two_state_anti_focus
 from numerics.precision import arb_precision, mp_context
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, reject
+from verify import Evidence, Observation, Profile, Tally, Verdict, combine, explore, refuted, reject
 
 from ._checks_model import E1_PI, _describe_chain
 from .flow import (Shapes, Trajectory, cached_flow, full_jac, full_rhs, pack, reduced_state, run_flow,
@@ -139,14 +139,13 @@ class _Gate:
         return g
 
     def observation(self) -> Observation:
-        """For an ``explore`` body: the per-instance tally as one observation."""
+        """For an ``explore`` body: the per-instance tally as one observation, at the combined level of its
+        sub-checks (REFUTED if any refutes, UNKNOWN if any could not decide or none ran)."""
         t = self.tally
         if t.counterexample is not None:
             return Observation(Verdict.REFUTED, margin=t.margin_min, error=t.error,
                                counterexample=t.counterexample)
-        if not t.levels:
-            return Observation(Verdict.UNKNOWN)
-        return Observation(Verdict.CONSISTENT, margin=t.margin_min, error=t.error)
+        return Observation(combine(t.levels), margin=t.margin_min, error=t.error)
 
 
 # -- §4.5 condensation -----------------------------------------------------------------------------------
@@ -155,16 +154,11 @@ _COND_TARGETS = {"uniform_direction": ("W0_direction",), "W1_along_v": ("W1_plat
 
 
 def _origin_jacobian(pi: np.ndarray, v: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
-    """Eigen-decomposition of J0 on (W0, W1) (spec §4.4): dW0' = G0 dW1^T, dW1' = dW0^T G0, G0 = pi v^T."""
-    d = len(pi)
-    G0 = np.outer(pi, v)
-    n0 = d * m
-    J = np.zeros((2 * n0, 2 * n0))
-    for i in range(d):
-        for a in range(m):
-            for k in range(d):
-                J[i * m + a, n0 + a * d + k] = G0[i, k]
-                J[n0 + a * d + k, i * m + a] = G0[i, k]
+    """Eigen-decomposition of J0 on (W0, W1) (spec §4.4), G0 = pi v^T: the (W0, W1) block of
+    :func:`.critical_points.origin_jacobian` (m_k = 0: no attention coordinates)."""
+    from .critical_points import origin_jacobian
+
+    J = np.array(origin_jacobian(np.outer(pi, v), m, 0), dtype=np.float64)
     return np.linalg.eigh(J)
 
 
@@ -331,7 +325,12 @@ FOCUS_PINNED = ((E1_PI, "1/2"), (("1/2", "3/10", "1/10", "1/10"), "1/2"),
 
 def _saddle_focus(gate: _Gate, ch: MarkovChain, m: int, seed: int, variant: str) -> dict[str, Any]:
     """One saddle-start run (spec §4.8, first bullet): kappa rate on [1e-9, 1e-6] vs 2c (1e-4 relative),
-    Delta A at kappa ~ 1e-6 vs the closed form (1e-5 relative to max |Delta A|), and the gain/loss signs."""
+    Delta A at kappa ~ 1e-7 vs the closed form (1e-5 relative to max |Delta A|), and the gain/loss signs.
+
+    The closed form is the first-order term: the relative error is C kappa + O(rounding / kappa).  Over
+    hypothesis chains C reached 9 (8.95e-6 at kappa = 1e-6), so the spec's kappa ~ 1e-6 leaves no margin;
+    at kappa = 1e-7 the second-order term is <= 1e-6 (10x inside the budget) and float64 rounding of A
+    (~1e-16 absolute against |Delta A| ~ 1e-8) stays below 1e-7."""
     R = _refs(ch)
     tr = _from_saddle(ch, T=np.log(1e-5 / 1e-12) / (2 * R["c"]) + 20.0, m=m, mk=m, seed=seed)
     kap = _kappa(tr)
@@ -339,7 +338,7 @@ def _saddle_focus(gate: _Gate, ch: MarkovChain, m: int, seed: int, variant: str)
     target = R["c"] if variant == "rate_c" else 2 * R["c"]
     gate("saddle_rate").close(rate, target, 1e-4, scale=target, counterexample=lambda: refuted(
         f"kappa rate {rate:.8f} vs {target:.8f}", variant=variant))
-    i = int(np.argmin(np.abs(np.abs(kap) - 1e-6)))
+    i = int(np.argmin(np.abs(np.abs(kap) - 1e-7)))
     dA = tr.A[i] - ch.pi[None, :]
     pred = kap[i] * R["sc2"] * np.outer(ch.pi, ch.pi * (ch.pi - R["n2"])) / R["n2"]
     err = float(np.max(np.abs(dA - pred)) / np.max(np.abs(pred)))
@@ -382,7 +381,8 @@ def focus_direction(*, seed: int, profile: Profile, variant: str = "statement") 
     'threshold_1_over_d' (a key gains iff pi_k > 1/d), 'rate_c' (kappa grows at rate c)."""
     from numerics.strategies import lazy_chains
 
-    tally = Tally(precision="float64 DOP853 rtol 1e-11 / LSODA rtol 1e-9", backend="scipy", seeds=(seed,))
+    tally = Tally(precision="float64 DOP853 rtol 1e-11 / LSODA rtol 1e-9", backend="scipy",
+                  seeds=(seed, 0))  # seed: hypothesis draws and saddle-start inits; 0: the E1 reference run
     gate = _Gate(tally, variant, _FOCUS_TARGETS)
     saddle_rows: list[dict[str, Any]] = []
     if any(gate.asserts(n) for n in ("saddle_rate", "formula", "gain_sign", "tie_both_gain")):
@@ -415,18 +415,23 @@ def focus_direction(*, seed: int, profile: Profile, variant: str = "statement") 
     TI = first_time(tr.t, tr.loss <= R["H"] + 0.05)
     i0 = tr.at(TI)
     reached = bool(np.any(kap[i0:] >= 1e-2))
-    gate("e1_alignment").exact(reached, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-        "kappa never reaches 1e-2 in the E1 run: no Stage-II window"))
+    if reached or variant == "statement":  # attention growing to kappa = 1e-2 is part of the statement;
+        gate("e1_alignment").exact(reached, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+            "kappa never reaches 1e-2 in the E1 run: no Stage-II window"))
+    else:  # a control about the direction of Phi cannot be decided without the window
+        gate("e1_alignment").add(Observation(Verdict.UNKNOWN))
     i1 = i0 + int(np.argmax(kap[i0:] >= 1e-2))
     pihat = ch.pi / np.linalg.norm(ch.pi)
     tgt = {"neg_pi": -np.outer(pihat, pihat), "ones": np.ones((4, 4)) / 4}.get(variant,
                                                                                np.outer(pihat, pihat))
-    Phi = tr.Phi[i0:i1 + 1]
-    cosv = np.einsum("tij,ij->t", Phi, tgt) / np.linalg.norm(Phi, axis=(1, 2))
-    cmin = float(cosv.min())
-    gate("e1_alignment").le(0.999, cmin, 0.0, counterexample=lambda: refuted(
-        f"cos(Phi, target) = {cmin:.5f} < 0.999 on the Stage-II window t in [{TI:.1f}, {tr.t[i1]:.1f}]",
-        variant=variant))
+    cmin = float("nan")
+    if reached:
+        Phi = tr.Phi[i0:i1 + 1]
+        cosv = np.einsum("tij,ij->t", Phi, tgt) / np.linalg.norm(Phi, axis=(1, 2))
+        cmin = float(cosv.min())
+        gate("e1_alignment").le(0.999, cmin, 0.0, counterexample=lambda: refuted(
+            f"cos(Phi, target) = {cmin:.5f} < 0.999 on the Stage-II window t in [{TI:.1f}, {tr.t[i1]:.1f}]",
+            variant=variant))
     a11 = tr.A[:, 0, 0]
     start = float(a11[i0] - ch.pi[0])
     gate("a11_rise").le(abs(start), 1e-4, 0.0, counterexample=lambda: refuted(
@@ -437,7 +442,7 @@ def focus_direction(*, seed: int, profile: Profile, variant: str = "statement") 
                            counterexample=lambda: refuted(
                                f"A_11 does not rise from pi1 to 0.99 (min A_11 - pi1 = {rise_min:.3g}, "
                                f"t_0.99 = {i99})"))
-    a139 = float(a11[tr.at(139.0)])
+    a139 = tr.value_at(a11, 139.0)
     gate("a11_rise").close(a139, 0.9997, 1e-3, counterexample=lambda: refuted(
         f"A_11(139) = {a139:.5f} vs 0.9997"))
     tally.details["E1"] = {"alpha1_at": tp, "rate": rate, "2c": 2 * R["c"], "window": [TI, float(tr.t[i1])],
@@ -545,6 +550,10 @@ def redistribution_reduced(*, seed: int, profile: Profile, variant: str = "state
     want = r_k / 2 if variant == "sqrt_kappa" else r_k
     gate("rate").close(r_ug, want, 0.01, scale=abs(want), counterexample=lambda: refuted(
         f"rate of u.gamma {r_ug:.6f} vs {want:.6f}", variant=variant))
+    # kappa itself grows at the saddle's rate 2c (spec §4.8): on kappa <= 1e-3 the departure from the
+    # linearisation is O(kappa), so 1e-3 relative (observed 2.5e-5)
+    gate("kappa_rate").close(r_k, 2 * R["c"], 1e-3, scale=2 * R["c"], counterexample=lambda: refuted(
+        f"kappa rate {r_k:.6f} vs 2c = {2 * R['c']:.6f}"))
     for name, val, anchor in (("gamma_1 start", g[0, 0], 1.5101), ("gamma_l start", g[0, 1], 0.2517),
                               ("gamma_1 end", g[-1, 0], 1.8647), ("gamma_l end", g[-1, 1], -0.4056)):
         gate("gamma_anchors").close(val, anchor, 1e-4, counterexample=lambda: refuted(
@@ -584,12 +593,16 @@ def redistribution_full(*, seed: int, profile: Profile, variant: str = "statemen
         g = tr.params[0][:, :, 0]
         kap = _kappa(tr)
         sel = np.flatnonzero((kap >= 1e-7) & (kap <= 1e-3))
+        # the run must sample the whole window (to within one grid step, 10% in kappa); otherwise the
+        # comparison is undecided (UNKNOWN), not a refutation of rho or of the control's vector
+        covered = bool(len(sel) > 0 and kap[sel].min() <= 1.1e-7 and kap[sel].max() >= 0.9e-3)
+        if not covered:
+            tally.note(f"seed {s}: the run does not cover kappa in [1e-7, 1e-3]")
+            gate("rho").add(Observation(Verdict.UNKNOWN))
+            continue
         dev = np.abs(_perp(g[sel], ch.pi) / kap[sel, None] - target[None, :]).max(axis=1)
         j = int(np.argmax(dev))
         worst = float(dev[j])
-        covered = bool(len(sel) > 0 and kap[sel].min() <= 1.1e-7 and kap[sel].max() >= 0.9e-3)
-        gate("rho").exact(covered, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-            "the run does not cover kappa in [1e-7, 1e-3]", seed=s))
         gate("rho").close(worst, 0.0, tol, counterexample=lambda: refuted(
             f"P_perp gamma/kappa off the target by {worst:.3g} > {tol} (componentwise) at "
             f"kappa = {kap[sel][j]:.3g}",
@@ -641,6 +654,8 @@ def rho_mp(*, seed: int, profile: Profile) -> Evidence:
             reject()
         num, cf, ctx = _rho_derivative_mp(ch)
         err = float(max(abs(a - b) for a, b in zip(num, cf)))
+        if not np.isfinite(err):
+            return Observation(Verdict.UNKNOWN)
         if err <= tol:
             return Observation(Verdict.CONSISTENT, error=err, margin=tol - err)
         return Observation(Verdict.REFUTED, error=err, counterexample=refuted(f"rho mismatch {err:.3g}"))
@@ -648,10 +663,12 @@ def rho_mp(*, seed: int, profile: Profile) -> Evidence:
     explore(chains(max_d=6), body, tally, seed=seed, max_examples=profile.pick(6, 20, 100),
             examples=[MarkovChain.lazy(E1_PI, "1/2"), symmetric_rare(5, Fraction(3, 5), Fraction(1, 2)),
                       anti_persistent(E1_PI)], describe=_describe_chain)
-    a = _refs(MarkovChain.lazy(E1_PI, "1/2"))["rho"]
-    b = _refs(MarkovChain.lazy(E1_PI, "1/4"))["rho"]
-    tally.close(float(np.max(np.abs(a - b))), 0.0, 1e-12)
-    tally.details["rho_E1"] = a.tolist()
+    # for F1, rho does not depend on lam: the 40-digit kappa-derivatives at lam = 1/2 and 1/4 agree to tol
+    a = _rho_derivative_mp(MarkovChain.lazy(E1_PI, "1/2"))[0]
+    b = _rho_derivative_mp(MarkovChain.lazy(E1_PI, "1/4"))[0]
+    dlam = float(max(abs(x - y) for x, y in zip(a, b)))
+    tally.close(dlam, 0.0, tol, counterexample=lambda: refuted(f"rho depends on lam: {dlam:.3g}"))
+    tally.details["rho_E1"] = [float(x) for x in a]
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
@@ -690,7 +707,7 @@ def e1_flips(*, seed: int, profile: Profile) -> Evidence:
     g = W0 @ a1
     if g[tr.at(54.0)] @ tr.chain.pi < 0:
         g = -g
-    tally = Tally(precision="float64", backend="scipy", seeds=(seed,))
+    tally = Tally(precision="float64", backend="scipy", seeds=(0,))  # the E1 reference run
     times = []
     for k in (3, 2, 1):
         times.append(first_time(tr.t, (g[:, k] < 0) & (tr.t > 54.0)))
@@ -757,7 +774,7 @@ def dilution(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
                 gate("fall").le(0.03, fall, 0.0, counterexample=lambda: refuted(
                     f"F falls only {fall:.1%} below its peak", lam=lam, seed=s))
             meas = {"F_max": float(F[ipk]), "t_F_max": float(t[ipk]), "fall": fall,
-                    "F_300": float(F[tr.at(300.0)]), "F_end": float(F[-1])}
+                    "F_300": tr.value_at(F, 300.0), "F_end": float(F[-1])}
             for q in range(1, ch.d):
                 a = tr.A[:, q, 0]
                 imax = int(np.argmax(a[: tr.at(300.0)]))
@@ -767,7 +784,7 @@ def dilution(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
                                                 f"rare query {q + 1} not diluted (max A_q1 {a[imax]:.4f})",
                                                 lam=lam, seed=s))
                 meas[f"A{q + 1}1_max"] = float(a[imax])
-                meas[f"A{q + 1}1_139"] = float(a[tr.at(139.0)])
+                meas[f"A{q + 1}1_139"] = tr.value_at(a, 139.0)
             if lam == "1/2":
                 Db = tr.concentration
                 seg = Db[:tr.at(1000.0)]
@@ -917,7 +934,7 @@ def event_order(*, seed: int, profile: Profile) -> Evidence:
 
     tr = e1_run()
     ev = events(tr)
-    tally = Tally(precision="float64", backend="scipy", seeds=(seed,))
+    tally = Tally(precision="float64", backend="scipy", seeds=(0,))  # the E1 reference run
     ok = (ev["R1"] < ev["onset"] < min(ev["first_flip"], ev["focus"], ev["focus_peak"])
           and max(ev["first_flip"], ev["focus"], ev["focus_peak"]) < ev["new_direction"] < ev["third_direction"])
     tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted("event order differs", **ev))
@@ -1004,7 +1021,7 @@ def anti_focus(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
     from numerics.strategies import metropolis_chains, positive_chains
 
     tally = Tally(precision="float64 LSODA rtol 1e-9 / DOP853", backend="scipy",
-                  seeds=tuple(profile.pick((0,), (0, 1, 2), (0, 1, 2))))
+                  seeds=tuple(profile.pick((0,), (0, 1, 2), (0, 1, 2))) + (seed,))  # flows; hypothesis draws
     gate = _Gate(tally, variant, {"universal_focus": ("attention_sign",)})
     # theta*
     root, k2root, k2lo, k2hi = _k2_mixture_root()
@@ -1049,12 +1066,11 @@ def anti_focus(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
             else:  # collected: one counterexample listing every case (below)
                 wrong.append(f"{name}/seed{s} (A11 - pi1 = {da:+.3g}, K2 = {R['K2']:+.4f})")
             if s == 0 and name in ("F6", "F7"):
-                ia = tr.at(200.0)
                 stg = tr.stages()
                 meas = ({"plateaus": stg.plateau_values[:3], "L_end_minus_HYX": float(tr.loss[-1] - R["HYX"]),
                          "Phi11_end": float(tr.Phi[-1, 0, 0]), "A11_end": float(tr.A[-1, 0, 0]),
                          "A21_end": float(tr.A[-1, 1, 0])} if name == "F7" else
-                        {"kappa_200": float(kap[ia]), "A11_200": float(tr.A[ia, 0, 0]),
+                        {"kappa_200": tr.value_at(kap, 200.0), "A11_200": tr.value_at(tr.A[:, 0, 0], 200.0),
                          "A11_end": float(tr.A[-1, 0, 0]), "L_end_minus_HYX": float(tr.loss[-1] - R["HYX"])})
                 checks = ([(f"plateau {k}", v, a, 2e-3) for k, (v, a) in
                            enumerate(zip(meas["plateaus"], (0.69315, 0.61086, 0.54459)))]

@@ -171,7 +171,13 @@ class Trajectory:
         return detect_stages(self.t, self.loss, threshold=threshold)
 
     def at(self, t: float) -> int:
+        """Index of the first grid time >= t."""
         return int(np.searchsorted(self.t, t))
+
+    def value_at(self, series: np.ndarray, t: float) -> float:
+        """A scalar series (one value per grid time) at time t, linearly interpolated (for anchors given
+        at a time between grid points)."""
+        return float(np.interp(t, self.t, series))
 
 
 def run_flow(chain: Any, *, T: float = 3e4, m: int = 8, mk: int = 8, eps: float = 1e-3, seed: int = 0,
