@@ -890,8 +890,6 @@ def eigen_certified(*, seed: int, profile: Profile, variant: str = "statement") 
     return tally.evidence()
 
 
-
-
 def eigen_float(*, seed: int, profile: Profile) -> Evidence:
     """float64: torch autograd Hessian at theta_c^1 (m = 3, m_k = 2) on E1 (lam = 1/2 and 9/10) and S_pi x S_P
     (d <= 5).  With J = -Hessian of size n and the Weyl budget tol = n * float_tolerance(64 d, scale =
