@@ -63,6 +63,15 @@ def _refs(ch: MarkovChain) -> dict[str, Any]:
     return out
 
 
+def _event_time(t: np.ndarray, cond: np.ndarray, what: str) -> float:
+    """The first grid time where ``cond`` holds; a clear error naming the event if it never does (the run
+    is too short for the dynamics the check reads, or the dynamics differ from the spec's)."""
+    tt = first_time(t, cond)
+    if tt is None:
+        raise ValueError(f"{what} never happens on t in [{float(t[0]):g}, {float(t[-1]):g}]")
+    return tt
+
+
 def _cos(a: np.ndarray, b: np.ndarray) -> float:
     return float(abs(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b)))
 
@@ -232,7 +241,7 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
                     f"{what} = {val:.5f} < {thr} on sigma1 in [{lo_s:.3g}, 0.3]", seed=s, variant=variant))
             row[f"align_from_{lo_s:.3g}"] = {"W0": c1, "W1": c2, "shared": c3}
         # (c), (d)
-        TI = first_time(t, tr.loss <= R["H"] + 0.05)
+        TI = _event_time(t, tr.loss <= R["H"] + 0.05, "T_I (L <= H(pi) + 0.05)")
         iT = tr.at(TI)
         s2 = float(sv[:iT + 1, 1].max())
         gate("rank_one").le(s2, 10 * EPS, 0.0, counterexample=lambda: refuted(
@@ -243,7 +252,7 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
         dq = float(np.linalg.norm(WQ[iT] - WQ[0]) / np.linalg.norm(WQ[0]))
         gate("frozen").le(dq, 0.5, 0.0, counterexample=lambda: refuted(
             f"|W_Q(T_I) - W_Q(0)| = {dq:.3g} |W_Q(0)|", seed=s))
-        TI4 = first_time(tr4.t, tr4.loss <= R["H"] + 0.05)
+        TI4 = _event_time(tr4.t, tr4.loss <= R["H"] + 0.05, "T_I at eps = 1e-4")
         f4 = float(np.max(np.abs(tr4.A[tr4.at(TI4)] - ch.pi[None, :])))
         ratio = frozen / f4
         gate("frozen_eps2").le(30, ratio, 0.0, counterexample=lambda: refuted(
@@ -412,7 +421,7 @@ def focus_direction(*, seed: int, profile: Profile, variant: str = "statement") 
     target = R["c"] if variant == "rate_c" else 2 * R["c"]
     gate("e1_rate").close(rate, target, 0.05, scale=target, counterexample=lambda: refuted(
         f"E1 kappa rate {rate:.4f} vs {target:.4f}", variant=variant))
-    TI = first_time(tr.t, tr.loss <= R["H"] + 0.05)
+    TI = _event_time(tr.t, tr.loss <= R["H"] + 0.05, "T_I (L <= H(pi) + 0.05)")
     i0 = tr.at(TI)
     reached = bool(np.any(kap[i0:] >= 1e-2))
     if reached or variant == "statement":  # attention growing to kappa = 1e-2 is part of the statement;
@@ -761,8 +770,8 @@ def dilution(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
             ch = tr.chain
             F = tr.focus_mass
             t = tr.t
-            t2 = first_time(t, tr.sv_W0[:, 1] >= 0.1)
-            on = first_time(t, tr.sv_QK[:, 0] >= 1e-2)
+            t2 = _event_time(t, tr.sv_W0[:, 1] >= 0.1, "sigma2(W0) >= 0.1")
+            on = _event_time(t, tr.sv_QK[:, 0] >= 1e-2, "attention onset sigma1(W_Q W_K^T) >= 1e-2")
             i0, i2 = tr.at(on), tr.at(t2)
             ipk = i0 + int(np.argmax(F[i0:i2]))
             fall = float((F[ipk] - F[ipk:i2].min()) / F[ipk])
