@@ -229,6 +229,7 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
         # (b): each alignment is its own sub-check
         target = ones if variant == "uniform_direction" else pihat
         for lo_s, thr in ((20 * EPS, 0.99), (50 * EPS, 0.999)):
+            # t <= 30: the first pass through the window (T_I is about 15 at eps = 1e-3, spec §3)
             win = np.flatnonzero((sv[:, 0] >= lo_s) & (sv[:, 0] <= 0.3) & (t <= 30))
             U0, _, V0 = np.linalg.svd(W0[win])
             U1, _, V1 = np.linalg.svd(W1[win])
@@ -775,7 +776,7 @@ def dilution(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
             i0, i2 = tr.at(on), tr.at(t2)
             ipk = i0 + int(np.argmax(F[i0:i2]))
             fall = float((F[ipk] - F[ipk:i2].min()) / F[ipk])
-            if variant == "permanent_focus":
+            if variant == "permanent_focus":  # "F non-decreasing": F values are O(1), 1e-12 absorbs rounding
                 gate("fall").le(fall, 0.0, 1e-12, counterexample=lambda: refuted(
                     f"F falls by {fall:.1%} after its peak {F[ipk]:.4f}", t_peak=float(t[ipk]), lam=lam,
                     seed=s))
@@ -797,6 +798,9 @@ def dilution(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
             if lam == "1/2":
                 Db = tr.concentration
                 seg = Db[:tr.at(1000.0)]
+                # spec §4.11: a local maximum of D-bar (above 0.05, i.e. after the attention onset, where
+                # D-bar leaves 0; the first maximum is 0.286), a drop of >= 20 %, then a rise (read as a
+                # return of >= 20 % above the minimum, so that grid-level wiggles do not count)
                 mx = [i for i in range(1, len(seg) - 1)
                       if seg[i] >= seg[i - 1] and seg[i] > seg[i + 1] and seg[i] > 0.05]
                 found = None
@@ -808,6 +812,7 @@ def dilution(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
                         break
                 meas["Dbar"] = found
                 if variant == "monotone_Dbar":
+                    # monotone up to rounding of the O(1) values (1e-12)
                     mono = bool(np.all(np.diff(seg) >= -1e-12) or np.all(np.diff(seg) <= 1e-12))
                     gate("dbar").exact(mono, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
                         "D-bar is not monotone: local max, drop >= 20%, rise", seed=s, **(found or {})))
@@ -835,7 +840,7 @@ def dilution(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
           "A21_end": float(A[-1, 1, 0]), "A11_end": float(A[-1, 0, 0]), "t_F_max": float(t[i]),
           "t_A21_max": float(t[j])}
     f4_fall = float((F4[i] - F4[i:].min()) / F4[i])
-    if variant == "permanent_focus":
+    if variant == "permanent_focus":  # as above: 1e-12 absorbs rounding of O(1) values
         gate("f4_fall").le(f4_fall, 0.0, 1e-12, counterexample=lambda: refuted(
             f"F4: F falls by {f4_fall:.1%} after its peak {F4[i]:.4f}", t_peak=float(t[i])))
     else:
@@ -1037,6 +1042,7 @@ def anti_focus(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
     th = float(root)
     gate("theta_star").close(th, THETA_STAR, 1e-10, counterexample=lambda: refuted(
         f"theta* = {th:.12f} vs the spec's {THETA_STAR}"))
+    # the root is found at 30 digits (findroot), so |K2(theta*)| is ~1e-30: 1e-25 leaves 5 guard digits
     gate("theta_star").exact(bool(k2lo < 0 < k2hi and abs(k2root) < 1e-25), level=Verdict.CONSISTENT,
                              counterexample=lambda: refuted("K2(theta) does not change sign at theta*"))
     tally.details["theta_star"] = {"theta": th, "K2(0.2)": float(k2lo), "K2(0.6)": float(k2hi)}
