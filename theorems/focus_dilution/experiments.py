@@ -36,6 +36,7 @@ from numerics.flows import first_time, geometric_grid
 from numerics.markov import (MarkovChain, entropy, lazy_anti_mixture, metropolis, symmetric_rare, zipf)
 
 from .flow import Shapes, Trajectory, cached_flow, events, init_params, pack, unpack, run_flow
+from .markov_model import context_counts, regrouped_loss
 from .population import lumped_loss, reference_quantities
 
 E1_PI = ("0.75", "0.19", "0.05", "0.01")
@@ -645,35 +646,13 @@ def _print_e5_observables(o: dict[str, Any]) -> None:
 
 
 # -- E5 sampled mode: the finite-context model trained by full-batch GD ---------------------------------
-def context_counts(X: Any, d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(q, counts, y) of sequences X = (x_1..x_s, y) (n x (s + 1)): q = x_s and
-    counts[n, k] = #{i <= s: x_i = k}."""
-    X = np.asarray(X)
-    if X.ndim != 2 or X.shape[1] < 2:
-        raise ValueError(f"X must be (n, s + 1) with s >= 1, got shape {X.shape}")
-    if X.min() < 0 or X.max() >= d:
-        raise ValueError(f"token ids must lie in [0, {d})")
-    n = X.shape[0]
-    ctx = X[:, :-1]
-    counts = np.bincount((ctx + d * np.arange(n)[:, None]).ravel(), minlength=n * d).reshape(n, d)
-    return ctx[:, -1].copy(), counts.astype(np.float64), X[:, -1].copy()
-
-
 def sampled_loss(params: Sequence[Any], q: Any, counts: Any, y: Any, tau: float = 1.0) -> Any:
-    """Mean finite-context loss (spec §2.3, query position included) of the torch parameters (W0, W1, W_Q, W_K)
-    on fixed sequences given as (q, counts, y), by the exact regrouping of spec §2.4: a_i over positions
-    equals counts_k e^{Phi_qk/tau} / sum_j counts_j e^{Phi_qj/tau} per token -- the same value as
-    :func:`.markov_model.finite_context_loss` at O(n d^2) instead of O(n s d) per step."""
-    import torch
+    """Mean finite-context loss of the torch parameters (W0, W1, W_Q, W_K) on fixed sequences given as
+    (q, counts, y): :func:`.markov_model.regrouped_loss` at (M, Phi) = model_matrices(W0, W1, W_Q, W_K)."""
+    from .population import TorchOps, model_matrices
 
-    W0, W1, WQ, WK = params
-    Phi = (W0 @ WQ) @ (W0 @ WK).T
-    S = Phi[q] / tau
-    S = S - S.masked_fill(counts == 0, float("-inf")).amax(dim=1, keepdim=True).detach()
-    E = counts * torch.exp(S)
-    A = E / E.sum(dim=1, keepdim=True)
-    z = A @ (W0 @ W1)
-    return -torch.log_softmax(z, dim=1).gather(1, y[:, None]).mean()
+    M, Phi = model_matrices(*params, TorchOps())
+    return regrouped_loss(q, counts, y, M, Phi, tau)
 
 
 def train_sampled(chain: MarkovChain, *, N: int = E5S_N, s: int = E5S_S, lr: float = E5S_LR, T: float = 1000.0,
