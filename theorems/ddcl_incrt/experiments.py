@@ -33,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from .._figures import pyplot, save
+
 
 def _table(rows: list[list[Any]], header: list[str]) -> str:
     cells = [[str(h) for h in header]] + [[(f"{c:.4g}" if isinstance(c, float) else str(c)) for c in r] for r in rows]
@@ -257,12 +259,7 @@ def planted(rs: list[int], seeds: list[int], steps: int, controls: bool) -> list
 
 
 def figures(out_dir: str, runs: list[Any], temp: dict[str, Any], theta: float) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    os.makedirs(out_dir, exist_ok=True)
+    plt = pyplot()
     paths = []
     main = [r for r in runs if not r.summary["blind"] and not r.summary["symmetric_teacher"]]
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
@@ -277,11 +274,7 @@ def figures(out_dir: str, runs: list[Any], temp: dict[str, Any], theta: float) -
     axes[0].set(xlabel="step", ylabel="heads H(t)", title="head growth history")
     axes[1].set(xlabel="step", ylabel="s_G = lambda_max(A_res)/|G|", title="growth signal (births: triangles)")
     axes[0].legend(fontsize=7)
-    fig.tight_layout()
-    p = os.path.join(out_dir, "ddcl_growth_history.png")
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    paths.append(p)
+    paths.append(save(fig, out_dir, "ddcl_growth_history.png"))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for log in main:
         st = [c["step"] for c in log.checks]
@@ -293,11 +286,7 @@ def figures(out_dir: str, runs: list[Any], temp: dict[str, Any], theta: float) -
     axes[0].set(xlabel="step", ylabel="gamma_max(C_Y) (F mode, K = 8, tau = 1)", title="separation force")
     axes[1].set(xlabel="step", ylabel="sep_min / sqrt(tr C_Y)", title="prototype separation")
     axes[0].legend(fontsize=7)
-    fig.tight_layout()
-    p = os.path.join(out_dir, "ddcl_separation.png")
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    paths.append(p)
+    paths.append(save(fig, out_dir, "ddcl_separation.png"))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     traj = temp["trajectory"]
     ts = [t for t, _ in traj]
@@ -315,11 +304,7 @@ def figures(out_dir: str, runs: list[Any], temp: dict[str, Any], theta: float) -
                          label=f"r={log.summary['r']} s{log.summary['seed']} head {j}")
     axes[1].set(xlabel="step", ylabel="tau_h / tau_0", title="coupled run: per-head temperatures")
     axes[1].legend(fontsize=6)
-    fig.tight_layout()
-    p = os.path.join(out_dir, "ddcl_temperatures.png")
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
-    paths.append(p)
+    paths.append(save(fig, out_dir, "ddcl_temperatures.png"))
     return paths
 
 

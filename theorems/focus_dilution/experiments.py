@@ -35,6 +35,7 @@ import numpy as np
 from numerics.flows import first_time, geometric_grid
 from numerics.markov import (MarkovChain, entropy, lazy_anti_mixture, metropolis, symmetric_rare, zipf)
 
+from .._figures import pyplot, save
 from .flow import Shapes, Trajectory, cached_flow, events, init_params, pack, unpack, run_flow
 from .markov_model import context_counts, regrouped_loss
 from .population import lumped_loss, reference_quantities
@@ -61,15 +62,6 @@ E5S_T = {"quick": 1000.0, "thorough": 3000.0}
 TOL_FACTOR = 5.0  # "tolerances x5"
 TOL_TIME_REL = 0.20  # base tolerance of event times: the spec's regression anchors, +-20 %
 TOL_ABS = 0.02  # base tolerance of losses and attention values: the spec's |L - H(pi)| <= 0.02
-
-
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 def e1_trajectory() -> Trajectory:
@@ -365,7 +357,7 @@ def e4(out: str, profile: str) -> dict[str, Any]:
 
 
 def _e4_figures(out: str, tr1: Trajectory, e2runs: list[tuple[float, Trajectory]]) -> None:
-    plt = _plt()
+    plt = pyplot()
     runs = [("E1", tr1)] + [(f"E2 delta = {dl}", tr) for dl, tr in e2runs[:1]]
     fig, ax = plt.subplots(len(runs), 3, figsize=(16, 4.2 * len(runs)), squeeze=False)
     for r, (name, tr) in enumerate(runs):
@@ -390,9 +382,7 @@ def _e4_figures(out: str, tr1: Trajectory, e2runs: list[tuple[float, Trajectory]
         ax[r, 2].axhline(tr.chain.pi[0], color="gray", lw=0.6)
         ax[r, 2].legend(fontsize=7)
         ax[r, 2].set_title(f"{name}: focus mass F and A_q1")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "e4_concentration.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "e4_concentration.png")
     fig, ax = plt.subplots(len(runs), 3, figsize=(16, 4.2 * len(runs)), squeeze=False)
     for r, (name, tr) in enumerate(runs):
         t = tr.t[1:]
@@ -420,9 +410,7 @@ def _e4_figures(out: str, tr1: Trajectory, e2runs: list[tuple[float, Trajectory]
             ax[r, 2].semilogx(t, pca[:, i], label=f"PC{i + 1}")
         ax[r, 2].legend(fontsize=7)
         ax[r, 2].set_title(f"{name}: PCA of the W0 rows, explained-variance ratios")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "e4_rows.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "e4_rows.png")
 
 
 # -- the experiments ----------------------------------------------------------------------------------------
@@ -443,7 +431,7 @@ def e1(out: str, profile: str) -> dict[str, Any]:
             k, f"H(Y|X) {float(q.HYX):.5f} (gap {p.value - float(q.HYX):.2e})" if k == len(st.plateaus) - 1 else "")
         print(f"{k:>8} {p.t_value:>10.1f} {p.value:>10.5f}  {ref}")
     print("events:", ", ".join(f"{k} {v:.1f}" if v is not None else f"{k} -" for k, v in ev.items()))
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(1, 3, figsize=(15, 4))
     ax[0].semilogx(tr.t[1:], tr.loss[1:], label="L(t)")
     for val, name in ((q.logd, "log d"), (q.H, "H(pi)"), (q.HYX, "H(Y|X)")):
@@ -462,9 +450,7 @@ def e1(out: str, profile: str) -> dict[str, Any]:
     ax[2].loglog(tr.t[1:], tr.sv_QK[1:, 0], "k--", label="sigma_1(W_Q W_K^T)")
     ax[2].legend(fontsize=7)
     ax[2].set_title("singular values")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "focus_e1.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "focus_e1.png")
     return {"plateaus": st.plateau_values, "events": ev, "cpu": cpu}
 
 
@@ -472,7 +458,7 @@ def e2(out: str, profile: str) -> dict[str, Any]:
     deltas = [0.01, 0.02] if profile == "quick" else [0.005, 0.01, 0.02]
     print("\n== E2: d = 5, pi = (0.6, 0.1 x 4), c = (1, -1, 1/2, -1/2), lam = 1/2 (seed 0)")
     rows = []
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(1, 2, figsize=(11, 4))
     for delta in deltas:
         tr = e2_trajectory(delta)
@@ -501,10 +487,10 @@ def e2(out: str, profile: str) -> dict[str, Any]:
     ax[0].set_title("E2: sigma_2(W0), escape from theta_c2")
     ax[1].legend(fontsize=7)
     ax[1].set_title("E2: loss")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "focus_e2.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "focus_e2.png")
     return {"rows": rows, "slope": slope}
+
+
 def e3(out: str, profile: str) -> dict[str, Any]:
     T = 1500.0 if profile == "quick" else 8000.0
     m = 4 if profile == "quick" else 8
@@ -543,7 +529,7 @@ def e5(out: str, profile: str) -> dict[str, Any]:
     print(f"mu0 = {float(q.mu0):.6f}  c = {float(q.c):.6f}  H(pi) = {float(q.H):.6f}  H(Y|X) = {float(q.HYX):.6f}")
     o = e5_observables(tr)
     _print_e5_observables(o)
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(1, 2, figsize=(11, 4))
     ax[0].semilogx(tr.t[1:], tr.loss[1:])
     ax[0].axhline(float(q.H), ls="--", color="gray")
@@ -554,9 +540,7 @@ def e5(out: str, profile: str) -> dict[str, Any]:
     ax[1].axhline(float(ch.pi[0]), color="gray", lw=0.8)
     ax[1].legend(fontsize=7)
     ax[1].set_title("attention on the most frequent token")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "focus_e5.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "focus_e5.png")
     return {"cpu": cpu, **o}
 
 
@@ -756,7 +740,7 @@ def e5s(out: str, profile: str) -> dict[str, Any]:
           f"{osm['phases_1_3_ranks'] or 'none'}; rank(W0) one step at a time: {op['rank_one_step']} / "
           f"{osm['rank_one_step']} (at T: {op['rank_end']} / {osm['rank_end']})")
     print(f"{sum(r['ok'] for r in rows)}/{len(rows)} observables within tolerance x{TOL_FACTOR:g}")
-    plt = _plt()
+    plt = pyplot()
     fig, ax = plt.subplots(1, 3, figsize=(16, 4))
     ax[0].semilogx(pop.t[1:], pop.loss[1:], "k", label="population flow")
     ax[0].semilogx(tr.t[1:], tr.loss[1:], "C0--", label="sampled GD: population loss")
@@ -779,9 +763,7 @@ def e5s(out: str, profile: str) -> dict[str, Any]:
         ax[2].loglog(tr.t[1:], tr.sv_W0[1:, i], "--", color=f"C{i}", label=f"sigma{i + 1}(W0) sampled")
     ax[2].legend(fontsize=6)
     ax[2].set_title("singular values")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "focus_e5_sampled.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "focus_e5_sampled.png")
     return {"population": op, "sampled": osm, "rows": rows, "gap_ok": gap_ok, "monotone": mono,
             "cpu": tr.meta["cpu"], "wall": tr.meta["wall"], "T": T, "steps": tr.meta["steps"]}
 

@@ -28,6 +28,8 @@ import time
 from fractions import Fraction
 from typing import Any
 
+from .._figures import pyplot, save
+
 __all__ = ["main", "ridge_table", "construction_figure", "THREE_SEQUENCES"]
 
 F = Fraction
@@ -72,10 +74,7 @@ def _print_table(title: str, rows: list[dict[str, Any]]) -> None:
 
 def construction_figure(out: str) -> str:
     """Tokens of the three 2-D sequences after each stage of the hardmax construction."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     from .blocks import ExactState
     from .construction import build_interpolator
@@ -104,19 +103,11 @@ def construction_figure(out: str) -> str:
     axes[0].legend(fontsize=7)
     fig.suptitle(f"hardmax construction, d = 2, N = 3, M = {D.M}: L = {m.num_blocks}, P = {m.num_parameters} "
                  "(x = targets)", fontsize=10)
-    fig.tight_layout()
-    path = os.path.join(out, "interp_construction_2d.png")
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, out, "interp_construction_2d.png", dpi=120)
 
 
 def _fig1_plots(out: str, res: dict[str, Any]) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     paths = []
     if "fig1a" in res:
         a = res["fig1a"]
@@ -126,11 +117,7 @@ def _fig1_plots(out: str, res: dict[str, Any]) -> list[str]:
         ax.set_xlabel("epoch")
         ax.set_ylabel("loss")
         ax.legend()
-        fig.tight_layout()
-        p = os.path.join(out, "interp_fig1a.png")
-        fig.savefig(p, dpi=120)
-        plt.close(fig)
-        paths.append(p)
+        paths.append(save(fig, out, "interp_fig1a.png", dpi=120))
     if "fig1b" in res or "cold" in res:
         fig, ax = plt.subplots(figsize=(5, 3.2))
         if "fig1b" in res:
@@ -145,11 +132,7 @@ def _fig1_plots(out: str, res: dict[str, Any]) -> list[str]:
                               label=f"cold {pen}: E")
         ax.set_xlabel("eps")
         ax.legend(fontsize=7)
-        fig.tight_layout()
-        p = os.path.join(out, "interp_fig1b.png")
-        fig.savefig(p, dpi=120)
-        plt.close(fig)
-        paths.append(p)
+        paths.append(save(fig, out, "interp_fig1b.png", dpi=120))
     return paths
 
 

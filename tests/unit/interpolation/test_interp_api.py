@@ -225,3 +225,14 @@ def test_fig1_data_matches_the_published_threshold():
     data = fig1_data()
     assert 55 <= data.theta_star_norm2 <= 70  # the figure's red line 6.25e-3 at eps = 1e-4 gives ~62.5
     assert abs(loglog_slope([1e-1, 1e-3], [3.26e-2, 4.96e-4]) - 0.91) < 0.01
+
+
+def test_fig1_plots_write_both_panels(tmp_path):
+    from theorems.interpolation.experiments import _fig1_plots
+
+    res = {"fig1a": {"losses": [1.0, 0.5, 0.1], "threshold": 0.2},
+           "fig1b": {"eps": [1e-1, 1e-2], "minima": [1e-2, 1e-3]},
+           "cold": {"explicit": {"rows": [{"eps": 1e-1, "J": 1e-2, "E": 1e-3}, {"eps": 1e-2, "J": 1e-3, "E": 0.0}]}}}
+    paths = _fig1_plots(str(tmp_path / "figs"), res)
+    assert [p.rsplit("/", 1)[1] for p in paths] == ["interp_fig1a.png", "interp_fig1b.png"]
+    assert all((tmp_path / "figs" / p.rsplit("/", 1)[1]).stat().st_size > 0 for p in paths)
