@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -164,6 +165,12 @@ def degenerate_point(d: int, pi1: Any, lam: Any, *, dps: int = 30, T: float = 10
 
     Returns the polished point and L_lump at the same precision.
     """
+    return _degenerate_point(d, _key(pi1), _key(lam), dps, T, lam_q)
+
+
+@lru_cache(maxsize=32)
+def _degenerate_point(d: int, pi1: Any, lam: Any, dps: int, T: float, lam_q: float) -> tuple[ReducedPoint, Any]:
+    """Cached: several checks (and their controls) read the same point in one process; it is not mutated."""
     chain = symmetric_rare(d, pi1, lam)
     z = _flow_to_point(chain, T, True, lam_q)
     pt = polish_reduced(chain, z, dps=dps)
@@ -177,6 +184,22 @@ def degenerate_point(d: int, pi1: Any, lam: Any, *, dps: int = 30, T: float = 10
 def perturbed_point(d: int, pi1: Any, lam: Any, direction: Sequence[Any], delta: Any, *, dps: int = 30,
                     T: float = 2000.0) -> ReducedPoint:
     """theta^2_delta of F5 (spec §4.14): reduced flow, then Newton at ``dps``."""
+    return _perturbed_point(d, _key(pi1), _key(lam), tuple(_key(c) for c in direction), _key(delta), dps, T)
+
+
+def _key(x: Any) -> Any:
+    """A hashable cache key with the same meaning: lists are not hashable, '3/5' and Fraction(3, 5) agree."""
+    if isinstance(x, str):
+        try:
+            return Fraction(x)
+        except ValueError:
+            return x
+    return x
+
+
+@lru_cache(maxsize=64)
+def _perturbed_point(d: int, pi1: Any, lam: Any, direction: tuple, delta: Any, dps: int, T: float) -> ReducedPoint:
+    """Cached: the Lyapunov-Schmidt checks and their controls read the same points in one process."""
     chain = perturbed_rare(d, pi1, lam, direction, delta)
     z = _flow_to_point(chain, T, False)
     return polish_reduced(chain, z, dps=dps)
