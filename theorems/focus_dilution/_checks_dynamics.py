@@ -633,9 +633,8 @@ def _rho_derivative_mp(ch: MarkovChain, dps: int = 40) -> tuple[list[Any], list[
     f = reference_formulas(pi_l, P_l, log=ctx.log, sqrt=ctx.sqrt)
     pi = np.array(pi_l, dtype=object)
     P = np.array(P_l, dtype=object)
-    sc = ctx.sqrt(f["sc2"])
-    gam = np.array([sc * p / f["normpi"] for p in pi_l], dtype=object)
-    bet = np.array([sc * x / f["norml"] for x in f["ell"]], dtype=object)
+    gam = np.array(f["gamma1"], dtype=object)
+    bet = np.array(f["beta1"], dtype=object)
 
     def field(k: Any) -> Any:
         M = gam[:, None] * bet[None, :]

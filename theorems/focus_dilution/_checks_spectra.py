@@ -309,9 +309,6 @@ def _mp_point(ch: MarkovChain, ctx: Any, m: int, mk: int, variant: str) -> tuple
     d = ch.d
     pi = np.array(pi_l, dtype=object)
     npi = ctx.sqrt(sum(x * x for x in pi_l))
-    logs = [ctx.log(x) for x in pi_l]
-    ell = [x - sum(logs) / d for x in logs]
-    nl = ctx.sqrt(sum(x * x for x in ell))
     W0 = np.array([[ctx.mpf(0)] * m for _ in range(d)], dtype=object)
     W1 = np.array([[ctx.mpf(0)] * d for _ in range(m)], dtype=object)
     WQ = np.array([[ctx.mpf(0)] * mk for _ in range(m)], dtype=object)
@@ -330,10 +327,10 @@ def _mp_point(ch: MarkovChain, ctx: Any, m: int, mk: int, variant: str) -> tuple
         s = ctx.findroot(lambda s: ctx.diff(loss_at, s), ctx.mpf(1.6))
         loss_at(s)
         return [W0, W1, WQ, WK], s
-    sc = ctx.sqrt(nl / npi)
-    W0[:, 0] = [sc * x / npi for x in pi_l]
-    W1[0, :] = [sc * x / nl for x in ell]
-    return [W0, W1, WQ, WK], sc
+    f = reference_formulas(pi_l, P_l, log=ctx.log, sqrt=ctx.sqrt)
+    W0[:, 0] = f["gamma1"]
+    W1[0, :] = f["beta1"]
+    return [W0, W1, WQ, WK], ctx.sqrt(f["sc2"])
 
 
 def saddle_mp(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
@@ -459,13 +456,11 @@ def theta_c1_arb(ch: MarkovChain, m: int, mk: int) -> tuple[tuple[Any, ...], dic
     reference formulas; call inside arb_precision."""
     import flint
 
-    pi, _ = _arb_chain(ch)
     f = _arb_refs(ch)
     d, z = ch.d, flint.arb(0)
-    sc = f["sc2"].sqrt()
     W0, W1 = _zeros((d, m), z), _zeros((m, d), z)
-    W0[:, 0] = [sc * p / f["normpi"] for p in pi]
-    W1[0, :] = [sc * x / f["norml"] for x in f["ell"]]
+    W0[:, 0] = f["gamma1"]
+    W1[0, :] = f["beta1"]
     return (W0, W1, _zeros((m, mk), z), _zeros((m, mk), z)), f
 
 

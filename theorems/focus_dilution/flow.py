@@ -22,7 +22,7 @@ import numpy as np
 
 from numerics.flows import Stages, detect_stages, first_time, geometric_grid, integrate
 
-from .population import FLOAT, Ops, attention, grad_M_Phi, param_grads, population_loss
+from .population import FLOAT, Ops, attention, grad_M_Phi, param_grads, population_loss, reference_formulas
 
 __all__ = ["Shapes", "init_params", "pack", "unpack", "full_rhs", "Trajectory", "run_flow",
            "reduced_rhs", "run_reduced", "reduced_state", "theta_c1", "events", "cached_flow",
@@ -66,16 +66,22 @@ def init_params(d: int, m: int, mk: int, eps: float, seed: int) -> np.ndarray:
     return pack(W0, W1, WQ, WK)
 
 
+def _saddle_vectors(chain: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(gamma1, beta1) = (s_c pi_hat, s_c l_hat) of theta_c^1, from population.reference_formulas."""
+    f = reference_formulas(list(chain.pi), np.asarray(chain.P).tolist(), log=np.log, sqrt=np.sqrt)
+    if "gamma1" not in f:
+        raise ValueError("theta_c^1 needs a non-uniform stationary law (for uniform pi it is the origin)")
+    return np.array(f["gamma1"], dtype=np.float64), np.array(f["beta1"], dtype=np.float64)
+
+
 def theta_c1(chain: Any, m: int, mk: int, *, attn_scale: float = 0.0) -> np.ndarray:
     """theta_c^1 (spec §4.6): W0 = s_c pi_hat e1^T, W1 = s_c e1 l_hat^T, W_Q = W_K = attn_scale e1 e1^T."""
-    pi = chain.pi
-    d = len(pi)
-    ell = np.log(pi) - np.log(pi).mean()
-    sc = np.sqrt(np.linalg.norm(ell) / np.linalg.norm(pi))
+    gamma1, beta1 = _saddle_vectors(chain)
+    d = len(gamma1)
     W0 = np.zeros((d, m))
     W1 = np.zeros((m, d))
-    W0[:, 0] = sc * pi / np.linalg.norm(pi)
-    W1[0, :] = sc * ell / np.linalg.norm(ell)
+    W0[:, 0] = gamma1
+    W1[0, :] = beta1
     WQ = np.zeros((m, mk))
     WK = np.zeros((m, mk))
     WQ[0, 0] = WK[0, 0] = attn_scale
@@ -218,9 +224,7 @@ def cached_flow(chain_kind: str, chain_args: tuple, **kw: Any) -> Trajectory:
 def events(tr: Trajectory) -> dict[str, float | None]:
     """R1, attention onset, first rare sign flip, focus, focus peak, new direction, second attention
     direction, third direction, Bayes (spec §5.1 table)."""
-    pi = tr.chain.pi
-    ell = np.log(pi) - np.log(pi).mean()
-    sc = np.sqrt(np.linalg.norm(ell) / np.linalg.norm(pi))
+    sc = float(np.linalg.norm(_saddle_vectors(tr.chain)[0]))  # s_c = |gamma1|
     s0 = tr.sv_W0
     t = tr.t
     out: dict[str, float | None] = {}
@@ -245,7 +249,7 @@ def events(tr: Trajectory) -> dict[str, float | None]:
         _, _, vt = np.linalg.svd(W0[tr.at(R1)])
         a1 = vt[0]
         g = W0 @ a1
-        if g[tr.at(R1)] @ pi < 0:
+        if g[tr.at(R1)] @ tr.chain.pi < 0:
             g = -g
         sgn0 = np.sign(g[tr.at(R1)])
         flipped = np.any(np.sign(g[:, 1:]) != sgn0[None, 1:], axis=1) & (t > R1)
@@ -286,11 +290,8 @@ def reduced_rhs(chain: Any, tau: float = 1.0):
 
 def reduced_state(chain: Any, lam_q: float = 1e-5, lam_k: float | None = None) -> np.ndarray:
     """Reference start of spec §2.8: gamma = s_c pi_hat, beta = s_c l_hat, lam_Q = lam_K = 1e-5."""
-    pi = chain.pi
-    ell = np.log(pi) - np.log(pi).mean()
-    sc = np.sqrt(np.linalg.norm(ell) / np.linalg.norm(pi))
-    return np.concatenate([sc * pi / np.linalg.norm(pi), sc * ell / np.linalg.norm(ell),
-                           [lam_q, lam_q if lam_k is None else lam_k]])
+    gamma1, beta1 = _saddle_vectors(chain)
+    return np.concatenate([gamma1, beta1, [lam_q, lam_q if lam_k is None else lam_k]])
 
 
 def run_reduced(chain: Any, z0: np.ndarray, T: float, *, t0: float = 0.1, per_decade: int = 400,

@@ -258,7 +258,9 @@ def reference_formulas(pi: list[Any], P: list[list[Any]], *, log: Callable[[Any]
 
     log d, H(pi), H(Y|X), n2 = |pi|^2, v = pi - 1/d, l = centred log pi, r = (P - 1 pi^T) l,
     mu0 = |pi| |v|, s_c^2 = |l|/|pi|, K1 = Var_pi(pi.)/n2, K2 = sum_q pi_q^2 r_q,
-    c = (s_c^2/n2) K1 K2 / tau, rho = (|pi|/(2 s_c)) P_pi^perp [pi o r/K2 + 2 pi o pi/(n2 K1)].
+    c = (s_c^2/n2) K1 K2 / tau, rho = (|pi|/(2 s_c)) P_pi^perp [pi o r/K2 + 2 pi o pi/(n2 K1)], and the
+    saddle theta_c^1's vectors gamma1 = s_c pi_hat, beta1 = s_c l_hat (spec §4.6: W0 = gamma1 alpha1^T,
+    W1 = alpha1 beta1^T; absent for uniform pi, where theta_c^1 is the origin).
     """
     d = len(pi)
     is_zero = is_zero or (lambda x: x == 0)
@@ -281,12 +283,15 @@ def reference_formulas(pi: list[Any], P: list[list[Any]], *, log: Callable[[Any]
     K1 = var / n2
     K2 = sum(pi[q] ** 2 * r[q] for q in range(d))
     c = sc2 / n2 * K1 * K2 / tau
+    sc = sqrt(sc2)
     out = dict(logd=logd, H=H, HYX=HYX, n2=n2, v=v, ell=ell, r=r, mu0=mu0, sc2=sc2, K1=K1, K2=K2,
                c=c, var=var, cov=cov, normpi=normpi, norml=norml)
+    if not is_zero(norml):  # uniform pi: theta_c^1 is the origin, l_hat undefined
+        out["gamma1"] = [sc * p / normpi for p in pi]
+        out["beta1"] = [sc * x / norml for x in ell]
     if not is_zero(K1) and not is_zero(K2):
         w = [pi[k] * r[k] / K2 + 2 * pi[k] * pi[k] / (n2 * K1) for k in range(d)]
         proj = sum(w[k] * pi[k] for k in range(d)) / n2
-        sc = sqrt(sc2)
         out["rho"] = [normpi / (2 * sc) * (w[k] - proj * pi[k]) for k in range(d)]
     return out
 
