@@ -150,6 +150,8 @@ def uniform_start(*, seed: int, profile: Profile, variant: str = "statement") ->
     s_arr, b_arr, se_arr = (np.array(c, dtype=np.float64) for c in zip(*ok))
     p = -float(np.polyfit(np.log(s_arr), np.log(b_arr), 1, w=b_arr / se_arr)[0])
     tally.details["decay_exponent"] = p
+    tally.details["exponent_interval"] = [lo, hi]  # the reading of "roughly like 1/s" (variant: no decay)
+    tally.details["resolved_by"] = "|b_s| > 4 SE"
     tally.le(lo, p, 0.0, counterexample=lambda: refuted(
         f"uniform-start bias decays like s^-{p:.3f}, exponent below {lo}", bias=tally.details["bias"]))
     tally.le(p, hi, 0.0, counterexample=lambda: refuted(
@@ -321,12 +323,16 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
                 f"{name} differs from sympy's dL/d{s}", residual=str(r)[:300]))
             if not holds:
                 return tally.evidence()
-    # G_M 1 = G_Phi 1 = 0 (spec §2.5): the row sums cancel exactly
-    for G, name in ((GM, "G_M"), (GPhi, "G_Phi")):
+    # G_M 1 = G_Phi 1 = 0 (spec §2.5): the row sums cancel exactly.  Variant 'column_sums': the false
+    # 1^T G_M = 0 (1^T G_M = 1^T D = sum_q pi_q (Pred_q - P_q), not 0 in general)
+    cols = variant == "column_sums"
+    for G, name in ((GM, "G_M"),) if cols else ((GM, "G_M"), (GPhi, "G_Phi")):
         for i in range(2):
-            r = sp.cancel(sp.together(G[i, 0] + G[i, 1]))
+            r = sp.cancel(sp.together(G[0, i] + G[1, i] if cols else G[i, 0] + G[i, 1]))
             tally.exact(bool(r == 0), level=Verdict.PROVED, counterexample=lambda: refuted(
-                f"row {i} of {name} does not sum to 0", residual=str(r)[:300]))
+                f"{'column' if cols else 'row'} {i} of {name} does not sum to 0", residual=str(r)[:300]))
+            if r != 0:
+                return tally.evidence()
     # step 2: chain rule with symbolic G's
     d, m, mk = 2, 2, 1
     sym = lambda n, r, c: np.array(sp.symbols(f"{n}0:{r * c}", real=True), dtype=object).reshape(r, c)  # noqa: E731
@@ -335,7 +341,7 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
     sops = object_ops("sympy", sp.exp, sp.log)
     Mw, Pw = model_matrices(W0, W1, WQ, WK, sops)
     lin = sum(gM.flat[i] * Mw.flat[i] for i in range(d * d)) + sum(gP.flat[i] * Pw.flat[i] for i in range(d * d))
-    grads = chain_rule(gM, gP, W0, W1, WQ, WK, sops, variant=variant)
+    grads = chain_rule(gM, gP, W0, W1, WQ, WK, sops, variant="statement" if cols else variant)
     for Wmat, G, name in zip((W0, W1, WQ, WK), grads, ("W0", "W1", "W_Q", "W_K")):
         for i, s in enumerate(Wmat.flat):
             r = sp.expand(sp.diff(lin, s) - G.flat[i])

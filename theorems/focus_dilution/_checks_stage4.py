@@ -336,6 +336,7 @@ def ls_directions(*, seed: int, profile: Profile, variant: str = "statement") ->
     explore(zero_sum_directions(D - 1), body, tally, seed=seed, max_examples=profile.pick(2, 8, 20),
             examples=pinned, describe=lambda c: {"c": [str(x) for x in c]})
     tally.details["directions"] = rows
+    tally.details["ratio_window"] = [lo, hi]  # 2^power +- 10% (spec §4.14: [1.8, 2.2])
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 

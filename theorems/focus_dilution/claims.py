@@ -70,6 +70,8 @@ GRADIENTS = Claim(
                 Check("finite_differences", _mod.finite_differences, {"variant": "drop_phiT_term"})),
         Control("drop_phiT_term_symbolic", "the same bug fails the symbolic chain rule",
                 Check("symbolic", _mod.symbolic_gradients, {"variant": "drop_phiT_term"})),
+        Control("column_sums", "1^T G_M = 0 (columns instead of rows; sympy)",
+                Check("symbolic", _mod.symbolic_gradients, {"variant": "column_sums"})),
     ),
     expected=Verdict.PROVED,
 )
@@ -301,6 +303,8 @@ REDISTRIBUTION = Claim(
                 Check("full_flow", _dyn.redistribution_full, {"variant": "attention_only"})),
         Control("sqrt_kappa", "u.gamma ∝ sqrt(kappa) (rate c)",
                 Check("reduced", _dyn.redistribution_reduced, {"variant": "sqrt_kappa"})),
+        Control("kappa_rate_c", "kappa grows at rate c (not 2c) in the reduced F4 run",
+                Check("reduced", _dyn.redistribution_reduced, {"variant": "kappa_rate_c"})),
     ),
     expected=Verdict.CONSISTENT,
 )
