@@ -18,11 +18,13 @@ from typing import Any
 
 import numpy as np
 
+from numerics.errors import VerifyError
+
 __all__ = ["geometric_grid", "integrate", "rk4_torch", "rk4_mp", "Stage", "Stages", "detect_stages",
            "fit_rate", "first_time", "FlowError"]
 
 
-class FlowError(RuntimeError):
+class FlowError(VerifyError, RuntimeError):
     """An integration failed (the solver's message is included)."""
 
 

@@ -8,7 +8,8 @@ Public API (explicit re-exports; the implementation lives in private modules):
 * profiles: :class:`Profile`, :func:`get_profile`, :data:`PROFILES`
 * catalogue: :func:`catalogue`, :class:`Registry`
 * running: :func:`run_claims`, :func:`run_claim`, :class:`RunResult`, :class:`ClaimOutcome`
-* errors: :class:`VerifyError`, :class:`RegistryError`, :class:`UsageError`, :class:`CheckError`
+* errors: :class:`VerifyError` (base), :class:`InputError`, :class:`InputTypeError`,
+  :class:`RegistryError`, :class:`UsageError`, :class:`CheckError`
 """
 
 from ._claim import (
@@ -22,7 +23,7 @@ from ._claim import (
     refuted,
     unknown_evidence,
 )
-from ._errors import CheckError, RegistryError, UsageError, VerifyError
+from ._errors import CheckError, InputError, InputTypeError, RegistryError, UsageError, VerifyError
 from ._profile import PROFILES, Profile, get_profile
 from ._registry import Registry, catalogue, discover
 from ._runner import (
@@ -51,6 +52,8 @@ __all__ = [
     "Control",
     "Counterexample",
     "Evidence",
+    "InputError",
+    "InputTypeError",
     "Observation",
     "Profile",
     "Registry",

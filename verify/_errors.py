@@ -1,12 +1,14 @@
-"""One exception hierarchy for the engine."""
+"""One exception hierarchy for the engine.
+
+The base :class:`VerifyError` and the bad-input errors live in :mod:`numerics.errors` (the lowest
+room), so that numerics, theorems and the engine raise the same types.
+"""
 
 from __future__ import annotations
 
-__all__ = ["VerifyError", "RegistryError", "UsageError", "CheckError"]
+from numerics.errors import InputError, InputTypeError, VerifyError
 
-
-class VerifyError(Exception):
-    """Base class of every error the engine raises on purpose."""
+__all__ = ["VerifyError", "InputError", "InputTypeError", "RegistryError", "UsageError", "CheckError"]
 
 
 class RegistryError(VerifyError):

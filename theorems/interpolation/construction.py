@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from numerics.attention import AttentionMatrix
+from numerics.errors import VerifyError
 from numerics.exact import HAVE_FLINT
 
 from .blocks import FF, SA, Block, ExactState, count_parameters, identity_block, to_Q
@@ -52,7 +53,7 @@ __all__ = ["build_interpolator", "InterpolatingTransformer", "ConstructionError"
            "parameter_formula"]
 
 
-class ConstructionError(RuntimeError):
+class ConstructionError(VerifyError, RuntimeError):
     """A post-condition of the construction failed when the emitted weights were run exactly."""
 
 

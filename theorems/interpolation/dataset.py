@@ -30,13 +30,22 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from numerics.errors import InputError
 from numerics.exact import HAVE_FLINT, rational
 
 __all__ = ["Dataset", "DatasetError", "as_rational", "fmt_token"]
 
 
-class DatasetError(ValueError):
-    """A dataset violates an assumption of the interpolation theorems (the message names the rule)."""
+class DatasetError(InputError):
+    """A dataset violates an assumption of the interpolation theorems (the message names the rule).
+
+    An :class:`~numerics.errors.InputError` (so also a ``ValueError``) whose argument is the dataset
+    part at fault (``inputs``, ``outputs`` or ``dataset``).
+    """
+
+    def __init__(self, message: str, *, argument: str = "dataset"):
+        self.argument, self.rule, self.value = argument, message, None
+        ValueError.__init__(self, message)
 
 
 def as_rational(x: Any, backend: str = "flint" if HAVE_FLINT else "fraction") -> Any:
