@@ -16,14 +16,13 @@ from typing import Any
 
 from numerics.arithmetic import ArbArithmetic, MPArithmetic
 from numerics.attention import mix, softmax_weights
-from numerics.precision import Tri, float_tolerance, tri_le, tolerance_for
+from numerics.precision import Tri, arb_precision, float_tolerance, tri_positive, tolerance_for
 from numerics.strategies import attention_rows
 from verify import Evidence, Profile, Tally, Verdict, explore, refuted
 from verify import Observation, reject
 
 from .softmax_limit import deviation_bound, maximisers, row_mean, score_gap
 
-LOG2E = 1.0 / math.log(2.0)
 
 # The spec's pinned instance for control (a): n = 2, x = (0, 1), scores (Delta, 0), Delta = 1.
 PINNED_ROWS = (
@@ -52,23 +51,144 @@ def _sqdist(u: Any, v: Any) -> Any:
     return sum((a - b) * (a - b) for a, b in zip(u, v))
 
 
+class _Mono:
+    """An exact number ``q * sqrt(r) * exp(e)`` (``q``, ``r >= 0``, ``e`` rational): the bookkeeping that
+    lets :func:`certified_bound` evaluate the shared :func:`deviation_bound` formula without rounding,
+    so that its logarithm ``log q + log(r)/2 + e`` is exact however small ``exp(-gap/tau)`` is."""
+
+    __slots__ = ("q", "r", "e")
+
+    def __init__(self, q: Any = 1, r: Any = 1, e: Any = 0):
+        self.q, self.r, self.e = Fraction(q), Fraction(r), Fraction(e)
+
+    def __mul__(self, o: Any) -> "_Mono":
+        if isinstance(o, _Mono):
+            return _Mono(self.q * o.q, self.r * o.r, self.e + o.e)
+        return _Mono(self.q * Fraction(o), self.r, self.e)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, o: Any) -> "_Mono":
+        if isinstance(o, _Mono):
+            return _Mono(self.q / o.q, self.r / o.r, self.e - o.e)
+        return _Mono(self.q / Fraction(o), self.r, self.e)
+
+    def __neg__(self) -> "_Mono":
+        return _Mono(-self.q, self.r, self.e)
+
+
+def _mono_exp(x: Any) -> _Mono:
+    return _Mono(1, 1, Fraction(x))
+
+
+def _decide_row(scores: list[Fraction], values: list[tuple[Fraction, ...]], p: tuple[Fraction, ...],
+                tau: Fraction, exponent_factor: int, bits: int) -> tuple[Tri, Any]:
+    """``dev <= bound`` for one row at one tau, decided as the sign of ``log(bound / dev)``.
+
+    Exponent bookkeeping: with ``s2`` the largest non-maximal score, ``E = exp(-(max - s2)/tau)`` and
+    ``u_g = exp((s_g - s2)/tau)`` for each non-maximal score value ``s_g`` (``u = 1`` exactly at ``s2``),
+    the softmax weights are ``1/Z`` on the maximisers and ``E u_g / Z`` on group ``g``,
+    ``Z = c + E S``, ``S = sum_g m_g u_g``.  With ``a_C = sum_C (x_l - p)`` and ``a_g = sum_g (x_l - p)``
+    (exact rationals), ``out - p = (a_C + E v) / Z``, ``v = sum_g u_g a_g``; when ``a_C = 0`` the factor
+    ``E`` cancels exactly against the bound's ``exp(-gap/tau)``, and
+    ``log(bound/dev) = log(K)/2 + (e + L) + log1p(E S / c)`` with ``K = (q c)^2 r / |v|^2`` exact when
+    ``v`` is (one non-maximal score value).  Nothing is ever compared at relative size ``E``, so a
+    fixed moderate precision decides every row, at any tau.  Returns ``(decision, log(bound/dev))``.
+    """
+    import flint
+
+    n = len(scores)
+    top = max(scores)
+    C = [l for l, s in enumerate(scores) if s == top]
+    c = len(C)
+    d = len(p)
+    diff = [tuple(Fraction(x) - pk for x, pk in zip(values[l], p)) for l in range(n)]
+    D2 = max(sum((x * x for x in t), Fraction(0)) for t in diff)
+    gap = score_gap(scores)
+    bound = deviation_bound(n, c, _Mono(1, D2, 0), gap, tau, exp=_mono_exp,
+                            exponent_factor=exponent_factor)
+    if not isinstance(bound, _Mono):  # pragma: no cover - the formula left the monomial algebra
+        raise TypeError("deviation_bound returned a non-monomial")
+    a_C = tuple(sum((diff[l][k] for l in C), Fraction(0)) for k in range(d))
+    s2 = max(s for s in scores if s != top)
+    groups: dict[Fraction, list[int]] = {}
+    for l, s in enumerate(scores):
+        if s != top:
+            groups.setdefault(s, []).append(l)
+    a_g = {s: tuple(sum((diff[l][k] for l in idx), Fraction(0)) for k in range(d))
+           for s, idx in groups.items()}
+    nonzero = [s for s in groups if any(a_g[s])]
+    bound_zero = bound.q == 0 or bound.r == 0
+    if not any(a_C) and not nonzero:  # out = p exactly: dev = 0
+        ok = bound_zero or bound.q > 0
+        return (Tri.TRUE if ok else Tri.FALSE), None
+    if bound_zero:  # dev > 0 = bound
+        return Tri.FALSE, None
+    if bound.q < 0:
+        return Tri.FALSE, None
+    with arb_precision(bits):
+        arb = flint.arb
+
+        def A(x: Fraction) -> Any:
+            return arb(flint.fmpq(x.numerator, x.denominator))
+
+        L = A((top - s2) / tau)
+        E = (-L).exp()
+        u = {s: (arb(1) if s == s2 else A((s - s2) / tau).exp()) for s in groups}
+        S = sum((len(groups[s]) * u[s] for s in groups), arb(0))
+        log1p_term = (E * S / c).log1p()  # log(Z / c)
+        e_plus_L = A(bound.e + (top - s2) / tau)
+        if not any(a_C):
+            if nonzero == [s2]:  # v = a_{s2} is exact
+                v2 = sum((x * x for x in a_g[s2]), Fraction(0))
+                K = (bound.q * c) ** 2 * bound.r / v2
+                logK = arb(0) if K == 1 else A(K).log()
+            else:
+                v = [sum((u[s] * A(a_g[s][k]) for s in nonzero), arb(0)) for k in range(d)]
+                v2 = sum((x * x for x in v), arb(0))
+                logK = (A((bound.q * c) ** 2 * bound.r) / v2).log()
+            ratio = logK / 2 + e_plus_L + log1p_term
+        else:
+            w = [A(a_C[k]) + E * sum((u[s] * A(a_g[s][k]) for s in nonzero), arb(0)) for k in range(d)]
+            w2 = sum((x * x for x in w), arb(0))
+            # log bound - log dev = log q + log(r)/2 + e - log|a_C + E v| + log c + log(Z/c)
+            ratio = (A(bound.q * c).log() + A(bound.r).log() / 2 + A(bound.e) - w2.log() / 2
+                     + log1p_term)
+        return tri_positive(ratio), ratio
+
+
+def _kernel_agrees(scores: list[Fraction], tau: Fraction, bits: int) -> bool:
+    """The shared kernel's weights (arb) overlap ``exp((s_l - max)/tau) / sum`` in the factored form."""
+    with ArbArithmetic(bits) as ar:
+        w = softmax_weights([ar.convert(s) for s in scores], ar.convert(tau), ar)
+        top = max(scores)
+        e = [ar.convert((s - top) / tau).exp() for s in scores]
+        z = sum(e[1:], e[0])
+        return all(wl.overlaps(el / z) for wl, el in zip(w, e))
+
+
 def certified_bound(*, seed: int, profile: Profile, exponent_factor: int = 1,
                     limit_point: str = "mean") -> Evidence:
     """|softmax-average - limit point| <= ((n-c)/c) D exp(-f gap/tau), decided in ball arithmetic.
 
-    The precision is ``64 + 2 * log2(e) * spread / tau`` bits, so that the rounding of the kernel is
-    far below the distance between the deviation and the bound (that distance can be as small as
-    exp(-gap/tau) relative).  A row where every score is maximal has no gap; it is covered by the
-    symbolic identity (empty sum) and skipped here.
+    Decided as the sign of ``log(bound / deviation)`` with exact exponent bookkeeping (see
+    :func:`_decide_row`): the deviation and the bound share the factor ``exp(-gap/tau)``, which is
+    cancelled exactly instead of being resolved numerically, so the decision needs no precision
+    growing with ``1/tau`` (a direct comparison needs ~``2 log2(e) spread/tau`` bits: 288,000 at
+    tau = 1e-4).  The bound is the shared :func:`deviation_bound` evaluated in exact monomials
+    ``q sqrt(r) exp(e)``; the shared kernel's weights are cross-checked against the factored weights
+    (they must overlap).  The margin is ``log(bound / deviation)`` (>= 0 iff the bound holds); a row
+    whose deviation is exactly 0 has margin None.  A row where every score is maximal has no gap; it is
+    covered by the symbolic identity (empty sum) and skipped here.
     """
     taus = _taus(profile)
-    tally = Tally(precision="arb (adaptive, >= 64 bits)", backend="python-flint arb",
+    tally = Tally(precision="arb (128 bits, raised while undecided)", backend="python-flint arb",
                   tolerance=0.0, seeds=(seed,))
     max_bits = [0]
+    smallest = [None]
 
     def body(row: tuple[list[Fraction], list[tuple[Fraction, ...]]]) -> Observation:
         scores, values = row
-        n = len(scores)
         C = maximisers(scores)
         gap = score_gap(scores)
         if gap is None:  # every score maximal: covered by the symbolic identity
@@ -76,28 +196,29 @@ def certified_bound(*, seed: int, profile: Profile, exponent_factor: int = 1,
         p = _limit_point(scores, values, C, limit_point)
         worst: Observation | None = None
         for tau in taus:
-            spread = max(scores) - min(scores)
-            bits = 64 + math.ceil(2 * LOG2E * float(spread / tau))
-            if bits > 2**18:
-                return Observation(Verdict.UNKNOWN)
+            if not _kernel_agrees(scores, tau, 128):
+                return Observation(Verdict.REFUTED, counterexample=refuted(
+                    f"the shared softmax kernel disagrees with exp((s - max)/tau)/sum at tau = {tau}",
+                    tau=str(tau), scores=[str(s) for s in scores]))
+            bits = 128
+            while True:
+                decision, ratio = _decide_row(scores, values, p, tau, exponent_factor, bits)
+                if decision is not Tri.UNKNOWN or bits >= 2**14:
+                    break
+                bits *= 4
             max_bits[0] = max(max_bits[0], bits)
-            with ArbArithmetic(bits) as ar:
-                w = softmax_weights([ar.convert(s) for s in scores], ar.convert(tau), ar)
-                out = mix([ar.vector(v) for v in values], w, ar)
-                pc = ar.vector(p)
-                dev = _sqdist(out, pc).sqrt()
-                D = max(ar.convert(_sqdist(v, p)) for v in values).sqrt()
-                bound = deviation_bound(n, len(C), D, ar.convert(gap), ar.convert(tau),
-                                        exp=ar.exp, exponent_factor=exponent_factor)
-                decision = tri_le(dev, bound)
-                margin = float((bound - dev).mid()) if decision is not Tri.UNKNOWN else None
+            margin = None
+            if ratio is not None and decision is not Tri.UNKNOWN:
+                margin = float(ratio.mid())
+                if decision is Tri.TRUE and (smallest[0] is None or ratio < smallest[0][0]):
+                    smallest[0] = (ratio, str(tau))
             if decision is Tri.FALSE:
                 return Observation(Verdict.REFUTED, margin=margin, counterexample=refuted(
                     f"deviation exceeds the bound at tau = {tau}",
                     margin=margin, tau=str(tau), scores=[str(s) for s in scores],
                     values=[[str(x) for x in v] for v in values],
-                    deviation=str(dev), bound=str(bound), exponent_factor=exponent_factor,
-                    limit_point=limit_point))
+                    log_bound_over_deviation=None if ratio is None else ratio.str(10),
+                    exponent_factor=exponent_factor, limit_point=limit_point))
             obs = Observation(Verdict.CERTIFIED if decision is Tri.TRUE else Verdict.UNKNOWN,
                               margin=margin)
             if worst is None or obs.level.strength < worst.level.strength:
@@ -110,6 +231,8 @@ def certified_bound(*, seed: int, profile: Profile, exponent_factor: int = 1,
                                                       "values": [[str(x) for x in v] for v in r[1]]})
     tally.details["taus"] = [str(t) for t in taus]
     tally.details["max_bits"] = max_bits[0]
+    if smallest[0] is not None:  # the float margin underflows for tight rows at small tau
+        tally.details["smallest_log_margin"] = {"value": smallest[0][0].str(5), "tau": smallest[0][1]}
     return tally.evidence()
 
 
