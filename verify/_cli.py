@@ -1,7 +1,9 @@
 """The ``verify`` command: ``list``, ``run``, ``show`` and ``report``.
 
 Exit codes mirror pytest: 0 every observed verdict equals its expected verdict and every control is
-REFUTED; 1 otherwise; 4 usage error (bad option, unknown profile, unknown id); 5 nothing matched.
+REFUTED; 1 otherwise; 4 usage error (bad option, unknown profile, unknown id, an output path that cannot
+be written, a file that is not a valid report); 5 nothing matched; 130 interrupted (Ctrl-C or SIGTERM:
+the reports of what finished are written, marked ``"interrupted": true``).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -16,9 +19,10 @@ from typing import Any
 from ._errors import UsageError, VerifyError
 from ._profile import PROFILES
 
-__all__ = ["main", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_NO_MATCH"]
+__all__ = ["main", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_NO_MATCH", "EXIT_INTERRUPTED"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NO_MATCH = 0, 1, 4, 5
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 
 
 class _Parser(argparse.ArgumentParser):
@@ -131,15 +135,49 @@ def _progress(enabled: bool) -> Any:
     return prog, cb
 
 
+def _check_outputs(args: argparse.Namespace, options: Sequence[str]) -> None:
+    """Every ``--json/--junit/--markdown PATH`` must be writable, checked before any work is done."""
+    from ._report import check_writable
+
+    for opt in options:
+        path = getattr(args, opt, None)
+        if path is None:
+            continue
+        try:
+            check_writable(path)
+        except ValueError as e:
+            raise UsageError(f"--{opt} {path!r}: {e}") from None
+
+
+def _cap_workers(requested: int, tasks: int) -> int:
+    """``--workers`` capped at the number of tasks and at the number of CPUs (said on stderr)."""
+    cpus = os.cpu_count() or 1
+    workers = max(1, min(requested, tasks, cpus))
+    if workers < requested:
+        why = (f"{tasks} task{'s' if tasks != 1 else ''} to run" if workers == tasks and tasks < cpus
+               else f"{cpus} CPU{'s' if cpus != 1 else ''}")
+        print(f"verify: --workers {requested} capped at {workers} ({why})", file=sys.stderr)
+    return workers
+
+
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    from ._runner import Interrupted
+
+    raise Interrupted(f"signal {signum}")
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from ._report import print_table, write_json, write_junit, write_markdown
     from ._runner import run_claims
 
     if args.workers < 1:
         raise UsageError("--workers must be >= 1")
+    _check_outputs(args, ("json", "junit", "markdown"))
     claims, code = _select(args.catalogue, args.patterns, args.paper)
     if code is not None:
         return code
+    if not args.scheduler:
+        args.workers = _cap_workers(args.workers, sum(len(c.checks) + len(c.controls) for c in claims))
     executor = None
     if args.scheduler:
         try:
@@ -149,18 +187,30 @@ def _cmd_run(args: argparse.Namespace) -> int:
         executor = Client(args.scheduler).get_executor()
     prog, cb = _progress(not args.no_progress)
     kwargs = dict(profile=args.profile, seed=args.seed, workers=args.workers, executor=executor)
-    if prog is not None:
-        with prog:
-            result = run_claims(claims, progress=cb, **kwargs)
-    else:
-        result = run_claims(claims, **kwargs)
-    print_table(result)
-    if args.json:
-        write_json(result, args.json)
-    if args.junit:
-        write_junit(result, args.junit)
-    if args.markdown:
-        write_markdown(result, args.markdown)
+    try:  # SIGTERM stops the run as Ctrl-C does (main thread only: signal.signal's rule)
+        old_term = signal.signal(signal.SIGTERM, _raise_interrupted)
+    except ValueError:
+        old_term = None
+    try:
+        if prog is not None:
+            with prog:
+                result = run_claims(claims, progress=cb, **kwargs)
+        else:
+            result = run_claims(claims, **kwargs)
+        print_table(result)
+        if args.json:
+            write_json(result, args.json)
+        if args.junit:
+            write_junit(result, args.junit)
+        if args.markdown:
+            write_markdown(result, args.markdown)
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
+    if result.interrupted:
+        print(f"verify: interrupted; {len(result.outcomes)} finished claim(s) reported, "
+              f"{len(result.unfinished)} unfinished", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return EXIT_OK if result.passed else EXIT_FAILED
 
 
@@ -235,13 +285,16 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from ._report import from_json, print_table, write_junit
+    from ._report import from_json, print_table, validate, write_junit
 
+    _check_outputs(args, ("junit",))
     try:
-        with open(args.path) as fh:
-            result = from_json(json.load(fh))
-    except (OSError, ValueError, KeyError) as e:
-        raise UsageError(f"cannot read report {args.path!r}: {e}") from e
+        with open(args.path, encoding="utf-8") as fh:
+            obj = json.load(fh)
+        validate(obj)
+        result = from_json(obj)
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
+        raise UsageError(f"{args.path!r} is not a valid report: {e}") from e
     print_table(result)
     if args.junit:
         write_junit(result, args.junit)
@@ -268,6 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return {"list": _cmd_list, "run": _cmd_run, "show": _cmd_show, "report": _cmd_report}[
             args.command](args)
+    except KeyboardInterrupt:  # Ctrl-C outside a run's own handling (loading, show, writing)
+        print("verify: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except UsageError as e:
         print(f"verify: {e}", file=sys.stderr)
         return EXIT_USAGE

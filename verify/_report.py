@@ -13,11 +13,23 @@ JSON layout (schema id ``verify-report/1``; one record per claim, per check and 
 
 ``evidence`` holds level, instances, margin_min, margin_max, error, tolerance, precision, backend,
 seeds, wall_time, counterexample ({description, data, margin, seed} or null), notes, details.
+
+An interrupted run (Ctrl-C, SIGTERM) has ``"interrupted": true``; its ``claims`` are the claims whose every
+check and control finished, and ``"unfinished"`` lists the ids of the others.  Both keys are optional
+(reports written before they existed have neither and read as not interrupted).  A report with no claim
+is valid only when interrupted.
+
+Every report file is written atomically (a temporary file in the same directory, then ``os.replace``):
+a reader never sees half a report, and an interrupted write leaves the previous file in place.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import re
+import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Mapping
@@ -30,6 +42,8 @@ from ._verdict import Evidence, Verdict
 __all__ = [
     "SCHEMA_ID",
     "schema",
+    "validate",
+    "check_writable",
     "to_json",
     "from_json",
     "write_json",
@@ -57,6 +71,145 @@ def schema() -> dict[str, Any]:
     return json.loads((Path(__file__).with_name("report.schema.json")).read_text())
 
 
+def validate(obj: Any) -> None:
+    """Raise ``ValueError`` naming the first problem unless ``obj`` is a valid report.
+
+    Uses ``jsonschema`` (the ``dev`` extra) when it is importable, else a small validator of the subset
+    of JSON Schema the report schema uses.  Then a consistency check the schema cannot express: the
+    summary counts the claims listed.
+    """
+    sch = schema()
+    if (isinstance(obj, dict) and obj.get("claims") == [] and obj.get("interrupted") is not True
+            and obj.get("schema") == SCHEMA_ID):
+        raise ValueError(f"not a valid {SCHEMA_ID} report: it lists no claim and is not marked "
+                         "interrupted (a finished run reports at least one claim)")
+    try:
+        import jsonschema
+    except ImportError:
+        problem = _mini_validate(obj, sch, sch, "")
+    else:
+        err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(sch).iter_errors(obj))
+        problem = None
+        if err is not None:
+            where = "/" + "/".join(str(x) for x in err.absolute_path)
+            problem = f"at {where}: {err.message}"
+    if problem is not None:
+        if len(problem) > 300:
+            problem = problem[:297] + "..."
+        raise ValueError(f"not a valid {SCHEMA_ID} report: {problem}")
+    if obj["summary"]["claims"] != len(obj["claims"]):
+        raise ValueError(f"not a valid {SCHEMA_ID} report: summary.claims = {obj['summary']['claims']} "
+                         f"but {len(obj['claims'])} claims are listed")
+
+
+_TYPES: dict[str, Any] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
+    or (isinstance(v, float) and v.is_integer()),
+}
+
+
+def _mini_validate(v: Any, s: Mapping[str, Any], root: Mapping[str, Any], at: str) -> str | None:
+    """The first violation of schema ``s`` by ``v`` (None if valid); the keywords the report schema uses."""
+    where = at or "/"
+    if "$ref" in s:
+        node: Any = root
+        for part in s["$ref"].lstrip("#/").split("/"):
+            node = node[part]
+        return _mini_validate(v, node, root, at)
+    if "type" in s and not _TYPES[s["type"]](v):
+        return f"at {where}: {v!r:.60} is not of type {s['type']!r}"
+    if "const" in s and not (v == s["const"] and type(v) is type(s["const"])):
+        return f"at {where}: {v!r:.60} is not {s['const']!r}"
+    if "enum" in s and not any(v == e and type(v) is type(e) for e in s["enum"]):
+        return f"at {where}: {v!r:.60} is not one of {s['enum']}"
+    if "minimum" in s and _TYPES["number"](v) and v < s["minimum"]:
+        return f"at {where}: {v!r} is less than {s['minimum']}"
+    if "pattern" in s and isinstance(v, str) and not re.search(s["pattern"], v):
+        return f"at {where}: {v!r:.60} does not match {s['pattern']!r}"
+    if "oneOf" in s:
+        ok = sum(_mini_validate(v, sub, root, at) is None for sub in s["oneOf"])
+        if ok != 1:
+            return f"at {where}: {v!r:.60} matches {ok} of the allowed forms (must match exactly one)"
+    if "anyOf" in s and all(_mini_validate(v, sub, root, at) is not None for sub in s["anyOf"]):
+        return next(_mini_validate(v, sub, root, at) for sub in s["anyOf"])
+    if isinstance(v, dict):
+        for key in s.get("required", ()):
+            if key not in v:
+                return f"at {where}: {key!r} is a required property"
+        props = s.get("properties", {})
+        for key, val in v.items():
+            if key in props:
+                problem = _mini_validate(val, props[key], root, f"{at}/{key}")
+                if problem:
+                    return problem
+            elif s.get("additionalProperties", True) is False:
+                return f"at {where}: additional property {key!r} is not allowed"
+    if isinstance(v, list):
+        if len(v) < s.get("minItems", 0):
+            return f"at {where}: {len(v)} items, fewer than {s['minItems']}"
+        if "items" in s:
+            for k, item in enumerate(v):
+                problem = _mini_validate(item, s["items"], root, f"{at}/{k}")
+                if problem:
+                    return problem
+    return None
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Raise ``ValueError`` saying why a report cannot be written at ``path`` (creates missing parents).
+
+    Checked before a run starts, so that an hour of checks is never lost to a typo in an output path.
+    """
+    text = os.fspath(path)
+    if not text:
+        raise ValueError("empty path")
+    p = Path(text)
+    try:
+        if p.is_dir():
+            raise ValueError("is a directory")
+        parent = p.absolute().parent
+        parent.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=".verify-probe-")
+        os.close(fd)
+        os.unlink(probe)
+        if p.exists() and not os.access(p, os.W_OK):
+            raise ValueError("exists and is not writable")
+    except OSError as e:
+        raise ValueError(f"cannot be written ({e.strerror or e})") from None
+    except ValueError as e:  # an embedded NUL byte, or ours above
+        raise ValueError(str(e)) from None
+
+
+def _atomic_write(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to a temporary file next to ``path``, then ``os.replace`` it into place."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if p.exists():
+            mode = p.stat().st_mode & 0o777
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
 def _check_json(c: CheckOutcome) -> dict[str, Any]:
     return {
         "name": c.name,
@@ -80,6 +233,8 @@ def to_json(result: RunResult) -> dict[str, Any]:
         "started": result.started,
         "wall_time": result.wall_time,
         "passed": result.passed,
+        "interrupted": result.interrupted,
+        "unfinished": list(result.unfinished),
         "environment": dict(result.environment),
         "summary": {
             "claims": len(result.outcomes),
@@ -140,12 +295,13 @@ def from_json(obj: Mapping[str, Any]) -> RunResult:
     ]
     return RunResult(outcomes=outcomes, profile=obj["profile"], seed=int(obj["seed"]),
                      workers=int(obj["workers"]), wall_time=float(obj["wall_time"]),
-                     started=obj["started"], environment=dict(obj.get("environment", {})))
+                     started=obj["started"], environment=dict(obj.get("environment", {})),
+                     interrupted=bool(obj.get("interrupted", False)),
+                     unfinished=list(obj.get("unfinished", [])))
 
 
 def write_json(result: RunResult, path: str | Path) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps(to_json(result), indent=2, sort_keys=False) + "\n")
+    _atomic_write(path, json.dumps(to_json(result), indent=2, sort_keys=False) + "\n")
 
 
 # -- JUnit ----------------------------------------------------------------------------------------
@@ -158,8 +314,13 @@ def junit_xml(result: RunResult) -> str:
                           tests=str(len(result.outcomes)), failures=str(failures), errors="0",
                           skipped="0", time=f"{result.wall_time:.3f}")
     props = ET.SubElement(suite, "properties")
-    for k, v in (("profile", result.profile), ("seed", str(result.seed))):
+    for k, v in (("profile", result.profile), ("seed", str(result.seed)),
+                 ("interrupted", "true" if result.interrupted else "false")):
         ET.SubElement(props, "property", name=k, value=v)
+    if result.unfinished:
+        suite.set("skipped", str(len(result.unfinished)))
+        suite.set("tests", str(len(result.outcomes) + len(result.unfinished)))
+        suites.set("tests", suite.get("tests"))
     for o in result.outcomes:
         case = ET.SubElement(suite, "testcase", classname=o.claim_id.split(".")[0], name=o.claim_id,
                              time=f"{o.wall_time:.3f}")
@@ -171,12 +332,14 @@ def junit_xml(result: RunResult) -> str:
             fail = ET.SubElement(case, "failure", message=f"{o.verdict} (expected {o.expected})",
                                  type="ClaimMismatch")
             fail.text = "\n".join(o.failures())
+    for cid in result.unfinished:
+        case = ET.SubElement(suite, "testcase", classname=cid.split(".")[0], name=cid, time="0.000")
+        ET.SubElement(case, "skipped", message="not finished: the run was interrupted")
     return ET.tostring(suites, encoding="unicode", xml_declaration=True)
 
 
 def write_junit(result: RunResult, path: str | Path) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(junit_xml(result) + "\n")
+    _atomic_write(path, junit_xml(result) + "\n")
 
 
 # -- terminal -------------------------------------------------------------------------------------
@@ -236,6 +399,11 @@ def print_table(result: RunResult, *, file: IO[str] | None = None, width: int | 
             console.print(f"[bold red]FAILED[/] {o.claim_id}")
             for line in o.failures():
                 console.print(f"    {line}")
+    if result.interrupted:
+        console.print(f"[bold yellow]INTERRUPTED[/]: only the {len(result.outcomes)} claim(s) whose every "
+                      f"check and control finished are reported; {len(result.unfinished)} unfinished"
+                      + (f": {', '.join(result.unfinished[:8])}" if result.unfinished else "")
+                      + (" ..." if len(result.unfinished) > 8 else ""))
     n_ok = sum(o.passed for o in result.outcomes)
     style = "bold green" if result.passed else "bold red"
     console.print(f"[{style}]{n_ok}/{len(result.outcomes)} claims at their expected verdict with every "
@@ -255,6 +423,13 @@ def markdown(result: RunResult) -> str:
         f"{sum(o.passed for o in result.outcomes)}/{len(result.outcomes)} claims at their expected "
         f"verdict with every control refuted, in {result.wall_time:.1f} s.",
         "",
+    ]
+    if result.interrupted:
+        lines += [f"**Interrupted**: only the claims whose every check and control finished are reported; "
+                  f"{len(result.unfinished)} unfinished"
+                  + (": " + ", ".join(f"`{c}`" for c in result.unfinished) if result.unfinished else "")
+                  + ".", ""]
+    lines += [
         "| claim | verdict | expected | controls refuted | instances | margin | time |",
         "|---|---|---|---|---|---|---|",
     ]
@@ -283,5 +458,4 @@ def markdown(result: RunResult) -> str:
 
 
 def write_markdown(result: RunResult, path: str | Path) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(markdown(result))
+    _atomic_write(path, markdown(result))

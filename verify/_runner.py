@@ -6,7 +6,15 @@
   worker and a process pool (one torch thread per worker) otherwise; a dask ``Client.get_executor()``
   or any other executor can be passed instead.
 * A check that raises is reported as UNKNOWN with the error in its notes: a crash is never a pass,
-  and it is not a refutation either.
+  and it is not a refutation either.  ``KeyboardInterrupt`` and ``SystemExit`` are not crashes of a
+  check: they stop the run (see *Interruption*).
+
+Interruption: tasks are submitted lazily (a bounded number in flight) and collected as they complete.
+A ``KeyboardInterrupt`` (Ctrl-C; the CLI turns SIGTERM into :class:`Interrupted`, a subclass) cancels the
+queued tasks, terminates the worker processes of the runner's own pool (none is left behind), and
+:func:`run_claims` returns a :class:`RunResult` with ``interrupted=True`` holding only the claims whose
+every check and control finished; the others are listed in ``unfinished``.  A half-run claim is never
+reported, so it can never be reported as passed; an interrupted run never passes.
 
 Claim verdict: REFUTED if any check refutes, otherwise the weakest level of the *decisive* checks
 (:data:`~verify.ROLES`).  A claim *passes* when its verdict equals the expected verdict and every
@@ -17,10 +25,12 @@ from __future__ import annotations
 
 import os
 import platform
+import signal
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +41,7 @@ from ._verdict import Evidence, Verdict, combine
 __all__ = [
     "CheckOutcome",
     "ClaimOutcome",
+    "Interrupted",
     "RunResult",
     "claim_verdict",
     "run_claims",
@@ -125,8 +136,19 @@ class ClaimOutcome:
         return out
 
 
+class Interrupted(KeyboardInterrupt):
+    """The run was asked to stop (the CLI raises it from its SIGTERM handler)."""
+
+
 @dataclass
 class RunResult:
+    """The outcomes of a run.
+
+    ``interrupted`` is True when the run was stopped early; ``outcomes`` then holds only the claims
+    whose every check and control finished, and ``unfinished`` the ids of the other selected claims.
+    An interrupted run never passes.
+    """
+
     outcomes: list[ClaimOutcome]
     profile: str
     seed: int
@@ -134,10 +156,12 @@ class RunResult:
     wall_time: float
     started: str
     environment: Mapping[str, str] = field(default_factory=dict)
+    interrupted: bool = False
+    unfinished: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
-        return all(o.passed for o in self.outcomes)
+        return not self.interrupted and all(o.passed for o in self.outcomes)
 
     def by_id(self) -> dict[str, ClaimOutcome]:
         return {o.claim_id: o for o in self.outcomes}
@@ -145,27 +169,35 @@ class RunResult:
 
 # -- executors ----------------------------------------------------------------------------------
 class SerialExecutor(Executor):
-    """Runs each task immediately in the calling process (the one-worker executor)."""
+    """Runs each task immediately in the calling process (the one-worker executor).
+
+    An ``Exception`` is handed to the caller through the future; ``KeyboardInterrupt`` and
+    ``SystemExit`` propagate out of :meth:`submit`, so that Ctrl-C stops the run at once.
+    """
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
         fut: Future = Future()
         try:
             fut.set_result(fn(*args, **kwargs))
-        except BaseException as e:  # noqa: BLE001 - handed to the caller through the future
+        except Exception as e:  # noqa: BLE001 - handed to the caller through the future
             fut.set_exception(e)
         return fut
 
 
 def _init_worker() -> None:
-    """One torch (and BLAS) thread per worker process."""
+    """One torch (and BLAS) thread per worker process; signals are the parent's business.
+
+    A worker ignores SIGINT (Ctrl-C reaches the whole process group: the parent decides) and takes the
+    default action on SIGTERM (the parent terminates its workers; a handler inherited through fork
+    must not turn that into an exception the worker survives).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[var] = "1"
-    try:
-        import torch
-
+    torch = sys.modules.get("torch")  # inherited through fork; imported later, torch reads the env
+    if torch is not None:
         torch.set_num_threads(1)
-    except ImportError:  # pragma: no cover - torch is a dependency
-        pass
 
 
 def _run_task(check: Check, seed: int, profile_name: str) -> Evidence:
@@ -199,43 +231,92 @@ def _environment() -> dict[str, str]:
     return env
 
 
+def _stop(executor: Executor, own: bool, pending: Iterable[Future]) -> None:
+    """Cancel queued work; for the runner's own process pool, terminate (and reap) its workers."""
+    for fut in pending:
+        fut.cancel()
+    if not own:
+        return
+    procs = list((getattr(executor, "_processes", None) or {}).values())
+    for p in procs:
+        try:
+            p.terminate()
+        except (OSError, ValueError, AttributeError):  # pragma: no cover - already gone
+            pass
+    executor.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + 1.0
+    for p in procs:
+        try:
+            p.join(max(0.0, deadline - time.monotonic()))
+            if p.is_alive():
+                p.kill()
+                p.join(1.0)
+        except (OSError, ValueError, AssertionError, AttributeError):  # pragma: no cover
+            pass
+
+
 def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", seed: int = 0,
                workers: int = 1, executor: Executor | None = None,
                progress: Callable[[str, int, int], None] | None = None) -> RunResult:
     """Run every check and control of ``claims`` and return their outcomes.
 
-    ``progress(label, done, total)`` is called after each finished task.
+    ``progress(label, done, total)`` is called after each finished task.  Ctrl-C (``KeyboardInterrupt``)
+    stops the run and returns the finished claims with ``interrupted=True`` (module docstring).
     """
     prof = get_profile(profile)
     claims = list(claims)
     if workers < 1:
         raise ValueError("workers must be >= 1")
+    t0 = time.perf_counter()
+    started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    plan: list[tuple[Claim, str, Any, int]] = []
+    for claim in claims:
+        for kind, items in (("check", claim.checks), ("control", claim.controls)):
+            for item in items:
+                plan.append((claim, kind, item, derive_seed(seed, claim.id, item.name)))
+    total = len(plan)
+    results: dict[int, Evidence] = {}
     own = executor is None
     if own:
         executor = SerialExecutor() if workers == 1 else ProcessPoolExecutor(
             max_workers=workers, initializer=_init_worker)
-    t0 = time.perf_counter()
-    started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    plan: list[tuple[Claim, str, Any, int, Future]] = []
+    in_flight: dict[Future, int] = {}
+    limit = 2 * workers  # bounded: queued work to cancel on interruption stays small
+    interrupted = False
+
+    def collect(fut: Future, k: int) -> None:
+        results[k] = fut.result()
+        if progress:
+            claim, _, item, _ = plan[k]
+            progress(f"{claim.id} {item.name}", len(results), total)
+
     try:
-        for claim in claims:
-            for kind, items in (("check", claim.checks), ("control", claim.controls)):
-                for item in items:
-                    chk = item if kind == "check" else item.check
-                    s = derive_seed(seed, claim.id, item.name)
-                    plan.append((claim, kind, item, s, executor.submit(_run_task, chk, s, prof.name)))
-        total = len(plan)
-        results: dict[int, Evidence] = {}
-        for k, (claim, kind, item, s, fut) in enumerate(plan):
-            results[k] = fut.result()
-            if progress:
-                progress(f"{claim.id} {item.name}", k + 1, total)
-    finally:
+        nxt = 0
+        while nxt < total or in_flight:
+            while nxt < total and len(in_flight) < limit:
+                claim, kind, item, s = plan[nxt]
+                chk = item if kind == "check" else item.check
+                in_flight[executor.submit(_run_task, chk, s, prof.name)] = nxt
+                nxt += 1
+            done, _ = wait(list(in_flight), timeout=0.5, return_when=FIRST_COMPLETED)
+            for fut in done:
+                collect(fut, in_flight.pop(fut))
+    except KeyboardInterrupt:
+        interrupted = True
+        for fut, k in list(in_flight.items()):  # harvest what finished before the signal
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                results[k] = fut.result()
+        _stop(executor, own, in_flight)
+    except BaseException:  # a broken pool, SystemExit from a check: stop the workers, then re-raise
+        _stop(executor, own, in_flight)
+        raise
+    else:
         if own:
             executor.shutdown(wait=True)
-    outcomes = []
     by_claim: dict[str, list[CheckOutcome]] = {}
-    for k, (claim, kind, item, s, _) in enumerate(plan):
+    for k, (claim, kind, item, s) in enumerate(plan):
+        if k not in results:
+            continue
         chk = item if kind == "check" else item.check
         by_claim.setdefault(claim.id, []).append(CheckOutcome(
             name=item.name,
@@ -246,8 +327,13 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
             seed=s,
             evidence=results[k],
         ))
+    outcomes = []
+    unfinished = []
     for claim in claims:
         cos = by_claim.get(claim.id, [])
+        if len(cos) != len(claim.checks) + len(claim.controls):
+            unfinished.append(claim.id)  # only an interrupted run leaves a claim incomplete
+            continue
         checks = tuple(c for c in cos if c.kind == "check")
         controls = tuple(c for c in cos if c.kind == "control")
         outcomes.append(ClaimOutcome(
@@ -263,9 +349,15 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
         ))
     return RunResult(outcomes=outcomes, profile=prof.name, seed=seed, workers=workers,
                      wall_time=time.perf_counter() - t0, started=started,
-                     environment=_environment())
+                     environment=_environment(), interrupted=interrupted, unfinished=unfinished)
 
 
 def run_claim(claim: Claim, *, profile: str | Profile = "quick", seed: int = 0) -> ClaimOutcome:
-    """Run one claim in-process (what ``verify show`` and the pytest plugin use)."""
-    return run_claims([claim], profile=profile, seed=seed, workers=1).outcomes[0]
+    """Run one claim in-process (what ``verify show`` and the pytest plugin use).
+
+    Ctrl-C raises ``KeyboardInterrupt`` here (one claim has nothing partial worth returning).
+    """
+    result = run_claims([claim], profile=profile, seed=seed, workers=1)
+    if result.interrupted:
+        raise KeyboardInterrupt(f"interrupted while running {claim.id}")
+    return result.outcomes[0]
