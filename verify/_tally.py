@@ -105,11 +105,12 @@ class Tally:
               scale: float = 1.0) -> Observation:
         """|value - target| <= tol * scale  -> CONSISTENT, else REFUTED (float budget).
 
-        The recorded error and margin are relative to ``scale`` (so they compare with ``tol``).
+        The recorded error and margin are relative to ``scale`` (so they compare with ``tol``).  A NaN
+        or infinite difference, or a NaN budget, decides nothing: UNKNOWN (never a pass).
         """
         err = abs(float(value) - float(target))
-        budget = tol * scale
-        if not math.isfinite(err):
+        budget = float(tol) * float(scale)
+        if not math.isfinite(err) or math.isnan(budget):
             return self.add(Observation(Verdict.UNKNOWN, error=None))
         rel = err / scale if scale else err
         if err <= budget:
@@ -120,9 +121,9 @@ class Tally:
 
     def le(self, value: Any, bound: Any, tol: float, *,
            counterexample: Callable[[], Counterexample] | Counterexample | None = None) -> Observation:
-        """value <= bound + tol -> CONSISTENT (margin bound - value), else REFUTED."""
+        """value <= bound + tol -> CONSISTENT (margin bound - value), else REFUTED; NaN -> UNKNOWN."""
         v, b = float(value), float(bound)
-        if math.isnan(v) or math.isnan(b):
+        if math.isnan(v) or math.isnan(b) or math.isnan(float(tol)) or math.isnan(b - v):
             return self.add(Observation(Verdict.UNKNOWN))
         margin = b - v
         if margin >= -tol:
