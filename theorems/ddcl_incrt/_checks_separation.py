@@ -118,7 +118,59 @@ def _grid(avals: list[Fraction]) -> list[list[Fraction]]:
     return pts
 
 
-def certified(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+def _arb_endpoints(x: Any) -> tuple[Fraction, Fraction]:
+    """The exact dyadic endpoints of an arb ball."""
+    out = []
+    for e in (x.lower(), x.upper()):
+        m, ex = e.man_exp()
+        out.append(Fraction(int(m)) * (Fraction(2) ** int(ex)))
+    return out[0], out[1]
+
+
+def _dyadic(Z: Any) -> bool:
+    return all(Fraction(float(x)) == Fraction(x) for z in Z for x in z)
+
+
+def _product_subchecks(tally: Tally, Z: Any, K: int, mode: str, tau: Fraction, C: Any, H_neg: int,
+                       H_zero: int, variant: str, inst: dict) -> bool:
+    """The product's decisions against the exact Hessian (block formula, itself checked against sympy
+    differentiation of the loss on the small cases):
+
+    * ``collapse_is_stable(Z, K, tau, mode)`` is FALSE iff the Hessian has a negative eigenvalue,
+      UNKNOWN iff it is singular without one, TRUE otherwise;
+    * ``critical_temperature(Z, mode)`` (dyadic data only, the certified enclosure is for the data as
+      floats): the Hessian at tau_lo = lower (1 - 1e-20) has a negative eigenvalue and at
+      tau_hi = upper (1 + 1e-20) none and no zero one, i.e. the sign change lies in the enclosure
+      widened by 1e-20 relative (the enclosures are exact or 1e-37 wide at 128 bits).
+
+    ``variant="c_wrong"`` evaluates the claim "c = 2 for full training" through the product: the
+    stability answer and tau_c of the c = 2 mode (``free_energy``) stand for full training."""
+    from .hessian import collapse_is_stable, critical_temperature
+
+    claimed = "free_energy" if (variant == "c_wrong" and mode == "full") else mode
+    truth = Tri.FALSE if H_neg else (Tri.UNKNOWN if H_zero else Tri.TRUE)
+    ans = collapse_is_stable(Z, K, tau, claimed).answer
+    ok = ans is truth
+    tally.exact(ok, counterexample=lambda: refuted(
+        f"collapse_is_stable says {ans.name} ({claimed} constant) but the exact Hessian has {H_neg} negative "
+        f"and {H_zero} zero eigenvalues", variant=variant, **inst))
+    if not ok or not _dyadic(Z):
+        return ok
+    tc = critical_temperature([[float(x) for x in z] for z in Z], claimed)
+    lo, hi = _arb_endpoints(tc.enclosure)
+    widen = Fraction(1, 10 ** 20)
+    c_true = mode_constant(mode)
+    below = inertia(collapse_hessian(C, K, lo * (1 - widen), c_true))
+    above = inertia(collapse_hessian(C, K, hi * (1 + widen), c_true))
+    ok = below.negative > 0 and above.negative == 0 and above.zero == 0
+    tally.exact(ok, counterexample=lambda: refuted(
+        f"critical_temperature({claimed}) = {tc.enclosure} does not bracket the Hessian's sign change: "
+        f"negative eigenvalues {below.negative} just below, {above.negative} (zero {above.zero}) just above",
+        variant=variant, **inst))
+    return ok
+
+
+def certified(*, seed: int, profile: Profile, variant: str = "statement", part: str = "all") -> Evidence:
     """Exact and certified (fmpq + arb): grid data (+-a_1, ..., +-a_d) with rational a_j, so that
     C = diag(a_j^2); random rational data sets; rational tau including tau = c lambda_1 (1 +- 10^-30).
 
@@ -127,9 +179,16 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     eigenvalues are counted exactly (Descartes on the charpoly) and compared with
     (K - 1) #{j : c lambda_j > tau}; every certified eigenvalue enclosure must exclude 0 and contain
     2/K or some (2/K)(1 - c lambda_j / tau).  tau = c lambda_1 exactly is reported as degenerate.
+    Then the product's own decisions, ``collapse_is_stable`` and ``critical_temperature``, are held
+    against that exact Hessian (:func:`_product_subchecks`).
+
+    ``part`` selects the sub-checks (so that each control is refuted through its own quantity):
+    ``"hessian"`` (negative count and enclosures), ``"product"`` (the product's decisions), ``"all"``.
     """
     if variant not in SEP_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
+    if part not in ("all", "hessian", "product"):
+        raise ValueError(f"part must be all, hessian or product, got {part!r}")
     rng = np.random.default_rng(seed)
     tally = Tally(precision="exact (fmpq) + arb 256 bits", backend="python-flint, sympy", seeds=(seed,))
     cases: list[tuple[Any, int, str, Fraction, bool]] = [(z, K, m, t, True) for z, K, m, t in PINNED_SEPARATION]
@@ -154,6 +213,7 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         cases.append((Z, K, mode, tau, False))
     degenerate = 0
     n_sympy = 0
+    n_product = 0
     for Z, K, mode, tau, use_sympy in cases:
         c_true = mode_constant(mode)
         c = _claimed_c(mode, variant)
@@ -173,6 +233,12 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         if inn.zero:
             degenerate += 1
             tally.note(f"degenerate instance (tau = c lambda_j exactly): {inst}")
+        if part in ("all", "product") and variant in ("statement", "c_wrong"):
+            n_product += 1
+            if not _product_subchecks(tally, Z, K, mode, tau, C, inn.negative, inn.zero, variant, inst):
+                break
+        if part == "product":
+            continue
         if not _judge(tally, inn.negative, inn.zero, K, c, tau, C, variant, inst, Verdict.CERTIFIED):
             break
         if variant == "statement" and K * d <= 9:
@@ -194,7 +260,8 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
                     tally.exact(bool(hit), counterexample=lambda: refuted(
                         f"Hessian eigenvalue enclosure {cl.enclosure} (multiplicity {cl.multiplicity}) "
                         f"matches no predicted eigenvalue", **inst))
-    tally.details.update({"cases": len(cases), "sympy_hessians": n_sympy, "degenerate": degenerate})
+    tally.details.update({"cases": len(cases), "sympy_hessians": n_sympy, "degenerate": degenerate,
+                          "product_decisions_checked": n_product})
     return tally.evidence()
 
 

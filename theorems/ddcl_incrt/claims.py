@@ -234,7 +234,10 @@ CRITICAL = Claim(
     ),
     controls=(
         Control("wrong_constant", "tau_c = 2 lambda_1 for full training (refuted at tau = 3, Z = {-1, 1})",
-                Check("certified", _sep.certified, {"variant": "c_wrong"})),
+                Check("certified", _sep.certified, {"variant": "c_wrong", "part": "hessian"})),
+        Control("wrong_constant_product", "the product's c = 2 decisions (collapse_is_stable, "
+                "critical_temperature) stand for full training",
+                Check("certified", _sep.certified, {"variant": "c_wrong", "part": "product"})),
         Control("wrong_constant_symbolic", "c = 2 for full training, symbolically",
                 Check("symbolic", _sep.symbolic, {"variant": "c_wrong"})),
         Control("always_stable", "collapse is never unstable",
@@ -383,6 +386,10 @@ TEMP_DIVERGENCE = Claim(
     controls=(
         Control("reversed", "large-lambda heads keep a high tau",
                 Check("full", _tem.divergence, {"mode": "full", "variant": "reversed"})),
+        Control("sign_reversed", "L_q-driven tau never decreases",
+                Check("full", _tem.divergence, {"mode": "full", "variant": "sign_reversed"})),
+        Control("low_hard", "small-lambda heads become hard (tau <= 0.1 tau_0)",
+                Check("full", _tem.divergence, {"mode": "full", "variant": "low_hard"})),
     ),
     expected=Verdict.CONSISTENT,
 )
@@ -399,8 +406,13 @@ TEMP_F = Claim(
              "rises far above tau_0 = 1 (to about 277 after the 4000 quick steps) and the lambda_h = 0.05 head is no longer at tau_0."),
     checks=(Check("full", _tem.divergence, {"mode": "full", "drive": "F"},
                   description="the per-head simulation with F-driven tau"),),
-    controls=(Control("reversed", "large-lambda heads keep a high tau (F-driven)",
-                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "reversed"})),),
+    # The former control "reversed" (large-lambda heads keep a high tau) is *true* under F drive (every
+    # tau rises); it was refuted only by the low-lambda sub-test, which ignored the variant.  Each
+    # control below is refuted through its own quantity.
+    controls=(Control("sign_reversed", "F-driven tau never increases (the L_q sign law)",
+                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "sign_reversed"})),
+              Control("low_hard", "F-driven small-lambda heads become hard (tau <= 0.1 tau_0)",
+                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "low_hard"})),),
     expected=Verdict.REFUTED,
     condition=("tau driven by L_q through live assignments, common tau_0, prototypes near collapse "
                "(boundary lambda_h = tau_0/c): ddcl.temperature.divergence"),
