@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 from collections.abc import Sequence
@@ -69,10 +70,22 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+_PACKAGE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
 def _catalogue(package: str) -> Any:
+    import importlib.util
+
     from ._registry import catalogue
 
+    if not _PACKAGE_RE.match(package):
+        raise UsageError(f"--catalogue {package!r} is not a package name (dotted identifiers)")
     try:
+        spec = importlib.util.find_spec(package)
+        if spec is None:
+            raise ModuleNotFoundError(f"no module named {package!r}", name=package)
+        if spec.submodule_search_locations is None:
+            raise UsageError(f"--catalogue {package!r} is a module, not a package of papers")
         return catalogue(package)
     except ModuleNotFoundError as e:
         raise UsageError(f"cannot import the catalogue package {package!r}: {e}") from e
