@@ -9,7 +9,8 @@ Variants (negative controls), each run through the *same* check:
 * ``minus_v``          the wrong decomposition ``L_q = L_OLS - V``;
 * ``variance_at_data`` V computed around z_i instead of the reconstruction zt_i;
 * ``off_simplex``      rows scaled by 1 + 1/1000 (off the simplex);
-* ``pairwise_no_half`` the pairwise form without its 1/2.
+* ``pairwise_no_half`` the pairwise form without its 1/2;
+* ``sandwich_upper_half`` the sandwich's upper bound halved (only the sandwich sub-check runs).
 """
 
 from __future__ import annotations
@@ -24,11 +25,17 @@ from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refu
 
 from .dictionary import dictionary_losses, pairwise_variance, sample_terms, sqdist
 
-VARIANTS = ("statement", "minus_v", "variance_at_data", "off_simplex", "pairwise_no_half")
+VARIANTS = ("statement", "minus_v", "variance_at_data", "off_simplex", "pairwise_no_half",
+            "sandwich_upper_half")
 
 # A minimal instance on which every false variant fails (pinned regression case): one sample at 0,
 # two prototypes at -1 and +1, uniform assignment.  Then L_q = 1, L_OLS = 0, V = 1.
-PINNED = (([(Fraction(0),)], [(Fraction(-1),), (Fraction(1),)], [[Fraction(1, 2), Fraction(1, 2)]]),)
+PINNED = (([(Fraction(0),)], [(Fraction(-1),), (Fraction(1),)], [[Fraction(1, 2), Fraction(1, 2)]]),
+          # K = 3 at the vertices of a unit right isoceles triangle: dmin^2 = 1 < dmax^2 = 2, so the
+          # sandwich is strict; q = (1/2, 1/4, 1/4): V = 1/2 (2 * 1/8 * 1 + 2 * 1/8 * 1 + 2 * 1/16 * 2)
+          ([(Fraction(0), Fraction(0))], [(Fraction(0), Fraction(0)), (Fraction(1), Fraction(0)),
+                                         (Fraction(0), Fraction(1))],
+           [[Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)]]))
 
 
 def _residuals(Z: Any, P: Any, Q: Any, variant: str) -> tuple[Any, list[Any]]:
@@ -48,14 +55,28 @@ def _residuals(Z: Any, P: Any, Q: Any, variant: str) -> tuple[Any, list[Any]]:
     return main, per
 
 
-def _sandwich(P: Any, q: Any, v: Any) -> bool:
-    """½ dmin² (1 - |q|²) <= V_i <= ½ dmax² (1 - |q|²) for K >= 2 (exact)."""
+def _sandwich_bounds(P: Any, q: Any) -> tuple[Any, Any]:
+    """(½ dmin² (1 - |q|²), ½ dmax² (1 - |q|²)) for K >= 2."""
+    K = len(P)
+    d2 = [sqdist(P[k], P[l]) for k in range(K) for l in range(k + 1, K)]
+    s = 1 - sum(x * x for x in q)
+    return min(d2) * s / 2, max(d2) * s / 2
+
+
+def _sandwich(P: Any, q: Any, v: Any, upper_factor: Any = 1) -> bool:
+    """½ dmin² (1 - |q|²) <= V_i <= ½ dmax² (1 - |q|²) for K >= 2 (exact), and both bounds attained
+    when all pairwise distances are equal (K = 2 in particular): then V_i equals each bound exactly,
+    so neither can be tightened (the two-sided check: the bound holds and a witness attains it).
+    ``upper_factor`` scales the upper bound (the control ``sandwich_upper_half`` uses 1/2)."""
     K = len(P)
     if K < 2:
         return v == 0
-    d2 = [sqdist(P[k], P[l]) for k in range(K) for l in range(k + 1, K)]
-    s = 1 - sum(x * x for x in q)
-    return min(d2) * s / 2 <= v <= max(d2) * s / 2
+    lo, hi = _sandwich_bounds(P, q)
+    hi = hi * upper_factor
+    equidistant = len({sqdist(P[k], P[l]) for k in range(K) for l in range(k + 1, K)}) == 1
+    if equidistant:
+        return v == lo and v == hi
+    return lo <= v <= hi
 
 
 def exact_instances(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
@@ -65,7 +86,12 @@ def exact_instances(*, seed: int, profile: Profile, variant: str = "statement") 
     def body(inst: Any) -> Observation:
         Z, P, Q = inst
         main, per = _residuals(Z, P, Q, variant)
-        ok = main == 0 and all(r == 0 for r in per)
+        if variant == "sandwich_upper_half":  # the sandwich sub-check alone, with half its upper bound
+            vs = [sample_terms(z, P, q)[2] for z, q in zip(Z, Q)]
+            ok = all(_sandwich(P, q, v, Fraction(1, 2)) for q, v in zip(Q, vs))
+            main, per = 0, [0] * len(Z)
+        else:
+            ok = main == 0 and all(r == 0 for r in per)
         if ok and variant == "statement":
             vs = [sample_terms(z, P, q)[2] for z, q in zip(Z, Q)]
             ok = all(v >= 0 for v in vs) and all(_sandwich(P, q, v) for q, v in zip(Q, vs))

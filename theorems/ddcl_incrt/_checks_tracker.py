@@ -28,15 +28,18 @@ A_MCA = np.diag([1.0, 0.6, 0.3, 0.1, -0.1, -0.3, -0.6, -1.0])
 
 def oja_run(A: np.ndarray, eta: float, steps: int, u0: np.ndarray, *, tol: float = 0.0,
             stop_at: float = 0.0) -> tuple[np.ndarray, int]:
-    """Uncoupled Oja iteration; returns the final vector and the first step with sin angle < tol to v_1
-    (-1 if never).  Stops early once the sin angle is below ``stop_at`` (converged to rounding) or, when
-    only the hitting time is wanted (``stop_at = 0`` and ``tol > 0``), at the hit."""
+    """Uncoupled Oja iteration, run through the product's coded step :func:`tracker_step` with the
+    coupling switched off (gamma = 1 removes the -(1 - gamma) c u_- term; eta_- = 0 freezes u_-), so
+    u <- normalise(u + eta (A u - R(u) u)).  Returns the final vector and the first step with sin angle
+    < tol to v_1 (-1 if never).  Stops early once the sin angle is below ``stop_at`` (converged to
+    rounding) or, when only the hitting time is wanted (``stop_at = 0`` and ``tol > 0``), at the hit."""
     v1 = np.linalg.eigh(A)[1][:, -1]
     u = u0 / np.linalg.norm(u0)
+    d = len(u)
+    um = np.eye(d)[int(np.argmin(np.abs(u)))]  # any start not parallel to u (re-orthogonalised by the step)
     hit = -1
     for t in range(steps):
-        u = u + eta * (A @ u - (u @ A @ u) * u)
-        u /= np.linalg.norm(u)
+        u, um = tracker_step(A, u, um, eta, 0.0, 1.0)
         s = math.sqrt(max(0.0, 1 - (u @ v1) ** 2))
         if hit < 0 and tol > 0 and s < tol:
             hit = t + 1

@@ -99,6 +99,9 @@ DECOMPOSITION = Claim(
                 Check("exact", _dec.exact_instances, {"variant": "variance_at_data"})),
         Control("pairwise_no_half", "the pairwise form without its 1/2",
                 Check("symbolic", _dec.symbolic, {"variant": "pairwise_no_half"})),
+        Control("sandwich_upper_half", "V_i <= 1/4 dmax^2 (1 - |q_i|^2) (half the upper bound; "
+                "attained bounds make it false)",
+                Check("exact", _dec.exact_instances, {"variant": "sandwich_upper_half"})),
     ),
     expected=Verdict.CERTIFIED,
 )
