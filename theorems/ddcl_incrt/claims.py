@@ -445,7 +445,11 @@ MLP = Claim(
     checks=(Check("expectation", _mlp.expectation,
                   description="sympy d = 2 integral; exact Ky Fan on rational spectra; Monte Carlo mean"),),
     controls=(Control("isotropic_strict", "the Ky Fan gap is strict for every C (refuted by C = I)",
-                      Check("expectation", _mlp.expectation, {"variant": "isotropic_strict"})),),
+                      Check("expectation", _mlp.expectation, {"variant": "isotropic_strict"})),
+              Control("random_as_best", "a random rank-m basis keeps the Ky Fan value on average",
+                      Check("expectation", _mlp.expectation, {"variant": "random_as_best"})),
+              Control("best_is_m_over_d", "no rank-m basis keeps more than m/d",
+                      Check("expectation", _mlp.expectation, {"variant": "best_is_m_over_d"})),),
     expected=Verdict.CONSISTENT,
 )
 
