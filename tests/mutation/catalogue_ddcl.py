@@ -254,8 +254,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.separation_rate_tolerance_loosened",
         path=_C.format("separation"),
-        old="tally.close(slope, pred, 0.01, scale=abs(pred))",
-        new="tally.close(slope, pred, 0.1, scale=abs(pred))",
+        old="tally.close(slope, pred, 0.01, scale=abs(pred), counterexample=lambda: refuted(\n                    f\"{mode}: fitted",
+        new="tally.close(slope, pred, 0.1, scale=abs(pred), counterexample=lambda: refuted(\n                    f\"{mode}: fitted",
         kills=("ddcl.separation.amplification",),
         why="the 1 % pass criterion on the fitted collapse growth rate loosened to 10 %",
         family="tolerance",

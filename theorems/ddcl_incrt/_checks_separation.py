@@ -513,12 +513,22 @@ def amplification_float(*, seed: int, profile: Profile) -> Evidence:
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
-def amplification_rates(*, seed: int, profile: Profile) -> Evidence:
+def amplification_rates(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """Dynamics corroboration of Theorem 2 (M-cat): dictionaries (K = 4, both modes) on Y and on [Y, O],
     same tau (= 0.5 c lambda_1(C_Y), so both are unstable) and seed, started at collapse + 1e-8 along
     their own top eigenvector (relative mode).  Each fitted per-step log growth must equal
-    log(1 + eta gamma_max) within 1 % (pass criterion of the spec), and rate([Y, O]) >= rate(Y)."""
+    log(1 + eta gamma_max) within 1 % (pass criterion of the spec; the achieved relative error, about
+    1e-7 - 1e-5, is recorded), and rate([Y, O]) >= rate(Y).
+
+    Variants, each running only its own sub-check: ``lambda_2pct`` predicts the rate from 1.02
+    lambda_1 (gamma_max then moves by about 4 % here: the 1 % criterion must resolve it);
+    ``rate_not_raised`` claims growth never raises the rate (rate([Y, O]) <= rate(Y))."""
     from .hessian import gamma_max
+
+    if variant not in ("statement", "lambda_2pct", "rate_not_raised"):
+        raise ValueError(f"unknown variant {variant!r}")
+    lam_factor = 1.02 if variant == "lambda_2pct" else 1.0
+    achieved = []
 
     rng = np.random.default_rng(seed)
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,), tolerance=0.01)
@@ -548,10 +558,16 @@ def amplification_rates(*, seed: int, profile: Profile) -> Evidence:
                 if sp > 1e-3:
                     break
             slope = float(np.polyfit(*np.array(logs).T, 1)[0])
-            pred = math.log(1 + eta * gamma_max(float(w[-1]), K, tau, c))
-            tally.close(slope, pred, 0.01, scale=abs(pred))
+            pred = math.log(1 + eta * gamma_max(lam_factor * float(w[-1]), K, tau, c))
+            achieved.append(abs(slope - pred) / abs(pred))
+            if variant != "rate_not_raised":
+                tally.close(slope, pred, 0.01, scale=abs(pred), counterexample=lambda: refuted(
+                    f"{mode}: fitted log growth {slope:.8g} vs predicted {pred:.8g} (variant {variant})"))
             rates.append(slope)
-        tally.exact(bool(rates[1] >= rates[0]), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-            f"{mode}: growth rate after growth {rates[1]:.6g} < before {rates[0]:.6g}"))
+        if variant != "lambda_2pct":
+            raised = rates[1] <= rates[0] if variant == "rate_not_raised" else rates[1] >= rates[0]
+            tally.exact(bool(raised), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+                f"{mode}: growth rate after growth {rates[1]:.6g}, before {rates[0]:.6g} (variant {variant})"))
         tally.details[mode] = {"rate_Y": rates[0], "rate_YO": rates[1]}
+    tally.details["achieved relative error of the rate fits"] = max(achieved)
     return tally.evidence(level_cap=Verdict.CONSISTENT)

@@ -306,6 +306,10 @@ AMPLIFICATION = Claim(
     controls=(
         Control("strict_always", "the increase is always strict (refuted by an uncorrelated channel)",
                 Check("exact", _sep.amplification, {"model": "cat", "variant": "strict"})),
+        Control("rate_lambda_2pct", "the collapse growth rate is that of a 2 % larger lambda_1",
+                Check("dynamics", _sep.amplification_rates, {"variant": "lambda_2pct"})),
+        Control("rate_not_raised", "appending a correlated channel never raises the growth rate",
+                Check("dynamics", _sep.amplification_rates, {"variant": "rate_not_raised"})),
     ),
     expected=Verdict.CERTIFIED,
 )
