@@ -209,8 +209,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.pruning_r2_bound_loosened",
         path=_C.format("pruning"),
-        old='bound = eps if variant == "no_sqrt" else eps + math.sqrt(ls[0] * eps)',
-        new='bound = eps if variant == "no_sqrt" else eps + 2 * math.sqrt(ls[0] * eps)',
+        old="    return eps + r, eps + 2 * r",
+        new="    return eps + 2 * r, eps + 2 * r",
         kills=("ddcl.pruning.safety",),
         why="R2's M-cat bound eps + sqrt(lambda_1 eps) loosened to eps + 2 sqrt(lambda_1 eps)",
         family="bound",
@@ -218,10 +218,19 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.pruning_r3_bound_loosened",
         path=_C.format("pruning"),
-        old="bound = 4 * N * epstr / min(n[k], n[l])",
-        new="bound = 8 * N * epstr / min(n[k], n[l])",
+        old='return (1 if variant == "r3_quarter" else 4) * N * epstr / nmin',
+        new='return (1 if variant == "r3_quarter" else 8) * N * epstr / nmin',
         kills=("ddcl.pruning.safety",),
         why="R3's distance bound 4 N eps_tr / min n_k doubled",
+        family="bound",
+    ),
+    Mutation(
+        id="ddcl.checks.pruning_r4_projector_dropped",
+        path=_C.format("pruning"),
+        old="b1 = float(np.linalg.norm(residual_operator(growth_signal(G, heads[h]), U), 2))",
+        new="b1 = float(np.linalg.norm(growth_signal(G, heads[h]), 2)) * 1.02",
+        kills=("ddcl.pruning.safety",),
+        why="R4's first bound loosened: the projector dropped and the norm scaled by 1.02",
         family="bound",
     ),
     Mutation(

@@ -61,14 +61,125 @@ def _psd(d: int, rng: np.random.Generator) -> np.ndarray:
     return A @ A.T / A.shape[1]
 
 
+BOUND_VARIANTS = ("statement", "no_sqrt", "kept_or_increased", "madd_cat_bound", "r4_half", "r3_quarter")
+
+
+def _r2_bounds(eps: float, lam1_sub: float, variant: str) -> tuple[float, float]:
+    """(M-cat bound, M-add bound) under ``variant``: eps + sqrt(lambda_1 eps), eps + 2 sqrt(lambda_1 eps)."""
+    r = math.sqrt(max(lam1_sub, 0.0) * eps)
+    if variant == "no_sqrt":
+        return eps, eps
+    if variant == "madd_cat_bound":
+        return eps + r, eps + r
+    return eps + r, eps + 2 * r
+
+
+def _r3_bound(N: int, epstr: float, nmin: float, variant: str) -> float:
+    return (1 if variant == "r3_quarter" else 4) * N * epstr / nmin
+
+
+def _r4_chain(G: np.ndarray, heads: list[np.ndarray], h: int, U: np.ndarray) -> tuple[float, float, float, float]:
+    """(|Delta lambda_max(A_res)|, |P⊥ sym(G M_a^h) P⊥|_2, |G M_a^h|_2, |G M_a^h|_F) through the product's
+    ``growth_signal`` and ``residual_operator``."""
+    cum = sum(heads)
+    lm = lambda M: float(np.linalg.eigvalsh(residual_operator(growth_signal(G, M), U))[-1])
+    diff = abs(lm(cum) - lm(cum - heads[h]))
+    b1 = float(np.linalg.norm(residual_operator(growth_signal(G, heads[h]), U), 2))
+    GM = G @ heads[h]
+    return diff, b1, float(np.linalg.norm(GM, 2)), float(np.linalg.norm(GM))
+
+
+def _witnesses(tally: Tally, variant: str, worst: dict) -> None:
+    """Two-sided: each bound is approached by a witness family within a recorded factor.
+
+    * R2 M-cat: C_full = [[t^2, t], [t, 1]] (rank one), pruning the second coordinate: drop = 1 = eps,
+      bound = 1 + t, so drop (1 + t) >= bound: the bound is approached within the factor 1 + t
+      (t = 1, 0.1, 0.01, 0.001);
+    * R2 M-add: C = 1, D = t^2, B = t (Cov(y, o) at its Cauchy-Schwarz maximum): the change 2t + t^2
+      equals the bound exactly;
+    * R4: G = diag(2, 1), one head M_a = e1 e2^T - e2 e1^T, U empty: |Delta lambda_max| = 1/2 =
+      |sym(G M_a)|_2 exactly; and |G M_a|_2 = |G M_a|_F for a rank-one G M_a (G = e1 e1^T);
+    * R3: two samples (0, -1), (0, +1), K = 2, tau = 0.05, pruning the second coordinate: the F-stationary
+      prototypes are (0, -+1) up to e^-80, drop = 4 = half the bound 4 N eps_tr / min n_k = 8 (the bound
+      is tight up to the recorded factor 2, from |p_k - p_l|^2 <= 2 |p_k - mu|^2 + 2 |p_l - mu|^2).
+    Budget: float_tolerance(ops = 64, scale = bound)."""
+    run_all = variant == "statement"
+    for t in (1.0, 0.1, 0.01, 0.001):
+        Cf = np.array([[t * t, t], [t, 1.0]])
+        eps = 1.0
+        lf, ls = np.linalg.eigvalsh(Cf)[-1], t * t
+        b_cat, _ = _r2_bounds(eps, ls, variant)
+        if run_all or variant in ("no_sqrt",):
+            gap = float(lf - ls)
+            tol = float_tolerance(ops=64, scale=b_cat)
+            worst["witness R2 M-cat (1 + t) drop / bound"] = min(
+                worst.get("witness R2 M-cat (1 + t) drop / bound", math.inf), gap * (1 + t) / b_cat)
+            tally.le(gap, b_cat, tol, counterexample=lambda: refuted(
+                f"R2 M-cat witness t = {t}: drop {gap:.6g} exceeds the bound {b_cat:.6g}", variant=variant))
+            tally.le(b_cat, gap * (1 + t), tol, counterexample=lambda: refuted(
+                f"R2 M-cat witness t = {t}: the bound {b_cat:.6g} is not approached within 1 + t "
+                f"(drop {gap:.6g})", variant=variant))
+        C, Dd, B = 1.0, t * t, t
+        _, b_add = _r2_bounds(Dd, C, variant)
+        if run_all or variant in ("no_sqrt", "madd_cat_bound"):
+            change = (C + 2 * B + Dd) - C
+            tol = float_tolerance(ops=64, scale=b_add)
+            tally.le(change, b_add, tol, counterexample=lambda: refuted(
+                f"R2 M-add witness t = {t}: change {change:.6g} exceeds the bound {b_add:.6g}", variant=variant))
+            tally.le(b_add, change, tol, counterexample=lambda: refuted(
+                f"R2 M-add witness t = {t}: the bound {b_add:.6g} is not attained (change {change:.6g})",
+                variant=variant))
+        if tally.counterexample is not None:
+            return
+    if run_all or variant == "r4_half":
+        J = np.array([[0.0, 1.0], [-1.0, 0.0]])
+        diff, b1, b2, b3 = _r4_chain(np.diag([2.0, 1.0]), [J], 0, np.zeros((2, 0)))
+        b1 = b1 / 2 if variant == "r4_half" else b1
+        tol = float_tolerance(ops=64, scale=1.0)
+        tally.le(diff, b1, tol, counterexample=lambda: refuted(
+            f"R4 witness: |Delta lambda_max| = {diff:.6g} exceeds {b1:.6g}", variant=variant))
+        tally.le(b1, diff, tol, counterexample=lambda: refuted(
+            f"R4 witness: the bound {b1:.6g} is not attained ({diff:.6g})", variant=variant))
+        if run_all:
+            _, _, c2, c3 = _r4_chain(np.diag([1.0, 0.0]), [J], 0, np.zeros((2, 0)))
+            tally.close(c2, c3, tol)
+    if run_all or variant == "r3_quarter":
+        Y = np.array([[0.0, -1.0], [0.0, 1.0]])
+        P = Y + np.array([[0.0, 0.1], [0.0, -0.1]])
+        for _ in range(200):
+            Q = gibbs(Y, P, 0.05)
+            P = (Q.T @ Y) / Q.sum(0)[:, None]
+        n = gibbs(Y, P, 0.05).sum(0)
+        drop = float(((P[0, 1:] - P[1, 1:]) ** 2).sum())
+        bound = _r3_bound(2, float(Y[:, 1].var()), float(n.min()), variant)
+        tol = float_tolerance(ops=64, scale=bound)
+        worst["witness R3 drop / bound"] = drop / bound
+        tally.le(drop, bound, tol, counterexample=lambda: refuted(
+            f"R3 witness: drop {drop:.6g} exceeds the bound {bound:.6g}", variant=variant))
+        if run_all:
+            tally.le(bound, 2 * drop, tol, counterexample=lambda: refuted(
+                f"R3 witness: the bound {bound:.6g} is not approached within the factor 2 (drop {drop:.6g})"))
+
+
 def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """float64 sweeps of R2 (M-cat and M-add), R4 and R3 (EM fixed points).  Budget:
-    float_tolerance(ops = 8 d^3, scale = lambda_1(C_full)).  Variants: ``no_sqrt`` (R2 bound eps
-    only), ``kept_or_increased`` (lambda_j(C_sub) >= lambda_j(C_full): pruning never lowers the force)."""
+    """float64 sweeps of R2 (M-cat and M-add), R4 and R3 (EM fixed points), each bound also approached
+    by a witness family within a recorded factor (:func:`_witnesses`).  Budget of the sweeps:
+    float_tolerance(ops = 8 d^3, scale = lambda_1(C_full)).
+
+    Variants (negative controls), each running only the sub-checks of the bound it changes:
+    ``no_sqrt`` (R2 bounds eps only), ``kept_or_increased`` (lambda_j(C_sub) >= lambda_j(C_full)),
+    ``madd_cat_bound`` (M-add with the M-cat bound eps + sqrt(lambda_1 eps)), ``r4_half`` (half R4's
+    first bound), ``r3_quarter`` (R3 with N eps_tr / min n_k)."""
+    if variant not in BOUND_VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; choose from {BOUND_VARIANTS}")
     rng = np.random.default_rng(seed)
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
-    worst = {"Mcat": 0.0, "Madd": 0.0, "R4": 0.0, "R3": 0.0}
-    for _ in range(profile.pick(300, 1000, 5000)):
+    worst: dict[str, float] = {"Mcat": 0.0, "Madd": 0.0, "R4": 0.0, "R3": 0.0}
+    _witnesses(tally, variant, worst)
+    if tally.counterexample is not None:
+        return tally.evidence(level_cap=Verdict.CONSISTENT)
+    run_r2 = variant in ("statement", "no_sqrt", "kept_or_increased", "madd_cat_bound")
+    for _ in range(profile.pick(300, 1000, 5000) if run_r2 else 0):
         ds, dh = int(rng.integers(1, 6)), int(rng.integers(1, 3))
         Cf = _psd(ds + dh, rng)
         Cs, D = Cf[:ds, :ds], Cf[ds:, ds:]
@@ -82,68 +193,67 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
             if tally.counterexample is not None:
                 break
             continue
-        bound = eps if variant == "no_sqrt" else eps + math.sqrt(ls[0] * eps)
-        tally.le(-float((lf - ls).min()), 0.0, tol)
-        gap = float((lf - ls).max())
-        worst["Mcat"] = max(worst["Mcat"], gap / bound if bound > 0 else 0.0)
-        tally.le(gap, bound, tol, counterexample=lambda: refuted(
-            f"M-cat drop {gap:.6g} exceeds the bound {bound:.6g}", variant=variant, C_full=Cf.tolist(),
-            d_sub=ds))
-        if tally.counterexample is not None:
-            break
+        if variant != "madd_cat_bound":
+            bound, _ = _r2_bounds(eps, ls[0], variant)
+            tally.le(-float((lf - ls).min()), 0.0, tol)
+            gap = float((lf - ls).max())
+            worst["Mcat"] = max(worst["Mcat"], gap / bound if bound > 0 else 0.0)
+            tally.le(gap, bound, tol, counterexample=lambda: refuted(
+                f"M-cat drop {gap:.6g} exceeds the bound {bound:.6g}", variant=variant, C_full=Cf.tolist(),
+                d_sub=ds))
+            if tally.counterexample is not None:
+                break
         # M-add: C_with = C + B + B^T + D on the same dimension
         d = ds
         Cj = _psd(2 * d, rng)
         C, B, Dd = Cj[:d, :d], Cj[:d, d:], Cj[d:, d:]
         Cw = C + B + B.T + Dd
         e2 = float(np.linalg.eigvalsh(Dd)[-1])
-        bound2 = e2 + (0 if variant == "no_sqrt" else 2 * math.sqrt(float(np.linalg.eigvalsh(C)[-1]) * e2))
+        _, bound2 = _r2_bounds(e2, float(np.linalg.eigvalsh(C)[-1]), variant)
         gap2 = float(np.abs(np.linalg.eigvalsh(Cw) - np.linalg.eigvalsh(C)).max())
         worst["Madd"] = max(worst["Madd"], gap2 / bound2 if bound2 > 0 else 0.0)
         tally.le(gap2, bound2, float_tolerance(ops=8 * (2 * d) ** 3, scale=float(np.abs(Cw).max())),
                  counterexample=lambda: refuted(f"M-add change {gap2:.6g} exceeds {bound2:.6g}", variant=variant))
         if tally.counterexample is not None:
             break
-    if variant != "statement":
-        return tally.evidence(level_cap=Verdict.CONSISTENT)
-    for _ in range(profile.pick(200, 800, 2000)):  # R4
-        d, H = int(rng.integers(2, 11)), int(rng.integers(1, 4))
-        G = _psd(d, rng)
-        heads = []
-        for _h in range(H):
-            A = rng.standard_normal((d, d)) * float(rng.choice([1e-3, 0.1, 1]))
-            heads.append((A - A.T) / 2)
-        cum = sum(heads)
-        m = int(rng.integers(0, d))
-        U = np.linalg.qr(rng.standard_normal((d, d)))[0][:, :m]
-        h = int(rng.integers(0, H))
-        lm = lambda M: float(np.linalg.eigvalsh(residual_operator(growth_signal(G, M), U))[-1])
-        diff = abs(lm(cum) - lm(cum - heads[h]))
-        Pp = np.eye(d) - U @ U.T
-        b1 = float(np.linalg.norm(Pp @ growth_signal(G, heads[h]) @ Pp, 2))
-        GM = G @ heads[h]
-        b2, b3 = float(np.linalg.norm(GM, 2)), float(np.linalg.norm(GM))
-        tol = float_tolerance(ops=8 * d ** 3, scale=float(np.linalg.norm(G, 2) * np.linalg.norm(cum, 2)))
-        worst["R4"] = max(worst["R4"], diff / b1 if b1 > 0 else 0.0)
-        for a, b in ((diff, b1), (b1, b2), (b2, b3)):
-            tally.le(a, b, tol)
-    for _ in range(profile.pick(20, 60, 200)):  # R3 on EM fixed points
-        N, ds, dh, K = int(rng.integers(20, 80)), int(rng.integers(1, 4)), int(rng.integers(1, 3)), int(rng.integers(2, 5))
-        Y = rng.standard_normal((N, ds + dh)) * np.exp(rng.uniform(-1, 1, ds + dh))
-        tau = float(np.exp(rng.uniform(-1, 1)))
-        P = Y[rng.choice(N, K, replace=False)]
-        for _it in range(profile.pick(500, 3000, 3000)):
+    if variant in ("statement", "r4_half"):
+        for _ in range(profile.pick(200, 800, 2000)):  # R4
+            d, H = int(rng.integers(2, 11)), int(rng.integers(1, 4))
+            G = _psd(d, rng)
+            heads = []
+            for _h in range(H):
+                A = rng.standard_normal((d, d)) * float(rng.choice([1e-3, 0.1, 1]))
+                heads.append((A - A.T) / 2)
+            m = int(rng.integers(0, d))
+            U = np.linalg.qr(rng.standard_normal((d, d)))[0][:, :m]
+            h = int(rng.integers(0, H))
+            diff, b1, b2, b3 = _r4_chain(G, heads, h, U)
+            if variant == "r4_half":
+                b1 = b1 / 2
+            tol = float_tolerance(ops=8 * d ** 3, scale=float(np.linalg.norm(G, 2) * np.linalg.norm(sum(heads), 2)))
+            worst["R4"] = max(worst["R4"], diff / b1 if b1 > 0 else 0.0)
+            for a, b in (((diff, b1),) if variant == "r4_half" else ((diff, b1), (b1, b2), (b2, b3))):
+                tally.le(a, b, tol)
+            if tally.counterexample is not None:
+                break
+    if variant in ("statement", "r3_quarter"):
+        for _ in range(profile.pick(20, 60, 200)):  # R3 on EM fixed points
+            N, ds, dh, K = int(rng.integers(20, 80)), int(rng.integers(1, 4)), int(rng.integers(1, 3)), int(rng.integers(2, 5))
+            Y = rng.standard_normal((N, ds + dh)) * np.exp(rng.uniform(-1, 1, ds + dh))
+            tau = float(np.exp(rng.uniform(-1, 1)))
+            P = Y[rng.choice(N, K, replace=False)]
+            for _it in range(profile.pick(500, 3000, 3000)):
+                Q = gibbs(Y, P, tau)
+                P = (Q.T @ Y) / Q.sum(0)[:, None]
             Q = gibbs(Y, P, tau)
-            P = (Q.T @ Y) / Q.sum(0)[:, None]
-        Q = gibbs(Y, P, tau)
-        n = Q.sum(0)
-        epstr = float(np.trace(np.cov(Y[:, ds:].T, bias=True).reshape(dh, dh)))
-        for k in range(K):
-            for l in range(k + 1, K):
-                drop = float(((P[k, ds:] - P[l, ds:]) ** 2).sum())
-                bound = 4 * N * epstr / min(n[k], n[l])
-                worst["R3"] = max(worst["R3"], drop / bound)
-                tally.le(drop, bound, float_tolerance(ops=100, scale=bound))
+            n = Q.sum(0)
+            epstr = float(np.trace(np.cov(Y[:, ds:].T, bias=True).reshape(dh, dh)))
+            for k in range(K):
+                for l in range(k + 1, K):
+                    drop = float(((P[k, ds:] - P[l, ds:]) ** 2).sum())
+                    bound = _r3_bound(N, epstr, min(n[k], n[l]), variant)
+                    worst["R3"] = max(worst["R3"], drop / bound)
+                    tally.le(drop, bound, float_tolerance(ops=100, scale=bound))
     tally.details["max observed bound ratio"] = worst
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
