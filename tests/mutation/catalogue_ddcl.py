@@ -104,6 +104,24 @@ MUTATIONS: list[Mutation] = [
         why="the empirical covariance with 1/(N-1) instead of the spec's 1/N",
         family="formula",
     ),
+    Mutation(
+        id="ddcl.dictionary.block_loss_modes_swapped",
+        path=_D,
+        old='return L["L_q"] if self.mode == "full" else L["F"]',
+        new='return L["F"] if self.mode == "full" else L["L_q"]',
+        kills=("ddcl.dictionary.gradients",),
+        why="the torch DictionaryBlock trains F in full mode and L_q in stopgrad mode (live vs detached)",
+        family="formula",
+    ),
+    Mutation(
+        id="ddcl.dictionary.entropy_sign",
+        path=_D,
+        old="total = total - qk * log(qk)",
+        new="total = total + qk * log(qk)",
+        kills=("ddcl.dictionary.gradients",),
+        why="the per-sample entropy H = -sum q log q with the wrong sign (dF/dtau = -H, F = L_q - tau H)",
+        family="formula",
+    ),
     # ---------------------------------------------------------------- hessian.py (§2.3, §3.3)
     Mutation(
         id="ddcl.hessian.block_wrong_projector",

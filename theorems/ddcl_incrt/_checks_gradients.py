@@ -25,9 +25,10 @@ from numerics.precision import Tri, arb_precision, float_tolerance, mp_context, 
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
 from .dictionary import (all_losses, gibbs, gibbs_row, grad_detached, grad_live_Lq, live_weight_row,
-                         sample_entropy, sample_free_energy, sample_tau_derivatives, sqdist_matrix)
+                         live_weights, sample_entropy, sample_free_energy, sample_tau_derivatives,
+                         sqdist_matrix)
 
-VARIANTS = ("statement", "detached", "plus", "tau_sign")
+VARIANTS = ("statement", "detached", "plus", "tau_sign", "block_detached")
 
 
 def _check_variant(variant: str) -> None:
@@ -134,12 +135,18 @@ def autograd(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
         g = _torch_grads(Z, P, tau)
         Q = gibbs(Z, P, tau)
         D = sqdist_matrix(Z, P)
+        L = all_losses(Z, P, tau)
+        if variant == "block_detached" or (variant == "statement" and case % 5 == 0):
+            if not _block_agrees(tally, Z, P, tau, Q, L, variant, case):
+                return tally.evidence(level_cap=Verdict.CONSISTENT)
+            if variant == "block_detached":
+                continue
         live = grad_detached(Z, P, Q)["L_q"] if variant == "detached" else grad_live_Lq(
             Z, P, tau, sign=+1 if variant == "plus" else -1)
         det = grad_detached(Z, P, Q)
-        ell = (Q * D).sum(1, keepdims=True)
-        dLq_tau = float(((Q * (D - ell) ** 2).sum(1)).mean() / tau ** 2) * (-1 if variant == "tau_sign" else 1)
-        L = all_losses(Z, P, tau)
+        # dL_q/dtau from the product's per-sample formula, averaged over the samples
+        dLq_tau = sum(sample_tau_derivatives(list(qr), list(dr), tau, _safe_log)[0] for qr, dr in zip(Q, D)) / N
+        dLq_tau = float(dLq_tau) * (-1 if variant == "tau_sign" else 1)
         unit = float(np.abs(Z).max() + np.abs(P).max())  # natural scales of each quantity
         dmax = float(np.max(np.where(Q > 1e-300, D, 0.0)))
         pairs = [("live grad L_q", live, g["live"], unit), ("grad F", det["L_q"], g["F"], unit),
@@ -161,10 +168,61 @@ def autograd(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
                 margin=tol - err, variant=variant, N=N, K=K, d=d, tau=tau, Z=Z.tolist(), P=P.tolist()))
             if obs.level is Verdict.REFUTED:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
-        W = Q * (1 - (D - ell) / tau)
+        W = live_weights(Z, P, tau)
         tally.close(float(np.abs(W.sum(1) - 1).max()), 0.0, float_tolerance(ops=4 * K, scale=amp))
     tally.details["cases"] = n_cases
     return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def _safe_log(x: float) -> float:
+    return math.log(x) if x > 0 else 0.0  # q log q -> 0 as q -> 0 (underflowed Gibbs weights)
+
+
+def _block_agrees(tally: Tally, Z: np.ndarray, P: np.ndarray, tau: float, Q: np.ndarray, L: dict,
+                  variant: str, case: int) -> bool:
+    """The torch module ``DictionaryBlock`` (free prototypes P, fixed tau): its ``losses`` equal the
+    numpy ``all_losses`` and the autograd gradient of its ``dictionary_loss`` equals ``grad_live_Lq``
+    (mode full: L_q with live q) and ``grad_detached(gibbs)["L_q"]`` (mode stopgrad: F).  Budget as
+    for the closed forms.  ``variant="block_detached"`` claims the full-mode gradient is the detached one."""
+    import torch
+
+    from .dictionary import DictionaryBlock
+
+    N, d = Z.shape
+    K = P.shape[0]
+    D = sqdist_matrix(Z, P)
+    amp = 1.0 + float(np.max(np.where(Q > 1e-300, D, 0.0))) / tau
+    Zt = torch.tensor(Z)
+    unit = float(np.abs(Z).max() + np.abs(P).max())
+    for mode in ("full", "stopgrad"):
+        block = DictionaryBlock(d, K, tau=tau, mode=mode, init=P)
+        out = {k: float(v) for k, v in block.losses(Zt).items()}
+        for name in ("L_q", "L_OLS", "V", "H", "F"):
+            if variant == "block_detached":
+                break
+            ref = L[name]
+            scale = max(abs(ref), abs(out[name]), unit ** 2, 1.0 + math.log(K))
+            tol = float_tolerance(ops=16 * N * K * d, scale=scale * amp)
+            err = abs(out[name] - ref)
+            obs = tally.close(err, 0.0, tol, counterexample=lambda: refuted(
+                f"DictionaryBlock.losses()[{name!r}] = {out[name]!r} differs from all_losses {ref!r} "
+                f"(budget {tol:.3g})", N=N, K=K, d=d, tau=tau, case=case))
+            if obs.level is Verdict.REFUTED:
+                return False
+        g = torch.autograd.grad(block.dictionary_loss(Zt), block.P)[0].numpy()
+        if mode == "full" and variant != "block_detached":
+            ref = grad_live_Lq(Z, P, tau)
+        else:
+            ref = grad_detached(Z, P, Q)["L_q"]
+        scale = max(float(np.abs(ref).max()), float(np.abs(g).max()), unit)
+        tol = float_tolerance(ops=16 * N * K * d, scale=scale * amp)
+        err = float(np.abs(g - ref).max())
+        obs = tally.close(err, 0.0, tol, counterexample=lambda: refuted(
+            f"DictionaryBlock ({mode}): autograd of dictionary_loss differs from the closed form by "
+            f"{err:.3g} (budget {tol:.3g})", variant=variant, N=N, K=K, d=d, tau=tau, case=case))
+        if obs.level is Verdict.REFUTED:
+            return False
+    return True
 
 
 def mp_differences(*, seed: int, profile: Profile) -> Evidence:

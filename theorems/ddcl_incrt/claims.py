@@ -148,6 +148,8 @@ GRADIENTS = Claim(
                 Check("symbolic", _grad.symbolic, {"variant": "plus"})),
         Control("tau_sign", "dL_q/dtau = -Var/tau^2",
                 Check("autograd", _grad.autograd, {"variant": "tau_sign"})),
+        Control("block_detached", "the torch DictionaryBlock's full-mode gradient is the detached one",
+                Check("autograd", _grad.autograd, {"variant": "block_detached"})),
     ),
     expected=Verdict.CONSISTENT,
 )
