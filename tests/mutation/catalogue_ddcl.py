@@ -315,6 +315,15 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="ddcl.checks.growth_norm_bound_loosened",
+        path=_C.format("growth"),
+        old='    """The spec\'s bound |G|_2 |M_a|_2 on |S|_2 (§3.9)."""\n    return float(np.linalg.norm(G, 2) * np.linalg.norm(Ma, 2))',
+        new='    """The spec\'s bound |G|_2 |M_a|_2 on |S|_2 (§3.9)."""\n    return float(np.linalg.norm(G, 2) * np.linalg.norm(Ma))',
+        kills=("ddcl.growth.signal_structure",),
+        why="the signal norm bound uses the Frobenius norm of M_a (looser) instead of the spectral norm",
+        family="bound",
+    ),
+    Mutation(
         id="ddcl.checks.tracker_dwell_gap_unsquared",
         path=_C.format("tracker"),
         old="T = math.ceil(kappa * math.log(1 / eps) / (eta * gap ** 2))",

@@ -59,11 +59,17 @@ def signal_symbolic(*, seed: int, profile: Profile) -> Evidence:
     return tally.evidence()
 
 
+def _norm_bound(G: np.ndarray, Ma: np.ndarray) -> float:
+    """The spec's bound |G|_2 |M_a|_2 on |S|_2 (§3.9)."""
+    return float(np.linalg.norm(G, 2) * np.linalg.norm(Ma, 2))
+
+
 def signal_structure(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """float64 on hypothesis instances (d in [2, 12], heads of every kind, random U): every item of R1.
 
     Variants: ``symmetric_spectrum`` (claims spec(S) = -spec(S)); ``s0_implies_ma0`` (claims S = 0 only
-    if M_a = 0).  Budget float_tolerance(ops = 4 d^2, scale = |G|_2 |M_a|_2)."""
+    if M_a = 0); ``norm_quarter`` (claims |S|_2 <= |G|_2 |M_a|_2 / 4; refuted by the norm witness, which
+    attains |G|_2 |M_a|_2 / 2).  Budget float_tolerance(ops = 4 d^2, scale = |G|_2 |M_a|_2)."""
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
     # pinned: d = 3 random instance for the symmetric-spectrum control; G = I for the S = 0 control
     r = np.random.default_rng(7)
@@ -93,7 +99,9 @@ def signal_structure(*, seed: int, profile: Profile, variant: str = "statement")
         checks = [
             ("S = 1/2 [G, M_a]", np.abs(S - (G @ Ma - Ma @ G) / 2).max(), tol),
             ("tr S = 0", abs(np.trace(S)), tol * d),
-            ("|S|_2 <= |G|_2 |M_a|_2", max(0.0, np.linalg.norm(S, 2) - scale), tol),
+            ("|S|_2 <= |G|_2 |M_a|_2", max(0.0, np.linalg.norm(S, 2) - _norm_bound(G, Ma)), tol),
+            # sharper, for PSD G: [G, M] = [G - (|G|/2) I, M], so |S|_2 <= |G|_2 |M_a|_2 / 2
+            ("|S|_2 <= |G|_2 |M_a|_2 / 2", max(0.0, np.linalg.norm(S, 2) - _norm_bound(G, Ma) / 2), tol),
             ("isotropic G gives S = 0", np.abs(growth_signal(np.eye(d) * G[0, 0], Ma)).max(), tol),
             ("A_res(sE) = s^2 A_res: G -> 4G", np.abs(growth_signal(4 * G, Ma) - 4 * S).max(), 4 * tol),
         ]
@@ -108,7 +116,9 @@ def signal_structure(*, seed: int, profile: Profile, variant: str = "statement")
             counts["max_positive_per_rank"] = max(counts["max_positive_per_rank"], npos / rank)
         checks.append(("#{lambda_j(S) > 0} <= rank(M_a)", max(0, npos - rank), 0))
         checks.append(("#{lambda_j(S) > 0} <= d - 1", max(0, npos - (d - 1)), 0))
-        if variant == "symmetric_spectrum":
+        if variant == "norm_quarter":
+            checks = [("|S|_2 <= |G|_2 |M_a|_2 / 4", max(0.0, np.linalg.norm(S, 2) - _norm_bound(G, Ma) / 4), tol)]
+        elif variant == "symmetric_spectrum":
             checks = [("spectrum symmetric", np.abs(ev + ev[::-1]).max(), 1e-8 * scale)]
         elif variant == "s0_implies_ma0":
             if np.abs(S).max() <= tol:
@@ -124,6 +134,20 @@ def signal_structure(*, seed: int, profile: Profile, variant: str = "statement")
 
     explore(inst(), body, tally, seed=seed, max_examples=profile.pick(60, 300, 3000), examples=pinned,
             describe=lambda x: {"d": x[0].shape[0], "heads": len(x[1])})
+    if variant in ("statement", "norm_quarter"):
+        # witness of the norm bound: G = e1 e1^T, M_a = e1 e2^T - e2 e1^T gives S = (e1 e2^T + e2 e1^T)/2,
+        # |S|_2 = 1/2 = |G|_2 |M_a|_2 / 2: the spec's bound is approached within the recorded factor 2 and
+        # the sharp bound is attained
+        Gw, Mw = np.diag([1.0, 0.0]), np.array([[0.0, 1.0], [-1.0, 0.0]])
+        ratio = float(np.linalg.norm(growth_signal(Gw, Mw), 2)) / _norm_bound(Gw, Mw)
+        tol = float_tolerance(ops=16, scale=1.0)
+        if variant == "norm_quarter":
+            tally.le(ratio, 0.25, tol, counterexample=lambda: refuted(
+                f"norm witness: |S|_2 / (|G|_2 |M_a|_2) = {ratio:.6g} > 1/4", variant=variant))
+        else:
+            tally.close(ratio, 0.5, tol, counterexample=lambda: refuted(
+                f"norm witness: |S|_2 / (|G|_2 |M_a|_2) = {ratio:.6g}, not 1/2"))
+        tally.details["norm bound witness ratio (recorded factor 2 from the spec's bound)"] = ratio
     if variant == "statement":
         # planted d = 16 design (spec §4.4): exactly six positive values n beta a_j, 0 on the isotropic plane
         n, beta = 32, 1.0

@@ -613,6 +613,8 @@ SIGNAL = Claim(
         Control("symmetric_spectrum", "the spectrum of S is symmetric",
                 Check("float", _gro.signal_structure, {"variant": "symmetric_spectrum"})),
         Control("s0_implies_ma0", "S = 0 implies M_a = 0", Check("float", _gro.signal_structure, {"variant": "s0_implies_ma0"})),
+        Control("norm_quarter", "|S|_2 <= |G|_2 |M_a|_2 / 4",
+                Check("float", _gro.signal_structure, {"variant": "norm_quarter"})),
     ),
     expected=Verdict.CONSISTENT,
 )
