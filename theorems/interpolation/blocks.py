@@ -29,6 +29,8 @@ Two exact evaluators share these definitions:
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -157,7 +159,12 @@ def run_generic(blocks: Sequence[Block], X: Sequence[Sequence[Any]], ar: Arithme
 
 # -- the fast exact evaluator (hardmax) ---------------------------------------------------------------
 def _f(x: Any) -> float:
-    return float(x)
+    """The float64 shadow of an exact rational; beyond the float range it is +-inf, which the filters
+    treat as undecided (the exact path then decides), so huge coordinates never leave the exact path."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
 
 
 def to_Q(x: Any, Q: Any) -> Any:
@@ -293,10 +300,10 @@ class ExactState:
         absF = np.abs(self.F)
         active = []
         for g in c.groups:
-            s = self.F @ g.wf
-            # + an absolute term for subnormal shadows (|x - F| <= 2^-1074 each)
-            err = ((self.d + 4) * 2 * _U) * (absF @ g.wabs) + 1e-300 * (1.0 + float(g.wabs.sum()))
-            with np.errstate(all="ignore"):
+            with np.errstate(all="ignore"):  # inf/nan shadows mark tokens for the exact path
+                s = self.F @ g.wf
+                # + an absolute term for subnormal shadows (|x - F| <= 2^-1074 each)
+                err = ((self.d + 4) * 2 * _U) * (absF @ g.wabs) + 1e-300 * (1.0 + float(g.wabs.sum()))
                 a = s + err + 2 * _U * abs(g.lo_f) > g.lo_f
                 if g.right_zero:
                     a &= s - err - 2 * _U * abs(g.hi_f) < g.hi_f
@@ -366,18 +373,18 @@ class ExactState:
         Fs = self.F[a:b]
         Fa = np.abs(Fs)
         alpha = A.alpha
-        alf = abs(_f(alpha))
-        S = _f(alpha) * (Fs @ Fs.T) if alpha != 0 else np.zeros((n, n))
-        Sabs = alf * (Fa @ Fa.T) if alpha != 0 else np.zeros((n, n))
-        proj = []
-        for p, q in A.factors:
-            pf = np.array([_f(v) for v in p])
-            qf = np.array([_f(v) for v in q])
-            qx, px = Fs @ qf, Fs @ pf
-            S = S + np.outer(qx, px)
-            Sabs = Sabs + np.outer(Fa @ np.abs(qf), Fa @ np.abs(pf))
-            proj.append((p, q))
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"):  # inf/nan shadows mark rows for the exact path
+            alf = abs(_f(alpha))
+            S = _f(alpha) * (Fs @ Fs.T) if alpha != 0 else np.zeros((n, n))
+            Sabs = alf * (Fa @ Fa.T) if alpha != 0 else np.zeros((n, n))
+            proj = []
+            for p, q in A.factors:
+                pf = np.array([_f(v) for v in p])
+                qf = np.array([_f(v) for v in q])
+                qx, px = Fs @ qf, Fs @ pf
+                S = S + np.outer(qx, px)
+                Sabs = Sabs + np.outer(Fa @ np.abs(qf), Fa @ np.abs(pf))
+                proj.append((p, q))
             err = ((2 * self.d + 8) * (len(A.factors) + 1) * _U) * Sabs * 4 + 1e-300
             top_lo = (S - err).max(axis=1)
             cand = (S + err) >= top_lo[:, None]

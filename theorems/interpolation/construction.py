@@ -42,10 +42,12 @@ from typing import Any
 import numpy as np
 
 from numerics.attention import AttentionMatrix
-from numerics.errors import VerifyError
+from numerics.errors import InputError, InputTypeError, VerifyError
+from numerics.validation import check_dps, check_positive_real
 from numerics.exact import HAVE_FLINT
 
 from .blocks import FF, SA, Block, ExactState, count_parameters, identity_block, to_Q
+from .blocks import _f as _float_or_inf
 from .dataset import Dataset, DatasetError, fmt_token
 
 __all__ = ["build_interpolator", "InterpolatingTransformer", "ConstructionError", "moment_vector",
@@ -221,13 +223,13 @@ def _proj_gap(state: ExactState, w: Sequence[int], p: tuple, Q: Any) -> Any:
     Returns 0 if some point z != p has the same projection (w does not isolate p); otherwise a
     rational lower bound of the exact minimum gap (exact for the candidates the filter kept).
     """
-    wf = np.array([float(v) for v in w])
+    wf = np.array([_float_or_inf(v) for v in w])
     c0 = _dot(w, p, Q)
-    c0f = float(c0)
-    proj = state.F @ wf
-    err = (len(w) + 4) * 2.0 ** -49 * (np.abs(state.F) @ np.abs(wf)) + (len(w) + 4) * 2.0 ** -49 * abs(c0f) + 1e-300
-    diff = np.abs(proj - c0f)
+    c0f = _float_or_inf(c0)  # +-inf beyond the float range: every point is then decided exactly
     with np.errstate(all="ignore"):
+        proj = state.F @ wf
+        err = (len(w) + 4) * 2.0 ** -49 * (np.abs(state.F) @ np.abs(wf)) + (len(w) + 4) * 2.0 ** -49 * abs(c0f) + 1e-300
+        diff = np.abs(proj - c0f)
         lower = diff - 2 * err
     close = np.nonzero(~(lower > 0))[0]
     best: Any = None
@@ -312,23 +314,37 @@ class InterpolatingTransformer:
     def __call__(self, X: Sequence[Sequence[Any]], *, tau: Any = None, dps: int | None = None,
                  kernel: str | None = None) -> list[tuple[Any, ...]]:
         kernel = kernel or self.attention
+        if kernel not in ("hardmax", "softmax"):
+            raise InputError("kernel", "must be 'hardmax' or 'softmax'", kernel, has_value=True)
         from .dataset import as_rational
 
-        Xq = [tuple(to_Q(as_rational(v, "fraction"), self.Q) for v in t) for t in X]
-        if not Xq or any(len(t) != self.d for t in Xq):
-            raise ValueError(f"the model takes a non-empty list of tokens of dimension {self.d}")
+        rule = f"must be a non-empty list of tokens, each of dimension {self.d} (finite real numbers)"
+        if isinstance(X, (str, bytes)) or not hasattr(X, "__len__") or len(X) == 0:
+            raise InputError("X", rule, X, has_value=True)
+        for t in X:
+            if isinstance(t, (str, bytes)) or not hasattr(t, "__len__") or len(t) != self.d:
+                raise InputError("X", rule, t, has_value=True)
+        try:
+            Xq = [tuple(to_Q(as_rational(v, "fraction"), self.Q) for v in t) for t in X]
+        except DatasetError as e:
+            raise InputError("X", f"{rule}: {e}", None) from None
         if kernel == "hardmax":
             if tau is not None:
-                raise ValueError("tau is only meaningful for softmax attention")
+                raise InputError("tau", "is only meaningful for softmax attention (pass tau=None)", tau,
+                                 has_value=True)
+            if dps is not None:
+                check_dps(dps)
             out = ExactState([Xq], self.Q).run(self.blocks).sequence(0)
             return [tuple(_as_fraction(v) for v in t) for t in out]  # exact, as fractions.Fraction
         if tau is None:
-            raise ValueError("softmax evaluation needs a temperature: model(X, tau=..., dps=...)")
+            raise InputError("tau", "softmax evaluation needs a temperature: model(X, tau=..., dps=...)")
+        tau_q = check_positive_real(tau, "tau")
+        dps = 60 if dps is None else check_dps(dps)
         from numerics.arithmetic import MPArithmetic
 
         from .blocks import run_generic
 
-        return run_generic(self.blocks, Xq, MPArithmetic(dps or 60), kernel="softmax", tau=tau)
+        return run_generic(self.blocks, Xq, MPArithmetic(dps), kernel="softmax", tau=tau_q)
 
     def evaluate_dataset(self, *, backend: str | None = None) -> list[list[tuple[Any, ...]]]:
         """Exact hardmax outputs of every input sequence of the dataset (one fast exact run)."""
@@ -371,6 +387,8 @@ class InterpolatingTransformer:
         """A plain ``torch.nn.Module`` (float64) computing this network; see :mod:`.torch_export`."""
         from .torch_export import TorchInterpolator
 
+        if tau is not None:
+            check_positive_real(tau, "tau")
         return TorchInterpolator(self, tau=tau)
 
     def gadget_margin(self) -> float:
@@ -382,14 +400,14 @@ class InterpolatingTransformer:
             for u, bb in zip(b.ff.U, b.ff.b):
                 rows.setdefault(tuple(u), []).append(_as_fraction(-bb))
             for u, ks in rows.items():
-                n1 = float(sum(abs(_as_fraction(v)) for v in u))
+                n1 = _float_or_inf(sum(abs(_as_fraction(v)) for v in u))
                 if n1 == 0:
                     continue
                 ks = sorted(set(ks))
                 if len(ks) > 1:
-                    best = min(best, float(min(b2 - b1 for b1, b2 in zip(ks, ks[1:]))) / n1)
+                    best = min(best, _float_or_inf(min(b2 - b1 for b1, b2 in zip(ks, ks[1:]))) / n1)
             if b.sa.A is not None and b.sa.lam != 0 and b.sa.A.factors:
-                best = min(best, float(abs(_as_fraction(b.sa.lam))))
+                best = min(best, _float_or_inf(abs(_as_fraction(b.sa.lam))))
         return best
 
     def max_denominator_bits(self) -> int:
@@ -770,14 +788,21 @@ def build_interpolator(dataset: Dataset, attention: str = "hardmax", *, separati
     the negative controls (never for users).
     """
     if not isinstance(dataset, Dataset):
-        raise TypeError(f"build_interpolator takes a Dataset, got {type(dataset).__name__}")
-    if attention not in ("hardmax", "softmax"):
-        raise ValueError(f"attention must be 'hardmax' or 'softmax', got {attention!r}")
-    if separation not in ("bondy", "mean", "auto"):
-        raise ValueError(f"separation must be 'bondy', 'mean' or 'auto', got {separation!r}")
+        raise InputTypeError("dataset", "must be a Dataset (theorems.interpolation.Dataset(inputs, outputs))",
+                             type(dataset).__name__, has_value=True)
+    if not isinstance(attention, str) or attention not in ("hardmax", "softmax"):
+        raise InputError("attention", "must be 'hardmax' or 'softmax'", attention, has_value=True)
+    if not isinstance(separation, str) or separation not in ("bondy", "mean", "auto"):
+        raise InputError("separation", "must be 'bondy', 'mean' or 'auto'", separation, has_value=True)
     if dataset.d < 2:
         raise DatasetError("d = 1 is refused: the construction needs d >= 2 (spec §2.6)")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise InputTypeError("seed", "must be an integer", seed, has_value=True)
     backend = backend or ("flint" if HAVE_FLINT else "fraction")
-    if collapse not in ("identity", "rank2"):
-        raise ValueError(f"collapse must be 'identity' (A = I) or 'rank2' (A = e1e1^T + e2e2^T), got {collapse!r}")
+    if backend not in ("flint", "fraction") or (backend == "flint" and not HAVE_FLINT):
+        raise InputError("backend", "must be 'flint' (python-flint installed) or 'fraction'", backend,
+                         has_value=True)
+    if not isinstance(collapse, str) or collapse not in ("identity", "rank2"):
+        raise InputError("collapse", "must be 'identity' (A = I) or 'rank2' (A = e1e1^T + e2e2^T)", collapse,
+                         has_value=True)
     return _Builder(dataset, attention, separation, seed, backend, _variant, distinguishing, collapse).build()

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from numerics.errors import InputError
+from numerics.errors import InputError, InputTypeError
 from numerics.exact import HAVE_FLINT, rational
 
 __all__ = ["Dataset", "DatasetError", "as_rational", "fmt_token"]
@@ -65,12 +65,17 @@ def fmt_token(t: Sequence[Any]) -> str:
 
 def _tokens(seq: Any, what: str, j: int, backend: str) -> list[tuple[Any, ...]]:
     if isinstance(seq, (str, bytes)) or not hasattr(seq, "__len__"):
-        raise DatasetError(f"{what} sequence {j} must be a list of tokens, got {type(seq).__name__}")
+        raise DatasetError(f"{what} sequence {j} must be a list of tokens, got {type(seq).__name__}",
+                           argument=what + "s")
     out = []
     for i, tok in enumerate(seq):
         if isinstance(tok, (str, bytes)) or not hasattr(tok, "__len__"):
-            raise DatasetError(f"{what} sequence {j}, token {i} must be a vector, got {tok!r}")
-        out.append(tuple(as_rational(v, backend) for v in tok))
+            raise DatasetError(f"{what} sequence {j}, token {i} must be a vector, got {tok!r}",
+                               argument=what + "s")
+        try:
+            out.append(tuple(as_rational(v, backend) for v in tok))
+        except DatasetError as e:
+            raise DatasetError(f"{what} sequence {j}, token {i}: {e}", argument=what + "s") from None
     return out
 
 
@@ -86,11 +91,20 @@ class Dataset:
                  outputs: Sequence[Sequence[Sequence[Any]]], *, backend: str | None = None,
                  allow_d1: bool = False, _skip_A2: bool = False):
         backend = backend or ("flint" if HAVE_FLINT else "fraction")
+        if backend not in ("flint", "fraction") or (backend == "flint" and not HAVE_FLINT):
+            raise InputError("backend", "must be 'flint' (python-flint installed) or 'fraction'", backend,
+                             has_value=True)
         self.backend = backend
+        for name, part in (("inputs", inputs), ("outputs", outputs)):
+            if isinstance(part, (str, bytes)) or not hasattr(part, "__len__") or not hasattr(part, "__iter__"):
+                raise InputTypeError(name, "must be a list of sequences, each a list of tokens (vectors of "
+                                     "real numbers)", type(part).__name__, has_value=True)
         if len(inputs) == 0:
-            raise DatasetError("the dataset is empty: at least one input sequence is required")
+            raise DatasetError("the dataset is empty: at least one input sequence is required",
+                               argument="inputs")
         if len(inputs) != len(outputs):
-            raise DatasetError(f"{len(inputs)} input sequences but {len(outputs)} output sequences")
+            raise DatasetError(f"{len(inputs)} input sequences but {len(outputs)} output sequences",
+                               argument="outputs")
         X = [_tokens(s, "input", j, backend) for j, s in enumerate(inputs)]
         Y = [_tokens(s, "output", j, backend) for j, s in enumerate(outputs)]
         dims: dict[int, tuple[str, int, int]] = {}

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from numerics.arithmetic import MPArithmetic
+from numerics.errors import InputError, InputTypeError
+from numerics.validation import check_dps, check_int, check_positive_real
 from numerics.precision import Tri, arb_precision, tri_le, tri_positive
 
 from .blocks import ExactState, run_generic
@@ -144,9 +146,22 @@ def _run(steps: list[_Step], tau: Any, line: dict, ops: Any) -> Tri:
     return result
 
 
+class _OutOfFloatRange(Exception):
+    """A quantity of the recursion is beyond float64 (overflow, or a nonzero that underflows)."""
+
+
 def _float_ops():
     def conv(x):
-        return float(_as_fraction(x)) if not isinstance(x, float) else x
+        if isinstance(x, float):
+            return x
+        f = _as_fraction(x)
+        try:
+            v = float(f)
+        except OverflowError:
+            raise _OutOfFloatRange from None
+        if v == 0.0 and f != 0:
+            raise _OutOfFloatRange
+        return v
 
     def exp(x):
         try:
@@ -188,14 +203,27 @@ def _arb_ops():
 def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: int = 256) -> Certificate:
     """Largest certified ``tau_c`` (bisection on log tau, then arb) such that Cert(tau) holds for all
     ``tau <= tau_c``.  ``tau_c = None`` when no temperature could be certified."""
+    rule = "must be a softmax model built by build_interpolator(dataset, attention='softmax')"
+    if not isinstance(model, InterpolatingTransformer):
+        raise InputTypeError("model", rule, type(model).__name__, has_value=True)
     if model.attention != "softmax" or model.line_map_index is None:
-        raise ValueError("certify() needs a softmax model built by build_interpolator(..., 'softmax')")
+        raise InputError("model", rule, f"{model.attention} model", has_value=True)
+    tau_max = float(check_positive_real(tau_max, "tau_max"))
+    if not 1e-300 < tau_max < math.inf:
+        raise InputError("tau_max", "must be a finite float64 number > 1e-300", tau_max, has_value=True)
+    bits = check_int(bits, "bits", minimum=32, maximum=2**20, what="arb precision in bits")
     steps = _summaries(model)
     line = model.stats["line"]
     fops = _float_ops()
 
     def fcert(t: float) -> bool:
-        return _run(steps, t, line, fops) is Tri.TRUE
+        # the search runs in floats; a quantity beyond the float range (huge weights, tiny gaps) sends
+        # it to arb at 64 bits (unbounded exponents); only the final arb run below certifies
+        try:
+            return _run(steps, t, line, fops) is Tri.TRUE
+        except _OutOfFloatRange:
+            with arb_precision(64):
+                return _run(steps, _as_fraction(t), line, _arb_ops()) is Tri.TRUE
 
     lo, hi = math.log(1e-300), math.log(tau_max)
     if fcert(tau_max):
@@ -224,7 +252,8 @@ def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: in
 # -- high-precision evaluation ------------------------------------------------------------------------
 def softmax_outputs(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> list[list[tuple]]:
     """Outputs of every dataset sequence under softmax at temperature ``tau`` (mpmath, ``dps`` digits)."""
-    ar = MPArithmetic(dps)
+    tau = check_positive_real(tau, "tau")
+    ar = MPArithmetic(check_dps(dps))
     bl = model.blocks if blocks is None else blocks
     return [run_generic(bl, x, ar, kernel="softmax", tau=tau) for x in model.dataset.inputs]
 
@@ -244,6 +273,7 @@ def hausdorff_mp(out: list[tuple], targets: list[tuple], ar: MPArithmetic) -> An
 
 def exact_at(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> tuple[bool, float]:
     """Is the softmax network exact at ``tau`` at precision ``dps`` (spec §3.7)?  Returns (ok, max d_H)."""
+    dps = check_dps(dps, minimum=13)  # the tolerance 10^-(dps-12) must be < 1
     ar = MPArithmetic(dps)
     outs = softmax_outputs(model, tau, dps, blocks=blocks)
     worst = max(hausdorff_mp(o, y, ar) for o, y in zip(outs, model.dataset.outputs))

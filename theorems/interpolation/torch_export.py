@@ -19,9 +19,25 @@ from typing import Any
 
 import torch
 
+from numerics.errors import InputError, InputTypeError
+from numerics.validation import check_positive_real
+
 from .construction import InterpolatingTransformer, _as_fraction
 
 __all__ = ["TorchInterpolator", "pad_batch"]
+
+
+def _float_tau(tau: Any) -> float:
+    """``tau`` checked (a finite real > 0) and as a float64 that is finite and > 0."""
+    check_positive_real(tau, "tau")
+    try:
+        t = float(tau)
+    except OverflowError:
+        t = float("inf")
+    if not 0.0 < t < float("inf"):
+        raise InputError("tau", "must be a float64 number > 0 and finite (it leaves the float64 range)", tau,
+                         has_value=True)
+    return t
 
 
 def _t(rows: Any, shape: tuple[int, ...]) -> torch.Tensor:
@@ -32,6 +48,8 @@ def _t(rows: Any, shape: tuple[int, ...]) -> torch.Tensor:
 class TorchInterpolator(torch.nn.Module):
     def __init__(self, model: InterpolatingTransformer, *, tau: float | None = None):
         super().__init__()
+        if tau is not None:
+            tau = _float_tau(tau)
         self.d = model.d
         self.attention = model.attention
         self.tau = tau
@@ -64,18 +82,37 @@ class TorchInterpolator(torch.nn.Module):
     def forward(self, X: torch.Tensor, mask: torch.Tensor | None = None, *, tau: float | None = None,
                 kernel: str | None = None) -> torch.Tensor:
         kernel = kernel or self.attention
+        if kernel not in ("hardmax", "softmax"):
+            raise InputError("kernel", "must be 'hardmax' or 'softmax'", kernel, has_value=True)
+        if tau is not None:
+            tau = _float_tau(tau)
         tau = self.tau if tau is None else tau
         if kernel == "softmax" and tau is None:
-            raise ValueError("softmax forward needs a temperature tau")
+            raise InputError("tau", "softmax forward needs a temperature tau > 0")
+        shape_rule = f"must be a float64 tensor of shape (n, {self.d}) or (B, n, {self.d}) with n >= 1, B >= 1"
+        if not isinstance(X, torch.Tensor):
+            raise InputTypeError("X", shape_rule, type(X).__name__, has_value=True)
+        if X.dtype != torch.float64:
+            raise InputError("X", shape_rule + " (the exported model is float64)", X.dtype, has_value=True)
         single = X.dim() == 2
         if single:
             X = X.unsqueeze(0)
-        if X.dim() != 3 or X.shape[-1] != self.d:
-            raise ValueError(f"expected tokens of shape (n, {self.d}) or (B, n, {self.d}), got {tuple(X.shape)}")
-        if X.dtype != torch.float64:
-            raise ValueError("the exported model is float64; pass a float64 tensor")
+        if X.dim() != 3 or X.shape[-1] != self.d or X.shape[0] == 0 or X.shape[1] == 0:
+            raise InputError("X", shape_rule, tuple(X.shape if not single else X.shape[1:]), has_value=True)
+        if not bool(torch.isfinite(X).all()):
+            raise InputError("X", "every coordinate must be finite (no NaN or inf)")
         if mask is None:
             mask = torch.ones(X.shape[:2], dtype=torch.bool)
+        else:
+            mrule = f"must be a bool tensor of shape {tuple(X.shape[:2]) if not single else (X.shape[1],)} " \
+                    "with at least one True (real token) per sequence"
+            if not isinstance(mask, torch.Tensor) or mask.dtype != torch.bool:
+                raise InputTypeError("mask", mrule, type(mask).__name__ if not isinstance(mask, torch.Tensor)
+                                     else mask.dtype, has_value=True)
+            if single and mask.dim() == 1:
+                mask = mask.unsqueeze(0)
+            if tuple(mask.shape) != tuple(X.shape[:2]) or not bool(mask.any(dim=1).all()):
+                raise InputError("mask", mrule, tuple(mask.shape), has_value=True)
         keym = mask[:, None, :]  # (B, 1, n)
         cnt = mask.sum(dim=1, keepdim=True).to(X.dtype)[:, :, None]  # (B, 1, 1)
         for bi, m in enumerate(self.blocks_meta):
@@ -101,7 +138,10 @@ class TorchInterpolator(torch.nn.Module):
                 S = S + (X @ Qm.T) @ (X @ Pm.T).transpose(1, 2)
             S = S.masked_fill(~keym, float("-inf"))
             if kernel == "softmax":
-                pi = torch.softmax(S / tau, dim=-1)
+                # shift by the row maximum before dividing: (S - max)/tau is <= 0 for every tau > 0,
+                # so a tiny tau cannot overflow to inf - inf
+                top = S.max(dim=-1, keepdim=True).values
+                pi = torch.softmax((S - top) / tau, dim=-1)
             else:
                 top = S.max(dim=-1, keepdim=True).values
                 scale = S.masked_fill(~keym, 0).abs().amax(dim=-1, keepdim=True).clamp_min(1.0)
@@ -109,6 +149,9 @@ class TorchInterpolator(torch.nn.Module):
                 pi = win.to(X.dtype)
                 pi = pi / pi.sum(dim=-1, keepdim=True)
             X = m["rho"] * X + m["lam"] * (pi @ X)
+        if not bool(torch.isfinite(X[mask]).all()):
+            raise InputError("X", "the float64 forward overflowed on these tokens (too large for float64); "
+                             "evaluate them exactly with the InterpolatingTransformer itself")
         return X[0] if single else X
 
 

@@ -147,16 +147,16 @@ def test_counting_convention():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="attention must be"):
+    with pytest.raises(ValueError, match="'attention': must be"):
         build_interpolator(CHAIN, attention="linear")
-    with pytest.raises(ValueError, match="separation must be"):
+    with pytest.raises(ValueError, match="'separation': must be"):
         build_interpolator(CHAIN, separation="magic")
     with pytest.raises(TypeError):
         build_interpolator([[(0, 0)]])
     m = build_interpolator(CHAIN)
     with pytest.raises(ValueError, match="dimension 2"):
         m([(0, 0, 0)])
-    with pytest.raises(ValueError, match="tau is only meaningful"):
+    with pytest.raises(ValueError, match="'tau': is only meaningful"):
         m([(0, 0)], tau=1)
     with pytest.raises(ValueError, match="needs a temperature"):
         build_interpolator(CHAIN, "softmax")([(0, 0)])
