@@ -23,7 +23,7 @@ from .exact import charpoly, rational_matrix
 from .precision import Tri, arb_precision, tri_negative, tri_positive
 
 __all__ = ["Inertia", "inertia", "EigenCluster", "exact_spectrum", "ball_spectrum", "is_symmetric",
-           "symmetric_ball_spectrum", "ball_cholesky_pd"]
+           "symmetric_ball_spectrum", "ball_cholesky_pd", "ascending_disjoint"]
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,8 @@ class EigenCluster:
 def exact_spectrum(rows: Sequence[Sequence[Any]], *, bits: int = 128) -> list[EigenCluster]:
     """Certified enclosures, with exact multiplicities, of a rational symmetric matrix's eigenvalues.
 
-    Sorted by midpoint, ascending.
+    In certainly ascending order: the enclosures are refined (precision doubled) until they are
+    pairwise disjoint, then ordered on their exact endpoints -- never through floats.
     """
     import flint
 
@@ -96,44 +97,70 @@ def exact_spectrum(rows: Sequence[Sequence[Any]], *, bits: int = 128) -> list[Ei
 
     if not is_symmetric(matrix_rows(m)):
         raise ValueError("exact_spectrum() needs a symmetric matrix")
-    with arb_precision(bits):
-        poly = m.charpoly()
-        roots = poly.complex_roots()
-        out = [EigenCluster(flint.arb(r.real), int(mult), True) for r, mult in roots]
-    return sorted(out, key=lambda c: float(c.enclosure.mid()))
+    poly = m.charpoly()
+    b = int(bits)
+    while True:
+        with arb_precision(b):
+            roots = poly.complex_roots()
+            out = [EigenCluster(flint.arb(r.real), int(mult), True) for r, mult in roots]
+        # distinct roots have disjoint enclosures once isolated finely enough: order them rigorously
+        # (by exact lower endpoints, checking disjointness) -- never through floats, which underflow
+        ordered = ascending_disjoint([c.enclosure for c in out])
+        if ordered is not None:
+            return [out[i] for i in ordered]
+        if b >= 64 * int(bits):  # pragma: no cover - distinct algebraic numbers separate eventually
+            raise ArithmeticError(f"could not order the eigenvalue enclosures up to {b} bits")
+        b *= 2
+
+
+def ascending_disjoint(balls: Sequence[Any]) -> list[int] | None:
+    """Indices that sort ``balls`` in certainly ascending order, or ``None`` when two overlap.
+
+    The order is decided in exact arithmetic on the balls' endpoints (arb comparisons of exact
+    numbers are exact); no float conversion, so a ball of size 1e-400 is not mistaken for 0.
+    """
+    idx = sorted(range(len(balls)), key=lambda i: balls[i].lower())
+    for i, j in zip(idx, idx[1:]):
+        if not balls[i].upper() < balls[j].lower():
+            return None
+    return idx
 
 
 def ball_spectrum(rows: Sequence[Sequence[Any]], *, bits: int = 256) -> list[EigenCluster]:
     """Enclosures of the eigenvalues of a symmetric matrix of balls / floats / rationals.
 
-    Uses ``acb_mat.eig(multiple=True)``; eigenvalues whose enclosures overlap are merged into one
-    cluster whose multiplicity is a count, not a proof of a repeated eigenvalue.
+    Uses ``acb_mat.eig(multiple=True)`` (retried at up to 16x the precision when it cannot isolate
+    the eigenvalues, then the Ostrowski-Gershgorin enclosure of :func:`symmetric_ball_spectrum`);
+    eigenvalues whose enclosures overlap are merged into one cluster whose multiplicity is a count,
+    not a proof of a repeated eigenvalue.  The clusters are disjoint and returned in certainly
+    ascending order (decided on exact endpoints, never through floats).
     """
     import flint
 
     from .precision import to_arb
 
     n = len(rows)
+    eig = None
+    b = int(bits)
+    while eig is None and b <= 16 * int(bits):
+        with arb_precision(b):
+            a = flint.acb_mat(n, n)
+            for i in range(n):
+                for j in range(n):
+                    a[i, j] = flint.acb(to_arb(rows[i][j]))
+            try:
+                eig = a.eig(multiple=True, algorithm="rump")
+            except ValueError:  # "failed to isolate eigenvalues": retry at a higher precision
+                b *= 2
     with arb_precision(bits):
-        a = flint.acb_mat(n, n)
-        for i in range(n):
-            for j in range(n):
-                a[i, j] = flint.acb(to_arb(rows[i][j]))
-        eig = a.eig(multiple=True, algorithm="rump")
-        reals = sorted((flint.arb(e.real) for e in eig), key=lambda b: float(b.mid()))
-        clusters: list[list[Any]] = []
-        for b in reals:
-            if clusters and clusters[-1][-1].overlaps(b):
-                clusters[-1].append(b)
-            else:
-                clusters.append([b])
-        out = []
-        for cl in clusters:
-            u = cl[0]
-            for b in cl[1:]:
-                u = u.union(b)
-            out.append(EigenCluster(u, len(cl), len(cl) == 1))
-    return out
+        if eig is None:
+            # acb_mat.eig could not isolate the spectrum (e.g. a huge dynamic range between a large
+            # eigenvalue and an exact zero): the Ostrowski-Gershgorin enclosure with certified counts
+            return symmetric_ball_spectrum(rows, bits=bits)
+        # rigorous clusters: sort by the exact lower endpoints and merge every overlapping run (the
+        # merged intervals are disjoint, hence certainly ordered) -- never sort balls by float(mid)
+        ivs = _merge_intervals([[e.real.lower(), e.real.upper(), 1] for e in eig])
+        return [EigenCluster(flint.arb(lo).union(flint.arb(hi)), cnt, cnt == 1) for lo, hi, cnt in ivs]
 
 
 def _ostrowski_gershgorin(A: Any, n: int, bits: int) -> list[list[Any]]:
@@ -191,7 +218,7 @@ def _ostrowski_gershgorin(A: Any, n: int, bits: int) -> list[list[Any]]:
 def _merge_intervals(ivs: list[list[Any]]) -> list[list[Any]]:
     """Merge overlapping [lo, hi, count] intervals (exact arb endpoints), adding the counts."""
     out: list[list[Any]] = []
-    for lo, hi, cnt in sorted(ivs, key=lambda t: float(t[0])):
+    for lo, hi, cnt in sorted(ivs, key=lambda t: t[0]):  # exact arb endpoints: an exact order
         if out and lo <= out[-1][1]:
             if hi > out[-1][1]:
                 out[-1][1] = hi

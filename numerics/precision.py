@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import math
+import numbers
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,6 +39,7 @@ __all__ = [
     "tri_gt",
     "tri_ge",
     "tri_contains",
+    "arb_to_float",
 ]
 
 FLOAT64_EPS = 2.0**-52
@@ -74,6 +76,13 @@ class Tri(enum.Enum):
         return out
 
 
+def _integral(x: Any) -> bool:
+    """An integer (or an integral-valued finite real such as 30.0), not a bool."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        return False
+    return isinstance(x, numbers.Integral) or (math.isfinite(x) and float(x).is_integer())
+
+
 # -- mpmath ---------------------------------------------------------------------------------------
 def mp_context(dps: int) -> mpmath.ctx_mp.MPContext:
     """A fresh mpmath context at ``dps`` decimal digits, independent of the global ``mpmath.mp``.
@@ -84,8 +93,11 @@ def mp_context(dps: int) -> mpmath.ctx_mp.MPContext:
     >>> mpmath.mp.dps  # the global context is untouched
     15
     """
-    if int(dps) < 5:
-        raise ValueError(f"dps must be >= 5, got {dps}")
+    from .errors import InputTypeError, check_arg
+
+    if not _integral(dps):
+        raise InputTypeError("dps", "must be an integer number of decimal digits", dps)
+    check_arg(int(dps) >= 5, "dps", "must be >= 5", dps)
     ctx = mpmath.MPContext()
     ctx.dps = int(dps)
     return ctx
@@ -116,6 +128,11 @@ def arb_precision(bits: int) -> Iterator[None]:
     """Run a block with python-flint's arb working precision at ``bits`` (restored on exit)."""
     import flint
 
+    from .errors import InputTypeError, check_arg
+
+    if not _integral(bits):
+        raise InputTypeError("bits", "must be an integer number of bits", bits)
+    check_arg(2 <= int(bits) <= 10**7, "bits", "must lie in [2, 10**7]", bits)
     old = flint.ctx.prec
     flint.ctx.prec = int(bits)
     try:
@@ -142,8 +159,40 @@ def to_arb(x: Any) -> Any:
             raise ValueError(f"cannot make a ball of non-finite {x!r}")
         return flint.arb(x)  # floats are dyadic: exact
     if isinstance(x, mpmath.mpf):
-        return flint.arb(mpmath.nstr(x, 60, strip_zeros=False))
+        # exactly, from the binary representation (a decimal string of the value would round it)
+        if not mpmath.isfinite(x):
+            raise ValueError(f"cannot make a ball of non-finite {x!r}")
+        sgn, man, exp, _ = x._mpf_
+        return flint.arb(((-1) ** sgn * int(man), int(exp)))  # (mantissa, exponent): exact
     return flint.arb(x)
+
+
+_FLOAT_MIN_NORMAL = 2.0**-1022
+
+
+def arb_to_float(x: Any) -> float | None:
+    """A Python float summarising the ball ``x`` safely, or ``None`` when there is none.
+
+    Never goes through ``float(ball)`` (which underflows to 0 and overflows to inf): the exact
+    midpoint is read as a dyadic rational and rounded once, and only when it lies in the normal
+    float64 range (or is exactly 0).  ``None`` for NaN / infinite balls and for midpoints below
+    2**-1022 or above the largest float in magnitude -- a caller must then keep the ball.
+    """
+    import flint
+    from fractions import Fraction
+
+    b = to_arb(x)
+    if not b.is_finite():
+        return None
+    m = b.mid()
+    if m.is_zero():
+        return 0.0
+    a = abs(m)
+    if a < flint.arb(_FLOAT_MIN_NORMAL) or a > flint.arb(1.7976931348623157e308):
+        return None
+    man, exp = m.man_exp()
+    man, exp = int(man), int(exp)
+    return float(Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp)))
 
 
 def tri_positive(x: Any) -> Tri:

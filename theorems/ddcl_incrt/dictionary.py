@@ -184,34 +184,70 @@ import math as _math
 
 import numpy as _np
 
+from numbers import Rational as _Rational
+
+from numerics.errors import InputError, InputTypeError
+
 MODE_CONSTANT = {"full": 4, "stopgrad": 2, "free_energy": 2}
 
 
 def mode_constant(mode: str) -> int:
     """The collapse constant c of a training mode: 4 for ``full`` (L_q with live q), 2 for
     ``stopgrad`` / ``free_energy`` (gradient descent on F).  Spec §2.3."""
-    try:
-        return MODE_CONSTANT[mode]
-    except KeyError:
-        raise ValueError(f"mode must be one of {sorted(MODE_CONSTANT)}, got {mode!r}") from None
+    if not isinstance(mode, str):
+        raise InputTypeError("mode", f"must be one of the strings {sorted(MODE_CONSTANT)}", mode)
+    if mode not in MODE_CONSTANT:
+        raise InputError("mode", f"must be one of {sorted(MODE_CONSTANT)}", mode)
+    return MODE_CONSTANT[mode]
 
 
 def as_data(Z: Any, name: str = "data") -> _np.ndarray:
-    """A finite float64 array of shape (N, d); a clear ValueError otherwise."""
-    A = _np.asarray(Z, dtype=float)
+    """A finite float64 array of shape (N, d) (a 1-D sequence is one column); otherwise
+    :class:`InputError` / :class:`InputTypeError` naming ``name``."""
+    rule = ("must be a rectangular N x d array of real numbers (not ragged; no strings, None or "
+            "complex numbers)")
+    if isinstance(Z, (str, bytes, dict, set)) or Z is None:
+        raise InputTypeError(name, rule, Z)
+    try:
+        raw = _np.asarray(Z)
+    except (ValueError, TypeError, RuntimeError):
+        raise InputTypeError(name, rule, has_value=False) from None
+    kind = raw.dtype.kind
+    if kind in "biuf":
+        A = raw.astype(float)
+    elif kind == "O":
+        flat = raw.ravel().tolist()
+        if not all(isinstance(x, (int, float, _np.integer, _np.floating, _Rational)) for x in flat):
+            raise InputTypeError(name, rule, has_value=False)
+        try:
+            A = _np.array([float(x) for x in flat], dtype=float).reshape(raw.shape)
+        except OverflowError:
+            raise InputError(name, "entries must be representable as float64 (|x| < 1.8e308)",
+                             has_value=False) from None
+    else:
+        raise InputTypeError(name, rule, f"dtype {raw.dtype}")
     if A.ndim == 1:
         A = A[:, None]
     if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
-        raise ValueError(f"{name} must be a non-empty N x d array, got shape {A.shape}")
+        raise InputError(name, "must be a non-empty N x d array", f"shape {A.shape}")
     if not _np.all(_np.isfinite(A)):
-        raise ValueError(f"{name} contains NaN or infinite entries")
+        raise InputError(name, "must not contain NaN or infinite entries")
     return A
 
 
-def check_tau(tau: Any) -> float:
-    t = float(tau)
+def check_tau(tau: Any, name: str = "tau") -> float:
+    """The temperature as a float: a real number (not a bool or a string), finite and > 0."""
+    if isinstance(tau, (bool, _np.bool_, str, bytes)) or tau is None:
+        raise InputTypeError(name, "the temperature must be a real number", tau)
+    try:
+        t = float(tau)
+    except (TypeError, ValueError):
+        raise InputTypeError(name, "the temperature must be a real number", tau) from None
+    except OverflowError:
+        raise InputError(name, "the temperature must be finite (representable as float64)",
+                         has_value=False) from None
     if not _math.isfinite(t) or t <= 0:
-        raise ValueError(f"the temperature tau must be finite and > 0, got {tau!r}")
+        raise InputError(name, "the temperature must be finite and > 0", tau)
     return t
 
 
@@ -224,39 +260,71 @@ def gibbs(Z: Any, P: Any, tau: Any, *, tau_scale: int = 1) -> _np.ndarray:
     """Gibbs assignment ``q_ik ∝ exp(-d_ik / tau_eff)``, ``tau_eff = tau_scale * tau`` (1 or 2),
     computed by log-sum-exp so that every row lies on the simplex (spec §2.2)."""
     Z, P = as_data(Z, "Z"), as_data(P, "P")
-    if Z.shape[1] != P.shape[1]:
-        raise ValueError(f"Z has dimension {Z.shape[1]} but P has {P.shape[1]}")
-    if tau_scale not in (1, 2):
-        raise ValueError(f"tau_scale must be 1 or 2, got {tau_scale!r}")
+    _same_dimension(Z, P)
+    if isinstance(tau_scale, bool) or tau_scale not in (1, 2):
+        raise InputError("tau_scale", "must be 1 or 2", tau_scale)
     t = check_tau(tau) * tau_scale
-    D = sqdist_matrix(Z, P)
-    L = -D / t
-    L -= L.max(1, keepdims=True)
-    Q = _np.exp(L)
+    D = _finite_sqdist(Z, P)
+    # shift by the row minimum *before* dividing by tau: for a tiny tau, (D - min D)/tau is +inf away
+    # from the nearest prototype and 0 at it, so the rows stay on the simplex (the hard limit), not NaN
+    D = D - D.min(1, keepdims=True)
+    with _np.errstate(over="ignore", under="ignore"):
+        L = -D / t
+        Q = _np.exp(L)
     Q /= Q.sum(1, keepdims=True)
     return Q
+
+
+def _same_dimension(Z: _np.ndarray, P: _np.ndarray) -> None:
+    if Z.shape[1] != P.shape[1]:
+        raise InputError("P", f"prototypes must have the data dimension {Z.shape[1]}", f"shape {P.shape}")
+
+
+def _finite_sqdist(Z: _np.ndarray, P: _np.ndarray) -> _np.ndarray:
+    with _np.errstate(over="ignore", invalid="ignore"):
+        D = sqdist_matrix(Z, P)
+    if not _np.all(_np.isfinite(D)):
+        raise InputError("Z", "squared distances |z_i - p_k|^2 overflow float64: rescale Z and P",
+                         has_value=False)
+    return D
+
+
+def _finite(x: float, what: str, argument: str = "tau") -> float:
+    if not _math.isfinite(x):
+        raise InputError(argument, f"{what} is not finite in float64 for these inputs", has_value=False)
+    return x
 
 
 def free_energy(Z: Any, P: Any, tau: Any) -> float:
     """``F_tau = -(tau/N) sum_i log sum_k exp(-d_ik/tau)`` by log-sum-exp."""
     Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
-    D = sqdist_matrix(Z, P)
+    _same_dimension(Z, P)
+    D = _finite_sqdist(Z, P)
     m = D.min(1)
-    return float(_np.mean(m - t * _np.log(_np.exp(-(D - m[:, None]) / t).sum(1))))
+
+    def value() -> float:
+        return float(_np.mean(m - t * _np.log(_np.exp(-(D - m[:, None]) / t).sum(1))))
+
+    with _np.errstate(over="ignore", invalid="ignore"):
+        return _finite(value(), "the free energy F")
 
 
 def all_losses(Z: Any, P: Any, tau: Any) -> dict[str, float]:
     """``L_q, L_OLS, V, H, F`` of spec §2.2 with Gibbs assignments (float64)."""
     Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
     Q = gibbs(Z, P, t)
-    D = sqdist_matrix(Z, P)
+    D = _finite_sqdist(Z, P)
     Zt = Q @ P
-    Lq = float((Q * D).sum(1).mean())
-    Lo = float(((Z - Zt) ** 2).sum(1).mean())
-    V = float((Q * ((P[None, :, :] - Zt[:, None, :]) ** 2).sum(-1)).sum(1).mean())
+    with _np.errstate(over="ignore", invalid="ignore"):
+        Lq = float((Q * D).sum(1).mean())
+        Lo = float(((Z - Zt) ** 2).sum(1).mean())
+        V = float((Q * ((P[None, :, :] - Zt[:, None, :]) ** 2).sum(-1)).sum(1).mean())
     with _np.errstate(divide="ignore", invalid="ignore"):
         H = float(-_np.where(Q > 0, Q * _np.log(_np.where(Q > 0, Q, 1.0)), 0.0).sum(1).mean())
-    return {"L_q": Lq, "L_OLS": Lo, "V": V, "H": H, "F": free_energy(Z, P, t)}
+    out = {"L_q": Lq, "L_OLS": Lo, "V": V, "H": H, "F": free_energy(Z, P, t)}
+    for k, v in out.items():
+        _finite(v, k, "Z")
+    return out
 
 
 def grad_detached(Z: Any, P: Any, Q: Any) -> dict[str, _np.ndarray]:
@@ -359,27 +427,44 @@ def make_dictionary_block_class():
                      tau_scale: int = 1, n_batch: int | None = None, init: Any = None,
                      dtype: Any = None):
             super().__init__()
-            if int(d) < 1 or int(K) < 1:
-                raise ValueError(f"need d >= 1 and K >= 1, got d={d}, K={K}")
+            for name, v in (("d", d), ("K", K)):
+                if isinstance(v, (bool, _np.bool_)) or not isinstance(v, (int, _np.integer)):
+                    raise InputTypeError(name, "must be an integer >= 1", v)
+                if v < 1:
+                    raise InputError(name, "must be an integer >= 1", v)
             mode_constant(mode)
-            if param not in ("free", "dual_linear"):
-                raise ValueError(f"param must be 'free' or 'dual_linear', got {param!r}")
-            if tau_scale not in (1, 2):
-                raise ValueError(f"tau_scale must be 1 or 2, got {tau_scale!r}")
-            check_tau(tau)
-            if learn_tau and not (0 < tau_min < tau):
-                raise ValueError(f"need 0 < tau_min < tau, got tau_min={tau_min}, tau={tau}")
+            if not isinstance(param, str) or param not in ("free", "dual_linear"):
+                raise InputError("param", "must be 'free' or 'dual_linear'", param)
+            if isinstance(tau_scale, bool) or tau_scale not in (1, 2):
+                raise InputError("tau_scale", "must be 1 or 2", tau_scale)
+            tau = check_tau(tau)
+            if not isinstance(learn_tau, (bool, _np.bool_)):
+                raise InputTypeError("learn_tau", "must be True or False", learn_tau)
+            if learn_tau:
+                tau_min = check_tau(tau_min, "tau_min")
+                if not tau_min < tau:
+                    raise InputError("tau_min", f"need 0 < tau_min < tau = {tau}", tau_min)
+            if dtype is not None and dtype not in (torch.float64, torch.float32):
+                raise InputTypeError("dtype", "must be None, torch.float64 or torch.float32", dtype)
             dtype = dtype or torch.float64
             self.d, self.K, self.mode, self.param = int(d), int(K), mode, param
             self.tau_scale, self.tau_min, self.learn_tau = tau_scale, float(tau_min), bool(learn_tau)
             if param == "free":
-                P0 = torch.zeros(K, d, dtype=dtype) if init is None else torch.as_tensor(init, dtype=dtype)
-                if tuple(P0.shape) != (K, d):
-                    raise ValueError(f"init must have shape {(K, d)}, got {tuple(P0.shape)}")
+                if init is None:
+                    P0 = torch.zeros(K, d, dtype=dtype)
+                else:
+                    P0 = torch.as_tensor(as_data(init.detach().cpu().numpy() if torch.is_tensor(init)
+                                                 else init, "init"), dtype=dtype)
+                    if tuple(P0.shape) != (K, d):
+                        raise InputError("init", f"must have shape {(K, d)}", f"shape {tuple(P0.shape)}")
+                    if not torch.isfinite(P0).all():
+                        raise InputError("init", "must be finite in the block's dtype")
                 self.P = nn.Parameter(P0.clone())
             else:
-                if n_batch is None or int(n_batch) < 1:
-                    raise ValueError("param='dual_linear' needs n_batch >= 1 (rows of the batch)")
+                if (n_batch is None or isinstance(n_batch, (bool, _np.bool_))
+                        or not isinstance(n_batch, (int, _np.integer)) or n_batch < 1):
+                    raise InputError("n_batch", "param='dual_linear' needs an integer n_batch >= 1 "
+                                     "(rows of the batch)", n_batch)
                 self.n_batch = int(n_batch)
                 self.Psi = nn.Parameter(torch.full((self.n_batch, K), 1.0 / self.n_batch, dtype=dtype))
                 self.b = nn.Parameter(torch.zeros(K, dtype=dtype))
@@ -403,31 +488,57 @@ def make_dictionary_block_class():
             return self.Psi.T @ Z + self.b[:, None]
 
         def _check(self, Z):
-            if Z.ndim != 2 or Z.shape[1] != self.d:
-                raise ValueError(f"Z must have shape (N, {self.d}), got {tuple(Z.shape)}")
+            """Z as an (N, d) tensor in the block's dtype; InputError / InputTypeError naming Z."""
+            if not torch.is_tensor(Z):
+                raise InputTypeError("Z", "must be a torch.Tensor of shape (N, d)", type(Z).__name__)
+            if Z.is_complex() or Z.dtype == torch.bool:
+                raise InputTypeError("Z", "must be a real tensor", f"dtype {Z.dtype}")
+            if Z.ndim != 2 or Z.shape[1] != self.d or Z.shape[0] == 0:
+                raise InputError("Z", f"must have shape (N, {self.d}) with N >= 1", f"shape {tuple(Z.shape)}")
+            dtype = self.tau.dtype
+            if Z.dtype != dtype:
+                Z = Z.to(dtype)
             if not torch.isfinite(Z).all():
-                raise ValueError("Z contains NaN or infinite entries")
+                raise InputError("Z", "must not contain NaN or infinite entries (in the block's dtype)")
+            return Z
+
+        @staticmethod
+        def _finite(out):
+            vals = out.values() if isinstance(out, dict) else (out,)
+            if not all(bool(torch.isfinite(v).all()) for v in vals):
+                raise InputError("Z", "the block's outputs are not finite in floating point for these "
+                                 "inputs (|Z|, |P| or 1/tau too large)", has_value=False)
+            return out
 
         def assignments(self, Z):
-            self._check(Z)
+            Z = self._check(Z)
             P = self.prototypes(Z)
             D = ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
-            return torch.softmax(-D / (self.tau * self.tau_scale), dim=1), D, P
+            if not bool(torch.isfinite(D).all()):
+                raise InputError("Z", "squared distances |z_i - p_k|^2 overflow the block's dtype",
+                                 has_value=False)
+            # softmax is shift-invariant: subtracting the (detached) row minimum first keeps a tiny tau
+            # from turning every logit into -inf (NaN rows); values and gradients are unchanged
+            Dm = D.min(1, keepdim=True).values.detach()
+            return torch.softmax(-(D - Dm) / (self.tau * self.tau_scale), dim=1), D, P
 
         def forward(self, Z):
             Q, _, P = self.assignments(Z)
-            return Q @ P
+            return self._finite(Q @ P)
 
         def losses(self, Z):
+            Z = self._check(Z)
             Q, D, P = self.assignments(Z)
             t = self.tau * self.tau_scale
             Zt = Q @ P
             Lq = (Q * D).sum(1).mean()
             Lo = ((Z - Zt) ** 2).sum(1).mean()
             V = (Q * ((P[None] - Zt[:, None]) ** 2).sum(-1)).sum(1).mean()
-            H = -(Q * torch.log_softmax(-D / t, dim=1)).sum(1).mean()
-            Fe = -(t * torch.logsumexp(-D / t, dim=1)).mean()
-            return {"L_q": Lq, "L_OLS": Lo, "V": V, "H": H, "F": Fe}
+            Dm = D.min(1, keepdim=True).values.detach()
+            H = -(Q * torch.log_softmax(-(D - Dm) / t, dim=1)).sum(1).mean()
+            # F = -t logsumexp(-D/t) = min D - t logsumexp(-(D - min D)/t) (the same function)
+            Fe = (Dm[:, 0] - t * torch.logsumexp(-(D - Dm) / t, dim=1)).mean()
+            return self._finite({"L_q": Lq, "L_OLS": Lo, "V": V, "H": H, "F": Fe})
 
         def dictionary_loss(self, Z):
             L = self.losses(Z)

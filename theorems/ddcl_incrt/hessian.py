@@ -15,14 +15,16 @@ three-valued and certified; :func:`critical_temperature` locates tau_c with a ce
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
 import numpy as np
 
+from numerics.errors import InputError, InputTypeError
 from numerics.linalg import ball_spectrum, exact_spectrum, inertia
-from numerics.precision import Tri, arb_precision, tri_positive
+from numerics.precision import Tri, arb_precision, arb_to_float, tri_positive
 
 from .dictionary import as_data, check_tau, mode_constant
 
@@ -101,67 +103,203 @@ def autograd_collapse_hessian(Z: Any, K: int, tau: float, mode: str, *, at: Any 
     return torch.autograd.functional.hessian(loss, P0.reshape(-1)).numpy()
 
 
-def _fractions(Z: Any) -> list[list[Fraction]]:
-    rows = []
-    for z in Z:
-        zz = z if isinstance(z, (list, tuple, np.ndarray)) else [z]
-        r = []
-        for x in zz:
-            if isinstance(x, (float, np.floating)):
-                if not np.isfinite(x):
-                    raise ValueError("data contain NaN or infinite entries")
-                r.append(Fraction(float(x)))
+_DATA_RULE = ("must be a non-empty N x d array (or a 1-D sequence) of real numbers: int, float, "
+              "Fraction, fmpz/fmpq or numpy numbers; no strings, None, bools or complex numbers")
+
+
+def _exact_scalar(x: Any, name: str) -> Fraction:
+    """A real number read exactly as a Fraction (floats as the dyadic rationals they are)."""
+    import flint
+    import mpmath
+
+    if isinstance(x, (bool, np.bool_)):
+        raise InputTypeError(name, "must be a real number, not a bool", x)
+    if isinstance(x, (int, np.integer)):
+        return Fraction(int(x))
+    if isinstance(x, (float, np.floating)):
+        if not np.isfinite(x):
+            raise InputError(name, "must be finite (no NaN or infinity)", x)
+        return Fraction(float(x))
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, flint.fmpz):
+        return Fraction(int(x))
+    if isinstance(x, flint.fmpq):
+        return Fraction(int(x.p), int(x.q))
+    if isinstance(x, mpmath.mpf):
+        if not mpmath.isfinite(x):
+            raise InputError(name, "must be finite (no NaN or infinity)", x)
+        sgn, man, exp, _ = x._mpf_
+        v = Fraction(int(man)) * (Fraction(2) ** int(exp))
+        return -v if sgn else v
+    raise InputTypeError(name, "must be a real number (int, float, Fraction, fmpz/fmpq)", x)
+
+
+def _fractions(Z: Any, name: str = "data") -> list[list[Fraction]]:
+    """The data as rows of exact Fractions (N x d; a 1-D sequence is one column).
+
+    Bad input raises :class:`InputError` / :class:`InputTypeError` naming ``name``; floats are read
+    exactly (dyadic rationals), integers of any size stay exact.
+    """
+    if isinstance(Z, (str, bytes, dict, set)) or Z is None or np.isscalar(Z):
+        raise InputTypeError(name, _DATA_RULE, Z)
+    if not isinstance(Z, (list, tuple)):
+        try:
+            arr = np.asarray(Z)
+        except (ValueError, TypeError, RuntimeError):
+            raise InputTypeError(name, _DATA_RULE, has_value=False) from None
+        if arr.dtype.kind not in "iufO" or arr.ndim not in (1, 2):
+            raise InputError(name, _DATA_RULE, f"dtype {arr.dtype}, shape {arr.shape}")
+        Z = arr.tolist()
+    rows: list[list[Fraction]] = []
+    try:
+        for z in Z:
+            if isinstance(z, (list, tuple, np.ndarray)):
+                rows.append([_exact_scalar(x, name) for x in z])
             else:
-                r.append(Fraction(x))
-        rows.append(r)
+                rows.append([_exact_scalar(z, name)])
+    except TypeError:  # z not iterable in a way we accept
+        raise InputTypeError(name, _DATA_RULE, has_value=False) from None
     if not rows or len({len(r) for r in rows}) != 1 or len(rows[0]) == 0:
-        raise ValueError("data must be a non-empty N x d array with rows of equal length")
+        raise InputError(name, "must be a non-empty N x d array with rows of equal length",
+                         f"row lengths {sorted({len(r) for r in rows})}")
     return rows
 
 
 def exact_covariance(Z: Any) -> list[list[Fraction]]:
     """The empirical covariance (1/N) of rational (or float, read exactly as dyadics) data, exactly."""
+    return _covariance_of_rows(_fractions(Z))
+
+
+def _covariance_of_rows(rows: list[list[Fraction]]) -> list[list[Fraction]]:
+    """Exact covariance through one integer matrix product (python-flint fmpz_mat).
+
+    With L the common denominator, M = L Z (integers) and s its column sums, the centred rows are
+    (N M_i - s) / (N L), so C = Y^T Y / (N^3 L^2) with the integer matrix Y = N M - 1 s^T.
+    """
+    N, d = len(rows), len(rows[0])
+    L = math.lcm(*{x.denominator for r in rows for x in r})
+    M = [[x.numerator * (L // x.denominator) for x in r] for r in rows]
+    return _covariance_of_integers(M, L)
+
+
+def _covariance_of_integers(M: list[list[int]], L: int) -> list[list[Fraction]]:
+    """The exact covariance of the data M / L (M an N x d list of integer rows, L > 0)."""
     import flint
 
+    N, d = len(M), len(M[0])
+    s = [sum(r[j] for r in M) for j in range(d)]
+    Y = flint.fmpz_mat([[N * r[j] - s[j] for j in range(d)] for r in M])
+    X = Y.transpose() * Y
+    den = N ** 3 * L * L
+    return [[Fraction(int(X[a, b]), den) for b in range(d)] for a in range(d)]
+
+
+def _float_array_integers(A: np.ndarray) -> tuple[list[list[int]], int]:
+    """``(M, L)`` with ``A = M / L`` exactly, for a finite float64 array (L a power of two)."""
+    mant, ex = np.frexp(A)  # A = mant * 2**ex, mant in [0.5, 1) or 0
+    mi = (mant * 2.0**53).astype(np.int64)  # exact: 53-bit mantissas
+    ex = ex.astype(np.int64) - 53
+    nz = mi != 0
+    emin = int(ex[nz].min()) if nz.any() else 0
+    sh = (ex - emin).tolist()
+    M = [[int(m) << k if m >= 0 else -((-int(m)) << k) for m, k in zip(mr, kr)]
+         for mr, kr in zip(mi.tolist(), sh)]
+    if emin >= 0:
+        return [[m << emin for m in r] for r in M], 1
+    return M, 1 << (-emin)
+
+
+def _scaled_float_covariance(Z: Any) -> tuple[np.ndarray, int, int]:
+    """``(Cs, e, N)`` with ``C = 4**e * Cs`` the empirical covariance, Cs in float64 of size ~1.
+
+    Float data are scaled by the power of two 2**-e (exact) before centring, so data near 1e300 or
+    1e-300 neither overflow nor underflow; other data (huge integers, Fractions) are centred exactly
+    and then scaled.  Floats only: the estimate of the uncertified path.
+    """
+    if isinstance(Z, np.ndarray) and Z.dtype.kind in "iuf" and Z.ndim in (1, 2) and Z.size:
+        A = Z.astype(float).reshape(Z.shape[0], -1)
+        if not np.all(np.isfinite(A)):
+            raise InputError("data", "must be finite (no NaN or infinity)")
+        m = float(np.abs(A).max())
+        e = 0 if m == 0 else math.frexp(m)[1]
+        As = np.ldexp(A, -e)
+        Ac = As - As.mean(0)
+        m2 = float(np.abs(Ac).max())
+        e2 = 0 if m2 == 0 else math.frexp(m2)[1]
+        Ac = np.ldexp(Ac, -e2)
+        return Ac.T @ Ac / A.shape[0], e + e2, A.shape[0]
     rows = _fractions(Z)
     N, d = len(rows), len(rows[0])
     mu = [sum(r[j] for r in rows) / N for j in range(d)]
-    M = flint.fmpq_mat(N, d)
-    for i, r in enumerate(rows):
-        for j in range(d):
-            v = r[j] - mu[j]
-            M[i, j] = flint.fmpq(v.numerator, v.denominator)
-    C = M.transpose() * M
-    return [[Fraction(int(C[a, b].p), int(C[a, b].q)) / N for b in range(d)] for a in range(d)]
+    dev = [[r[j] - mu[j] for j in range(d)] for r in rows]
+    m = max(abs(x) for r in dev for x in r)
+    e = 0 if m == 0 else (m.numerator.bit_length() - m.denominator.bit_length())
+    sc = Fraction(2) ** -e
+    Ac = np.array([[float(x * sc) for x in r] for r in dev])
+    return Ac.T @ Ac / N, e, N
 
 
-def _arb_covariance(Z: np.ndarray, bits: int):
-    """Ball enclosure (arb_mat) of the exact empirical covariance of float data."""
-    import flint
-
-    N, d = Z.shape
-    with arb_precision(bits):
-        A = flint.arb_mat(Z.tolist())
-        ones = flint.arb_mat([[1]] * N)
-        mu = (ones.transpose() * A) / N
-        Ac = A - ones * mu
-        C = (Ac.transpose() * Ac) / N
-    return C
+def _finite_float_array(Z: Any) -> np.ndarray | None:
+    """A float/int numpy array as a 2-D float64 array (InputError on NaN/inf), else None."""
+    if not (isinstance(Z, np.ndarray) and Z.dtype.kind in "iuf" and Z.ndim in (1, 2) and Z.size):
+        return None
+    if Z.dtype.kind in "iu" and Z.size and int(np.abs(Z).max()) >= 2**53:
+        return None  # large integers: the exact route keeps every digit
+    A = Z.astype(float).reshape(Z.shape[0], -1)
+    if not np.all(np.isfinite(A)):
+        raise InputError("data", "must be finite (no NaN or infinity)")
+    return A
 
 
 @dataclass(frozen=True)
 class CriticalTemperature:
-    """tau_c = c lambda_1(C): float estimate and (if requested) a certified arb enclosure."""
+    """tau_c = c lambda_1(C): a certified arb enclosure (``certified=True``) and a float summary.
 
-    value: float
+    ``value`` / ``lambda_1`` are Python floats only when they are representable: on the certified
+    path they are the enclosure's midpoint rounded once (never through ``float(ball)``, which gives 0
+    for 4e-400 and NaN/inf beyond 1e308).  When tau_c lies outside the normal float64 range, reading
+    ``value`` raises :class:`InputError` (argument ``data``) -- read the ``enclosure`` instead.
+    """
+
     mode: str
     c: int
-    lambda_1: float
     enclosure: Any = None
     method: str = "float"
+    value_or_none: float | None = None
+    lambda_1_or_none: float | None = None
+
+    def _need(self, v: float | None, what: str) -> float:
+        if v is None:
+            raise InputError("data", f"{what} lies outside the float64 range (or is not finite); "
+                             f"read the certified enclosure {self.enclosure} instead", has_value=False)
+        return v
+
+    @property
+    def value(self) -> float:
+        return self._need(self.value_or_none, "tau_c")
+
+    @property
+    def lambda_1(self) -> float:
+        return self._need(self.lambda_1_or_none, "lambda_1")
 
     def __float__(self) -> float:
         return self.value
+
+
+def _top_eigenvalue_enclosure(C: list[list[Fraction]], bits: int) -> Any:
+    """An arb ball containing lambda_max of the exact rational symmetric C (certified)."""
+    import flint
+
+    with arb_precision(bits):
+        rows = [[flint.arb(flint.fmpq(x.numerator, x.denominator)) for x in r] for r in C]
+    try:
+        spec = ball_spectrum(rows, bits=bits)
+    except ArithmeticError:  # the Ostrowski-Gershgorin fallback failed: the exact route always works
+        spec = exact_spectrum(C, bits=bits)
+    # the clusters are disjoint and certainly ascending (numerics.linalg), so lambda_max lies in the
+    # last one
+    return spec[-1].enclosure
 
 
 def critical_temperature(data: Any, mode: str = "full", *, certified: bool = True,
@@ -169,26 +307,51 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
     """The critical temperature ``tau_c = c lambda_1(C)`` of the collapsed state (spec §3.3).
 
     ``mode="full"`` (L_q with live assignments, c = 4) or ``"free_energy"`` / ``"stopgrad"`` (c = 2).
-    C is the empirical covariance (1/N) of ``data`` (N x d).  With ``certified=True`` the result
-    carries an arb ball containing tau_c of the *exact* covariance of the given (dyadic) data:
-    C is enclosed in ball arithmetic and its top eigenvalue by ``acb_mat.eig`` (numerics.linalg).
+    C is the empirical covariance (1/N) of ``data`` (N x d, at least two rows).  With
+    ``certified=True`` the result carries an arb ball containing tau_c of the *exact* covariance of
+    the given data (floats read as the dyadic rationals they are, integers of any size exactly): C is
+    formed exactly (fmpq) and its top eigenvalue enclosed by ``acb_mat.eig`` with rigorous ordering
+    (numerics.linalg.ball_spectrum).  ``certified=False`` gives a float64 estimate only.
+    Bad input raises :class:`InputError` / :class:`InputTypeError` naming the argument.
     """
     c = mode_constant(mode)
-    Z = as_data(data)
-    if Z.shape[0] < 2:
-        raise ValueError("need at least two samples to form a covariance")
-    C = np.cov(Z.T, bias=True).reshape(Z.shape[1], Z.shape[1])
-    lam1 = float(np.linalg.eigvalsh(C)[-1])
+    if not isinstance(certified, (bool, np.bool_)):
+        raise InputTypeError("certified", "must be True or False", certified)
+    if isinstance(bits, (bool, np.bool_)) or not isinstance(bits, (int, np.integer)):
+        raise InputTypeError("bits", "must be an integer number of bits", bits)
+    if not 32 <= int(bits) <= 1 << 16:
+        raise InputError("bits", "must lie in [32, 65536]", bits)
     if not certified:
-        return CriticalTemperature(c * lam1, mode, c, lam1)
-    Cb = _arb_covariance(Z, bits)
-    d = Z.shape[1]
-    rows = [[Cb[i, j] for j in range(d)] for i in range(d)]
-    spec = ball_spectrum(rows, bits=bits)
-    top = spec[-1].enclosure
-    with arb_precision(bits):
+        Cs, e, N = _scaled_float_covariance(data)
+        if N < 2:
+            raise InputError("data", "needs at least two samples (rows) to form a covariance")
+        lam_s = float(np.linalg.eigvalsh(Cs)[-1]) if np.any(Cs) else 0.0
+        lam_s = max(lam_s, 0.0)  # C is PSD: a rounding-negative top eigenvalue means 0
+        try:
+            lam = math.ldexp(lam_s, 2 * e)
+            val = math.ldexp(lam_s * c, 2 * e)
+        except OverflowError:
+            lam = val = None
+        if lam is not None and lam_s > 0 and (lam < 2.0**-1022 or val < 2.0**-1022):
+            lam = val = None  # underflow: never report a wrong 0
+        if val is None:
+            raise InputError("data", "tau_c lies outside the float64 range; use certified=True for an "
+                             "enclosure", has_value=False)
+        return CriticalTemperature(mode, c, None, "float", val, lam)
+    A = _finite_float_array(data)
+    if A is not None:  # fast exact path for float arrays: integers over a power of two
+        if A.shape[0] < 2:
+            raise InputError("data", "needs at least two samples (rows) to form a covariance")
+        C = _covariance_of_integers(*_float_array_integers(A))
+    else:
+        rows = _fractions(data)
+        if len(rows) < 2:
+            raise InputError("data", "needs at least two samples (rows) to form a covariance")
+        C = _covariance_of_rows(rows)
+    top = _top_eigenvalue_enclosure(C, int(bits))
+    with arb_precision(int(bits)):
         enc = top * c
-    return CriticalTemperature(c * lam1, mode, c, lam1, enc, "arb")
+    return CriticalTemperature(mode, c, enc, "arb", arb_to_float(enc), arb_to_float(top))
 
 
 @dataclass(frozen=True)
@@ -209,12 +372,15 @@ def collapse_is_stable(data: Any, K: int, tau: Any, mode: str = "full") -> Stabi
     lambda_1), ``Tri.FALSE`` (unstable: tau < c lambda_1) or ``Tri.UNKNOWN`` (degenerate: tau = c
     lambda_1 exactly, a zero Hessian eigenvalue).  K = 1 has no relative mode: always stable.
     """
-    if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or K < 1:
-        raise ValueError(f"K must be an integer >= 1, got {K!r}")
+    if isinstance(K, (bool, np.bool_)) or not isinstance(K, (int, np.integer)):
+        raise InputTypeError("K", "must be an integer >= 1", K)
+    if K < 1:
+        raise InputError("K", "must be an integer >= 1", K)
+    K = int(K)
     c = mode_constant(mode)
-    t = Fraction(tau) if not isinstance(tau, float) else Fraction(check_tau(tau))
+    t = _exact_scalar(tau, "tau")  # exact: floats as dyadics, no rounding of huge/tiny values
     if t <= 0:
-        raise ValueError(f"tau must be > 0, got {tau!r}")
+        raise InputError("tau", "the temperature must be > 0", tau)
     C = exact_covariance(data)
     d = len(C)
     M = [[t * (1 if a == b else 0) - c * C[a][b] for b in range(d)] for a in range(d)]

@@ -18,6 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from numerics.errors import InputError, InputTypeError
+
+from .dictionary import as_data
+
 __all__ = [
     "bilinear_form",
     "split",
@@ -33,11 +37,10 @@ __all__ = [
 
 
 def _square(A: Any, name: str) -> np.ndarray:
-    M = np.asarray(A, dtype=float)
-    if M.ndim != 2 or M.shape[0] != M.shape[1] or M.shape[0] == 0:
-        raise ValueError(f"{name} must be a non-empty square matrix, got shape {M.shape}")
-    if not np.all(np.isfinite(M)):
-        raise ValueError(f"{name} contains NaN or infinite entries")
+    """A finite float64 square matrix; :class:`InputError` / :class:`InputTypeError` naming ``name``."""
+    M = as_data(A, name)  # rectangular, real, finite (a 1-D input becomes a column)
+    if M.shape[0] != M.shape[1]:
+        raise InputError(name, "must be a non-empty square matrix", f"shape {M.shape}")
     return M
 
 
@@ -64,9 +67,9 @@ def asymmetry_index(M: Any) -> float:
 
 def growth_signal(G: Any, Ma: Any) -> np.ndarray:
     """``S = sym(G M_a) = 1/2 (G M_a + (G M_a)^T)``; G symmetric PSD, M_a antisymmetric."""
-    G, Ma = _square(G, "G"), _square(Ma, "M_a")
+    G, Ma = _square(G, "G"), _square(Ma, "Ma")
     if G.shape != Ma.shape:
-        raise ValueError(f"G {G.shape} and M_a {Ma.shape} differ in shape")
+        raise InputError("Ma", f"must have the shape of G {G.shape}", f"shape {Ma.shape}")
     X = G @ Ma
     return (X + X.T) / 2
 
@@ -77,9 +80,11 @@ def residual_operator(S: Any, U: Any = None) -> np.ndarray:
     d = S.shape[0]
     if U is None or np.size(U) == 0:
         return S.copy()
-    U = np.asarray(U, float).reshape(d, -1)
-    if not np.allclose(U.T @ U, np.eye(U.shape[1]), atol=1e-8):
-        raise ValueError("U must have orthonormal columns")
+    U = as_data(U, "U")
+    if U.shape[0] != d:
+        U = U.reshape(d, -1) if U.size % d == 0 else U
+    if U.shape[0] != d or not np.allclose(U.T @ U, np.eye(U.shape[1]), atol=1e-8):
+        raise InputError("U", f"must have {d} rows and orthonormal columns", f"shape {U.shape}")
     P = np.eye(d) - U @ U.T
     return P @ S @ P
 
@@ -107,19 +112,55 @@ def greedy_growth(signal: Any, threshold: float, *, U0: Any = None, max_heads: i
     """
     S = _square(signal, "signal")
     if not np.allclose(S, S.T, atol=1e-12 * max(1.0, np.abs(S).max())):
-        raise ValueError("the growth signal must be symmetric")
-    th = float(threshold)
+        raise InputError("signal", "the growth signal must be symmetric")
+    if isinstance(threshold, (bool, np.bool_, str, bytes)) or threshold is None:
+        raise InputTypeError("threshold", "must be a real number", threshold)
+    try:
+        th = float(threshold)
+    except (TypeError, ValueError):
+        raise InputTypeError("threshold", "must be a real number", threshold) from None
+    except OverflowError:
+        raise InputError("threshold", "must be finite and > 0", has_value=False) from None
     if not math.isfinite(th) or th <= 0:
-        raise ValueError(f"threshold must be finite and > 0, got {threshold!r}")
+        raise InputError("threshold", "must be finite and > 0", threshold)
     d = S.shape[0]
-    U = np.zeros((d, 0)) if U0 is None else np.asarray(U0, float).reshape(d, -1)
+    if max_heads is not None:
+        if isinstance(max_heads, (bool, np.bool_)) or not isinstance(max_heads, (int, np.integer)):
+            raise InputTypeError("max_heads", "must be None or an integer >= 0", max_heads)
+        if max_heads < 0:
+            raise InputError("max_heads", "must be None or an integer >= 0", max_heads)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise InputTypeError("rng", "must be None or a numpy.random.Generator", rng)
+    if U0 is None or np.size(U0) == 0:
+        U = np.zeros((d, 0))
+    else:
+        U = as_data(U0, "U0")
+        if U.shape[0] != d or U.shape[1] > d:
+            raise InputError("U0", f"must be a d x m matrix with d = {d} rows and m <= d orthonormal "
+                             "columns", f"shape {U.shape}")
+        if not np.allclose(U.T @ U, np.eye(U.shape[1]), atol=1e-8):
+            raise InputError("U0", "must have orthonormal columns")
+    # A power-of-two rescaling (exact) keeps signals near 1e-300 or 1e300 inside float64 while the
+    # greedy loop runs; births are scaled back (an InputError if they leave the float64 range).
+    smax = float(np.abs(S).max())
+    e = 0 if smax == 0 or 2.0**-500 <= smax <= 2.0**500 else math.frexp(smax)[1]
+    S = np.ldexp(S, -e)
+    try:
+        th = math.ldexp(th, -e)
+    except OverflowError:  # the threshold is far above every eigenvalue of the (tiny) signal
+        th = math.inf
     births = []
     limit = d if max_heads is None else int(max_heads)
     tol = 1e-12 * max(1.0, np.linalg.norm(S, 2))
+    # eigenvalues within float64 rounding of 0 (relative to |S|_2) are not resolved by eigh: a
+    # "birth" there would be an arbitrary kernel vector, possibly inside span(U)
+    noise = 1e-12 * np.linalg.norm(S, 2)
     while U.shape[1] < limit:
         A = residual_operator(S, U)
         w, V = np.linalg.eigh((A + A.T) / 2)
         if w[-1] <= th:
+            break
+        if w[-1] <= noise:
             break
         u = V[:, -1]
         if rng is not None:
@@ -128,11 +169,20 @@ def greedy_growth(signal: Any, threshold: float, *, U0: Any = None, max_heads: i
                 c = rng.standard_normal(len(tied))
                 u = V[:, tied] @ (c / np.linalg.norm(c))
         u = u - U @ (U.T @ u)
+        if np.linalg.norm(u) < 0.5:  # the top eigenvector lies (numerically) in span(U): noise
+            break
         u /= np.linalg.norm(u)
         births.append(float(w[-1]))
         U = np.column_stack([U, u])
     A = residual_operator(S, U)
-    return GrowthResult(U, tuple(births), float(np.linalg.eigvalsh((A + A.T) / 2)[-1]))
+    final = float(np.linalg.eigvalsh((A + A.T) / 2)[-1])
+    if e:
+        try:
+            births = [math.ldexp(b, e) for b in births]
+            final = math.ldexp(final, e)
+        except OverflowError:
+            raise InputError("signal", "its eigenvalues exceed the float64 range", has_value=False) from None
+    return GrowthResult(U, tuple(births), final)
 
 
 def tracker_step(A: np.ndarray, up: np.ndarray, um: np.ndarray, eta_p: float, eta_m: float,

@@ -1,0 +1,169 @@
+"""Issue "Trust": certified DDCL results never pass through floats (ordering, scales, summaries).
+
+The reference values are computed independently: the covariance exactly with Fractions (floats read
+as the dyadic rationals they are), its top eigenvalue with mpmath at 80 digits.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from numerics.errors import InputError
+from numerics.linalg import ascending_disjoint, ball_spectrum, exact_spectrum
+from numerics.precision import Tri, arb_precision, arb_to_float, mp_context, to_arb, tri_contains
+from theorems.ddcl_incrt import collapse_is_stable, critical_temperature
+
+DPS = 80
+
+
+def _exact_cov(rows: list[list[Fraction]]) -> list[list[Fraction]]:
+    N, d = len(rows), len(rows[0])
+    mu = [sum(r[j] for r in rows) / N for j in range(d)]
+    return [[sum((r[a] - mu[a]) * (r[b] - mu[b]) for r in rows) / N for b in range(d)] for a in range(d)]
+
+
+def _reference_tau(data, c: int):
+    """c lambda_1 of the exact covariance, by mpmath at DPS digits (independent of the product)."""
+    rows = [[Fraction(x) for x in r] for r in data]
+    C = _exact_cov(rows)
+    ctx = mp_context(DPS)
+    d = len(C)
+    M = ctx.matrix(d, d)
+    for a in range(d):
+        for b in range(d):
+            M[a, b] = ctx.mpf(C[a][b].numerator) / C[a][b].denominator
+    lam = max(ctx.eigsy(M, eigvals_only=True)) if d > 1 else M[0, 0]
+    return ctx, c * lam
+
+
+def _contains(enclosure, ctx, v) -> bool:
+    """v lies in the enclosure, up to mpmath's own rounding (relative 10**-(DPS - 10))."""
+    mid = ctx.mpf(enclosure.mid().str(DPS + 5, radius=False))
+    rad = ctx.mpf(enclosure.rad().str(20, radius=False))
+    return abs(v - mid) <= rad + abs(v) * ctx.mpf(10) ** (-(DPS - 10))
+
+
+def _fraction(b) -> Fraction:
+    man, exp = b.man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
+
+
+def _agree_with_stability(ct, data, K: int = 2) -> None:
+    """tau below the enclosure: collapse unstable; above: stable (collapse_is_stable, exact)."""
+    lo, hi = _fraction(ct.enclosure.lower()), _fraction(ct.enclosure.upper())
+    if lo > 0:
+        assert collapse_is_stable(data, K, lo * Fraction(1023, 1024), ct.mode).answer is Tri.FALSE
+    tau_hi = hi * Fraction(1025, 1024) if hi > 0 else Fraction(1, 10**400)
+    assert collapse_is_stable(data, K, tau_hi, ct.mode).answer is Tri.TRUE
+
+
+# -- the reported case ------------------------------------------------------------------------------
+def test_tiny_scale_enclosure_contains_the_true_value():
+    data = [[1e-200, 0], [-1e-200, 0]]
+    ct = critical_temperature(data)
+    x = Fraction(1e-200)
+    exact = 4 * x * x  # C = diag(x^2, 0), tau_c = 4 x^2 = 4.000...e-400
+    with arb_precision(512):
+        assert tri_contains(ct.enclosure, exact) is Tri.TRUE
+    assert ct.enclosure > 0  # the old result was the ball 0
+    ctx, ref = _reference_tau(data, 4)
+    assert _contains(ct.enclosure, ctx, ref)
+    assert ct.value_or_none is None  # 4e-400 is not a float64: never a wrong 0
+    with pytest.raises(InputError, match="data"):
+        _ = ct.value
+    _agree_with_stability(ct, data)
+
+
+@pytest.mark.parametrize("s", [1e160, 1e200, 1e300])
+def test_huge_scale_has_an_enclosure_and_no_nan(s):
+    data = [[s, 0.0], [-s, 1.0]]
+    ct = critical_temperature(data)
+    ctx, ref = _reference_tau(data, 4)
+    assert _contains(ct.enclosure, ctx, ref)
+    with pytest.raises(InputError, match="data"):
+        _ = ct.value  # tau_c ~ 4e320 and beyond: not a float, and never NaN or inf
+    with pytest.raises(InputError, match="data"):
+        critical_temperature(data, certified=False)
+    _agree_with_stability(ct, data)
+
+
+def test_big_integer_data_exact_and_certified():
+    big = 10**350
+    data = [[big + 1, 3], [big - 1, -3], [big, 0], [big + 7, 12345678901234567890]]
+    ct = critical_temperature(data, mode="free_energy")
+    ctx, ref = _reference_tau(data, 2)
+    assert _contains(ct.enclosure, ctx, ref)
+    assert ct.value == pytest.approx(float(ref), rel=1e-14)
+    _agree_with_stability(ct, data)
+    huge = [[10**400, 0], [-(10**400), 1]]
+    ct = critical_temperature(huge)
+    ctx, ref = _reference_tau(huge, 4)
+    assert _contains(ct.enclosure, ctx, ref) and ct.value_or_none is None
+
+
+# -- every scale 10^k, k in [-300, 300] --------------------------------------------------------------
+@settings(deadline=None, max_examples=25)
+@given(k=st.integers(-300, 300), n=st.integers(2, 4), d=st.integers(1, 3), data=st.data())
+@example(k=-200, n=2, d=2, data=None)
+@example(k=160, n=2, d=2, data=None)
+def test_every_scale_certified_and_consistent(k, n, d, data):
+    if data is None:
+        ints = [[1, 0], [-1, 0]] if k < 0 else [[1, 0], [-1, 1]]
+    else:
+        ints = data.draw(st.lists(st.lists(st.integers(-9, 9), min_size=d, max_size=d), min_size=n,
+                                  max_size=n))
+    Z = [[float(m) * 10.0**k for m in r] for r in ints]
+    for mode, c in (("full", 4), ("free_energy", 2)):
+        ct = critical_temperature(Z, mode=mode)
+        ctx, ref = _reference_tau(Z, c)
+        assert _contains(ct.enclosure, ctx, ref), (Z, mode, ct.enclosure, ref)
+        v = ct.value_or_none
+        if v is None:
+            assert not (ctx.mpf(2) ** -1022 <= abs(ref) <= ctx.mpf(1.7976931348623157e308)) or ref == 0
+            with pytest.raises(InputError):
+                _ = ct.value
+        else:
+            assert np.isfinite(v) and abs(v - ref) <= abs(ref) * ctx.mpf(2) ** -50
+        try:
+            fv = critical_temperature(Z, mode=mode, certified=False).value
+        except InputError:
+            pass
+        else:
+            assert np.isfinite(fv) and abs(fv - ref) <= abs(ref) * 1e-9 + 1e-300 * (ref == 0)
+        _agree_with_stability(ct, Z, K=3)
+
+
+# -- numerics: rigorous ordering and safe float summaries -------------------------------------------
+def test_spectra_ordered_rigorously_below_float_range():
+    t = Fraction(1, 10**400)
+    for spec in (exact_spectrum([[t, 0, 0], [0, 0, 0], [0, 0, -t]]),
+                 ball_spectrum([[t, 0, 0], [0, 0, 0], [0, 0, -t]], bits=128)):
+        encs = [cl.enclosure for cl in spec]
+        assert len(encs) == 3 and encs[0] < 0 and encs[1] == 0 and encs[2] > 0
+    assert ascending_disjoint([flint.arb(2), flint.arb(1)]) == [1, 0]
+    assert ascending_disjoint([flint.arb("1 +/- 0.5"), flint.arb("1.2 +/- 0.5")]) is None
+
+
+def test_arb_to_float_and_exact_mpf_balls():
+    assert arb_to_float(flint.arb(10) ** 400) is None
+    assert arb_to_float(flint.arb(10) ** -400) is None
+    assert arb_to_float(flint.arb(0)) == 0.0
+    assert arb_to_float(flint.arb(1) / 3) == pytest.approx(1 / 3, rel=1e-16)
+    ctx = mp_context(100)
+    x = ctx.mpf(1) / 3
+    b = to_arb(x)
+    assert b.is_exact() and ctx.mpf(b.mid().str(110, radius=False)) == x  # no rounding through 60 digits
+    with pytest.raises(InputError, match="dps"):
+        mp_context(0)
+    with pytest.raises(InputError, match="bits"):
+        with arb_precision(0):
+            pass
+    assert mpmath.mp.dps == 15
