@@ -30,7 +30,7 @@ from numerics.precision import Tri, float_tolerance, tri_contains
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
 from .dictionary import covariance, grad_detached, grad_live_Lq, gibbs, mode_constant
-from .hessian import (autograd_collapse_hessian, collapse_hessian, exact_covariance,
+from .hessian import (autograd_collapse_hessian, collapse_hessian, critical_temperature, exact_covariance,
                       relative_mode_eigenvalues, sympy_collapse_hessian)
 
 SEP_VARIANTS = ("statement", "c_wrong", "unconditional", "always_stable")
@@ -335,8 +335,9 @@ def simulation(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
         w, V = np.linalg.eigh(C)
         v1, lam1 = V[:, -1], w[-1]
         c = mode_constant(mode)
-        tau = rho * c * lam1
-        h1 = (2 / K) * (1 - c * lam1 / tau)
+        # the product's tau_c and relative-mode eigenvalue h_1 = (2/K)(1 - c lambda_1/tau) (not restated)
+        tau = rho * critical_temperature(Z, mode, certified=False).value
+        h1 = float(relative_mode_eigenvalues([float(lam1)], K, tau, c)[0])
         xi = rng.standard_normal(K)
         xi -= xi.mean()
         s0 = (1e-8 if rho < 1 else 1e-3) * math.sqrt(lam1)

@@ -20,8 +20,9 @@ import numpy as np
 from numerics.precision import float_tolerance, mp_context
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
-from .dictionary import (gibbs, gibbs_row, grad_detached, grad_live_Lq, math_inv_softplus,
+from .dictionary import (gibbs, gibbs_row, grad_detached, grad_live_Lq, math_inv_softplus, mode_constant,
                          sample_tau_derivatives, sqdist_matrix)
+from .hessian import critical_temperature
 
 
 def sign_laws(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
@@ -138,6 +139,8 @@ def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed
     X -= X.mean(1, keepdims=True)
     X /= X.std(1, keepdims=True)
     Z = X * np.sqrt(lam)[:, None]  # exact variance lambda_h, mean 0
+    # each head's fate as the product predicts it: tau_c,h = c lambda_1(head channel)
+    tau_c = [critical_temperature(Z[h][:, None], mode, certified=False).value for h in range(Hh)]
     xi = rng.standard_normal((Hh, K))
     P = 1e-3 * np.sqrt(lam)[:, None] * xi
     s = np.full(Hh, math_inv_softplus(tau0 - tau_min))
@@ -167,7 +170,7 @@ def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed
         Hent = -np.where(Q > 0, Q * np.log(np.where(Q > 0, Q, 1)), 0).sum(2).mean(1)
     return {"lams": lam.tolist(), "tau": tau.tolist(), "H_over_logK": (Hent / math.log(K)).tolist(),
             "max_up": max_up.tolist(), "max_down": max_down.tolist(), "trajectory": traj,
-            "product_agreement": max(agreement) if agreement else 0.0}
+            "product_agreement": max(agreement) if agreement else 0.0, "tau_c": tau_c}
 
 
 DIVERGENCE_VARIANTS = ("statement", "reversed", "sign_reversed", "low_hard")
@@ -179,8 +182,11 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
 
     * sign law: under L_q drive tau_h(t) never increases, under F drive it never decreases (within
       1e-12 per step, the float64 rounding of one softplus update);
-    * low: lambda_h <= 0.8 tau_0/c  =>  |tau_h(T) - tau_0| <= 1e-4 and H/log K >= 0.999 (global, soft);
-    * high: lambda_h >= 1.2 tau_0/c  =>  tau_h(T) <= 0.1 tau_0 and H/log K <= 0.2 (local, hard).
+    * low: tau_c,h <= 0.8 tau_0  =>  |tau_h(T) - tau_0| <= 1e-4 and H/log K >= 0.999 (global, soft);
+    * high: tau_c,h >= 1.2 tau_0  =>  tau_h(T) <= 0.1 tau_0 and H/log K <= 0.2 (local, hard);
+
+    tau_c,h = c lambda_h is the product's ``critical_temperature`` of head h's channel (the boundary
+    lambda_h = tau_0/c of the claim), not a constant restated here.
 
     Plus the agreement of the vectorised simulation with the product functions (``grad_live_Lq``,
     ``grad_detached``, ``sample_tau_derivatives``) at three probe steps, relative budget
@@ -196,8 +202,8 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
     ``low_hard``: "small-lambda heads become hard" (tau_h(T) <= 0.1 tau_0 for lambda_h <= 0.8 tau_0/c)."""
     if variant not in DIVERGENCE_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose from {DIVERGENCE_VARIANTS}")
-    c = 4 if mode == "full" else 2
-    tau0 = 1.0
+    c = mode_constant(mode)  # places the lambda grid around the boundary; each head is then classified
+    tau0 = 1.0               # by the product's critical_temperature of its own channel
     base = profile.pick([0.05, 1.0], [0.05, 0.15, 0.3, 1.0],
                         [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6, 1.0])
     lams = sorted(set(base + [0.8 * tau0 / c, 1.2 * tau0 / c]))
@@ -221,8 +227,9 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
             tally.le(agree, 0.0, agree_tol, counterexample=lambda: refuted(
                 f"the simulation's step differs from the product gradients by {agree:.3g} (relative)",
                 seed=sd))
-        for lam, tau, hr, up, down in zip(lams, out["tau"], out["H_over_logK"], out["max_up"], out["max_down"]):
-            inst = dict(lambda_h=lam, tau_T=tau, H_over_logK=hr, mode=mode, drive=drive, seed=sd, steps=steps,
+        for lam, tau, hr, up, down, tc in zip(lams, out["tau"], out["H_over_logK"], out["max_up"],
+                                              out["max_down"], out["tau_c"]):
+            inst = dict(lambda_h=lam, tau_c=tc, tau_T=tau, H_over_logK=hr, mode=mode, drive=drive, seed=sd, steps=steps,
                         variant=variant)
             if run["sign"]:
                 # L_q drive: never up; F drive: never down.  sign_reversed swaps the two.
@@ -233,7 +240,7 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
                     f"{drive} drive", **inst))
                 if tally.counterexample is not None:
                     return tally.evidence(level_cap=Verdict.CONSISTENT)
-            if lam <= 0.8 * tau0 / c + 1e-12:
+            if tc <= 0.8 * tau0 * (1 + 1e-9):
                 if not run["low"]:
                     continue
                 if variant == "low_hard":
@@ -242,7 +249,7 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
                 else:
                     ok = abs(tau - tau0) <= 1e-4 and hr >= 0.999
                     what = "a low-lambda head did not stay collapsed/soft"
-            elif lam >= 1.2 * tau0 / c - 1e-12:
+            elif tc >= 1.2 * tau0 * (1 - 1e-9):
                 if not run["high"]:
                     continue
                 ok = (tau >= 0.9 * tau0) if variant == "reversed" else (tau <= 0.1 * tau0 and hr <= 0.2)
