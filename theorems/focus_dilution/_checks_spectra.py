@@ -192,7 +192,14 @@ def origin_exact(*, seed: int, profile: Profile, variant: str = "statement") -> 
             return Observation(Verdict.REFUTED, counterexample=refuted(
                 "G_M(0) from the closed-form gradient differs from the stated -G0", variant=variant,
                 G0=[[str(x) for x in r] for r in origin_G0(ch)]))
-        mu2 = nv2 * (1 if variant == "mu_v" else n2)
+        # mu0 as the product computes it (population.reference_formulas, exact in sympy): the charpoly of
+        # the Hessian of L is matched against that value, not against an inline |pi|^2 |v|^2
+        mu2 = _mu0_sq_reference(ch)
+        if mu2 is None:
+            return Observation(Verdict.REFUTED, counterexample=refuted(
+                "reference_formulas' mu0^2 is not rational", d=d, variant=variant))
+        if variant == "mu_v":
+            mu2 = mu2 / n2  # mu0' = |v| = mu0 / |pi|
         k = 1 if variant == "mult_one" else m
         if list(charpoly(rational_matrix(J))) != _charpoly_target(n, k, mu2):
             return Observation(Verdict.REFUTED, counterexample=refuted(
@@ -217,6 +224,18 @@ def origin_exact(*, seed: int, profile: Profile, variant: str = "statement") -> 
             examples=pinned_chains(), describe=_describe_chain)
     tally.details["scope"] = "rational chains, d <= 4 (pinned: d <= 5), m = m_k = 2; Hessian of L, exact"
     return tally.evidence()
+
+
+def _mu0_sq_reference(ch: MarkovChain) -> Fraction | None:
+    """mu0^2 from :func:`population.reference_formulas` evaluated exactly (sympy rationals, sympy sqrt):
+    a rational number for the spec's closed form mu0 = |pi| |v|; None if it is not rational."""
+    import sympy as sp
+
+    q = lambda x: sp.Rational(x.numerator, x.denominator)  # noqa: E731
+    f = reference_formulas([q(x) for x in ch.pi_exact], [[q(x) for x in r] for r in ch.P_exact],
+                           log=sp.log, sqrt=sp.sqrt, is_zero=lambda x: x == 0)
+    mu2 = sp.expand(f["mu0"] ** 2)
+    return Fraction(int(mu2.p), int(mu2.q)) if mu2.is_Rational else None
 
 
 def origin_symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
@@ -277,7 +296,14 @@ def origin_anchor(*, seed: int, profile: Profile) -> Evidence:
             mu0 = cl[2].enclosure
             zero_ok = cl[1].enclosure.contains(0) and (cl[0].enclosure + mu0).contains(0)
             tally.exact(bool(zero_ok), counterexample=lambda: refuted("clusters not symmetric about 0"))
-            for anchor, tol in ((E1_MU0_PRINTED, "5e-7"), (E1_MU0, "1e-14")):
+            from .population import reference_quantities
+
+            # the product's mu0 (reference_quantities at 40 digits) against the certified top eigenvalue of the
+            # Hessian of L: the budget 1e-25 is 10^13 times both errors (the 128-bit enclosure, ~1e-38, and the
+            # 40-digit rounding), so any change of the closed form beyond 1e-25 relative is caught
+            mu0_ref = mp_context(40).nstr(reference_quantities(E1, dps=40).mu0, 40)
+            tally.details["E1_mu0_reference_quantities"] = mu0_ref
+            for anchor, tol in ((E1_MU0_PRINTED, "5e-7"), (E1_MU0, "1e-14"), (mu0_ref, "1e-25")):
                 dev = abs(mu0 - flint.arb(anchor))
                 tally.ball(tri_lt(dev, flint.arb(tol)), margin=float((flint.arb(tol) - dev).lower()),
                            counterexample=lambda: refuted(f"mu0 = {mu0.str(20)} differs from {anchor}"))
@@ -958,8 +984,9 @@ def eigen_float(*, seed: int, profile: Profile) -> Evidence:
 
 # -- §4.9 growth rate sign ------------------------------------------------------------------------------
 def growth_symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """sympy, symbolic pi (d = 3, 4) and lam: for F1, K2 = lam Cov_pi(pi., log pi.) and
-    K1 = Var_pi(pi.)/n2 identically, so c/lam is free of lam.  Variant 'lambda_squared': K2 = lam^2 Cov."""
+    """sympy, symbolic pi (d = 3, 4) and lam: for F1, reference_formulas' K2 = lam Cov_pi(pi., log pi.) and
+    K1 = Var_pi(pi.)/n2 identically, Var and Cov written here in centred form (independent of the product's
+    uncentred var and cov), so c/lam is free of lam.  Variant 'lambda_squared': K2 = lam^2 Cov."""
     import sympy as sp
 
     tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
@@ -970,8 +997,17 @@ def growth_symbolic(*, seed: int, profile: Profile, variant: str = "statement") 
         P = [[lam * (1 if i == j else 0) + (1 - lam) * pil[j] for j in range(d)] for i in range(d)]
         f = reference_formulas(pil, P, log=sp.log, sqrt=sp.sqrt, is_zero=lambda x: x == 0)
         power = 2 if variant == "lambda_squared" else 1
-        e1 = sp.expand(sp.expand_log(f["K2"] - lam ** power * f["cov"], force=True))
-        e2 = sp.simplify(f["K1"] - f["var"] / f["n2"])
+        # the product's K1 and K2 against the DEFINITIONS in centred form, written here independently of
+        # reference_formulas (whose var = sum pi^3 - n2^2 and cov are the uncentred forms): with
+        # E_pi[g] = sum_k pi_k g_k, Var_pi(pi.) = E_pi[(pi. - n2)^2] and Cov_pi(pi., log pi.) =
+        # E_pi[(pi. - n2)(log pi. - E_pi log pi.)] -- equal to the uncentred forms only because sum pi = 1
+        n2 = sum(p * p for p in pil)
+        mlog = sum(p * sp.log(p) for p in pil)
+        var_def = sum(p * (p - n2) ** 2 for p in pil)
+        cov_def = sum(p * (p - n2) * (sp.log(p) - mlog) for p in pil)
+        e1 = sp.expand(sp.expand_log(f["K2"] - lam ** power * cov_def, force=True))
+        e2 = sp.expand(f["K1"] - var_def / n2)
+        e2 = e2 if e2 == 0 else sp.simplify(e2)
         holds = bool(e1 == 0 or sp.simplify(e1) == 0) and bool(e2 == 0)
         tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted(
             f"K2 != lam^{power} Cov or K1 != Var/n2 at d = {d}", variant=variant))
