@@ -25,7 +25,7 @@ import numpy as np
 
 from numerics.flows import detect_stages, fit_rate, first_time, integrate
 from numerics.markov import MarkovChain, anti_persistent, metropolis, symmetric_rare, two_state_anti_focus
-from numerics.precision import arb_precision, mp_context
+from numerics.precision import arb_precision, float_tolerance, mp_context
 from verify import Evidence, Observation, Profile, Tally, Verdict, combine, explore, refuted, reject
 
 from ._checks_model import E1_PI, _describe_chain
@@ -56,6 +56,7 @@ def _local_flow(kind: str, args: tuple, T: float, eps: float, seed: int, *, m: i
 def _refs(ch: MarkovChain) -> dict[str, Any]:
     f = reference_formulas(list(ch.pi), ch.P.tolist(), log=np.log, sqrt=np.sqrt)
     out = {k: f[k] for k in ("H", "HYX", "mu0", "sc2", "K1", "K2", "c", "n2", "logd")}
+    out["normv"] = float(np.linalg.norm(f["v"]))
     out["ell"] = np.array(f["ell"])
     out["v"] = np.array(f["v"])
     out["r"] = np.array(f["r"])
@@ -159,7 +160,8 @@ class _Gate:
 
 # -- §4.5 condensation -----------------------------------------------------------------------------------
 _COND_TARGETS = {"uniform_direction": ("W0_direction",), "W1_along_v": ("W1_plateau",),
-                 "first_order_deviation": ("cubic_deviation",)}
+                 "first_order_deviation": ("cubic_deviation",), "rate_2pct": ("rate",),
+                 "mu_v_spectrum": ("mu0_spectrum",)}
 
 
 def _origin_jacobian(pi: np.ndarray, v: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -169,6 +171,16 @@ def _origin_jacobian(pi: np.ndarray, v: np.ndarray, m: int) -> tuple[np.ndarray,
 
     J = np.array(origin_jacobian(np.outer(pi, v), m, 0), dtype=np.float64)
     return np.linalg.eigh(J)
+
+
+def _linear_sigma1(tr: Trajectory, w: np.ndarray, Q: np.ndarray, t_end: float) -> tuple[np.ndarray, np.ndarray]:
+    """(t, sigma1(W0_lin(t))) for 0 <= t <= t_end, theta_lin = e^{J0 t} theta(0) on (W0, W1)."""
+    W0, W1 = tr.params[:2]
+    d, m = W0.shape[1:]
+    sel = np.flatnonzero(tr.t <= t_end)
+    x0 = np.concatenate([W0[0].ravel(), W1[0].ravel()])
+    lin = (np.exp(np.outer(tr.t[sel], w)) * (Q.T @ x0)[None, :]) @ Q.T
+    return tr.t[sel], np.linalg.svd(lin[:, :d * m].reshape(len(sel), d, m), compute_uv=False)[:, 0]
 
 
 def _linear_deviation(tr: Trajectory, w: np.ndarray, Q: np.ndarray, t_end: float
@@ -185,7 +197,10 @@ def _linear_deviation(tr: Trajectory, w: np.ndarray, Q: np.ndarray, t_end: float
 def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """E1, eps = 1e-3 (seed 0 at quick; seeds 0-2 at ci/thorough), checks (a)-(f) of spec §4.5:
 
-    (a) fitted rate of sigma1(W0) on [20 eps, 0.1] within 3% of mu0;
+    (a) fitted rate of sigma1(W0) on [20 eps, 0.1] equals mu0 (reference_formulas) within the budget
+        |rate_lin - mu0| + 6 e_nl/Delta t derived from the run (the linear flow's transient plus the bound on
+        the nonlinear slope error, safety factor 2; about 0.9 % of mu0, observed error <= 0.32 %); and the top
+        eigenvalue of J0 (origin_jacobian) equals mu0 to float_tolerance(512);
     (b) while sigma1(W0) in [50 eps, 0.3]: cos(u1(W0), pi_hat), cos(v1(W1), v_hat),
         |<v1(W0), u1(W1)>| >= 0.999, and >= 0.99 from 20 eps (DEVIATION from the spec's 0.999 from 20 eps:
         at seed 0, sigma1 = 20 eps, cos(v1(W1), v_hat) = 0.9951 -- the initial noise is still ~1/20 of
@@ -201,7 +216,9 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
 
     Variants (each asserts only its sub-check): 'uniform_direction' (W0 along 1_hat in (b): cos = 0.6449),
     'W1_along_v' ((f) with v instead of l), 'first_order_deviation' ((e) with eps e^{mu0 t}: the ratio
-    must lie in [0.1, 10] -- it is <= 0.027 on the window and tends to 0)."""
+    must lie in [0.1, 10] -- it is <= 0.027 on the window and tends to 0), 'rate_2pct' ((a) against
+    1.02 mu0: a 2 % error in the rate must fall outside the budget), 'mu_v_spectrum' (the top eigenvalue of
+    J0 is |v|)."""
     tally = Tally(precision="float64 LSODA rtol 1e-9", backend="scipy", tolerance=None,
                   seeds=tuple(profile.pick((0,), (0, 1, 2), (0, 1, 2))))
     gate = _Gate(tally, variant, _COND_TARGETS)
@@ -221,11 +238,30 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
         sv = tr.sv_W0
         t = tr.t
         row: dict[str, Any] = {}
-        # (a)
+        # (a) the fitted rate against mu0 of reference_formulas, with a budget derived from the run itself:
+        # the linear flow theta_lin = e^{J0 t} theta(0) (same start, J0 from origin_jacobian) fitted on the same
+        # window carries the transient of the non-leading modes, |rate_lin - mu0|; the nonlinear part changes
+        # log sigma1 by at most e_nl = max |sigma1/sigma1_lin - 1| on the window, which moves a least-squares
+        # slope by at most 3 e_nl/Delta t; budget = |rate_lin - mu0| + 2 x 3 e_nl/Delta t (safety factor 2).
+        # Observed over seeds 0-2: |rate - mu0|/mu0 <= 0.32 %, budget 0.67-0.87 % of mu0.
         rate, n = fit_rate(t, sv[:, 0], 20 * EPS, 0.1)
-        gate("rate").close(rate, mu0, 0.03, scale=mu0, counterexample=lambda: refuted(
-            f"sigma1 rate {rate:.5f} vs mu0 {mu0:.5f}", seed=s))
-        row["rate"] = rate
+        tl, s1_lin = _linear_sigma1(tr, w, Q, 1.5 * np.log(0.1 / EPS) / mu0)
+        rate_lin, _ = fit_rate(tl, s1_lin, 20 * EPS, 0.1)
+        fw = np.flatnonzero((sv[:len(tl), 0] >= 20 * EPS) & (sv[:len(tl), 0] <= 0.1))
+        e_nl = float(np.max(np.abs(sv[fw, 0] / s1_lin[fw] - 1)))
+        span = float(tl[fw[-1]] - tl[fw[0]])
+        rate_tol = abs(rate_lin - mu0) + 2 * 3 * e_nl / span
+        mu0_claim = mu0 * (1.02 if variant == "rate_2pct" else 1.0)
+        gate("rate").close(rate, mu0_claim, rate_tol, counterexample=lambda: refuted(
+            f"sigma1 rate {rate:.5f} vs mu0 {mu0_claim:.5f} (budget {rate_tol:.2e})", seed=s, variant=variant))
+        # the top eigenvalue of J0 (origin_jacobian on G0 = pi v^T, float eigh) is mu0 of reference_formulas
+        top = float(w.max())
+        mu0_spec = R["normv"] if variant == "mu_v_spectrum" else mu0
+        gate("mu0_spectrum").close(top, mu0_spec, float_tolerance(ops=64 * 8), scale=mu0_spec,
+                                   counterexample=lambda: refuted(
+            f"top eigenvalue of J0 {top:.16g} vs mu0 {mu0_spec:.16g}", variant=variant))
+        row.update({"rate": rate, "rate_linear_flow": rate_lin, "rate_budget": rate_tol, "e_nl": e_nl,
+                    "fit_span": span})
         # (b): each alignment is its own sub-check
         target = ones if variant == "uniform_direction" else pihat
         for lo_s, thr in ((20 * EPS, 0.99), (50 * EPS, 0.999)):
@@ -943,21 +979,53 @@ def plateaus(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
     return gate.evidence()
 
 
-def event_order(*, seed: int, profile: Profile) -> Evidence:
-    """E1 run: R1 < onset < {flip, focus, focus peak} < new direction < third direction (spec §5.1), with
-    the seed-0 anchors (+-20%)."""
+# seed-0 event times of spec §5.1 as printed, with the half-unit of their last printed digit ("≈ 6000": +-50)
+EVENT_ANCHORS = (("R1", 14.5, 0.05), ("onset", 67.7, 0.05), ("first_flip", 92.8, 0.05), ("focus", 94.0, 0.5),
+                 ("focus_peak", 106.0, 0.5), ("new_direction", 245.0, 0.5), ("second_attention", 670.0, 5.0),
+                 ("third_direction", 1831.0, 0.5), ("bayes", 6000.0, 50.0))
+
+
+def event_order(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """E1 run: R1 < onset < {flip, focus, focus peak} < new direction < third direction (spec §5.1), and the
+    seed-0 anchors.  The spec's +-20 % is its regression band for other implementations; this run is the
+    spec's own setting (seed 0, LSODA rtol 1e-9), so the achievable error is the reading of a first-crossing
+    time on the output grid (one local grid step h, 0.46 % of t at 500 points per decade) plus the rounding
+    of the printed anchor (half a unit of its last digit, u): budget 2 (h + u), safety factor 2 (observed
+    deviations <= 0.33 % of t, budgets 0.9-2.6 % of t); the +-20 % band is asserted as well.
+    Variant 'focus_threshold_0.85': the focus event read at A_11 >= 0.85 (t = 88.6, inside +-20 % of 94)
+    claimed at the anchor -- only the focus anchor is asserted; it must fall outside the budget."""
     from .flow import events
 
+    if variant not in ("statement", "focus_threshold_0.85"):
+        raise ValueError(f"unknown variant {variant!r}")
     tr = e1_run()
     ev = events(tr)
+    t = tr.t
     tally = Tally(precision="float64", backend="scipy", seeds=(0,))  # the E1 reference run
-    ok = (ev["R1"] < ev["onset"] < min(ev["first_flip"], ev["focus"], ev["focus_peak"])
-          and max(ev["first_flip"], ev["focus"], ev["focus_peak"]) < ev["new_direction"] < ev["third_direction"])
-    tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted("event order differs", **ev))
-    for k, a in (("R1", 14.5), ("onset", 67.7), ("first_flip", 92.8), ("focus", 94.0), ("focus_peak", 106.0),
-                 ("new_direction", 245.0), ("third_direction", 1831.0), ("bayes", 6000.0)):
-        tally.close(ev[k], a, 0.2, scale=a)
+    anchors = EVENT_ANCHORS
+    if variant == "focus_threshold_0.85":
+        ev["focus"] = first_time(t, tr.A[:, 0, 0] >= 0.85)
+        anchors = tuple(a for a in EVENT_ANCHORS if a[0] == "focus")
+    else:
+        ok = (ev["R1"] < ev["onset"] < min(ev["first_flip"], ev["focus"], ev["focus_peak"])
+              and max(ev["first_flip"], ev["focus"], ev["focus_peak"]) < ev["new_direction"]
+              < ev["third_direction"])
+        tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted("event order differs", **ev))
+    budgets = {}
+    for k, a, u in anchors:
+        got = ev[k]
+        if got is None:
+            tally.exact(False, counterexample=lambda: refuted(f"event {k} never happens", variant=variant))
+            continue
+        i = max(int(np.searchsorted(t, got)), 1)
+        budget = 2 * (float(t[i] - t[i - 1]) + u)
+        budgets[k] = {"t": got, "anchor": a, "budget": budget, "deviation": abs(got - a)}
+        tally.close(got, a, budget, counterexample=lambda: refuted(
+            f"event {k} at t = {got:.4g}, anchor {a:g} +- {budget:.3g} (2 x (grid step + printed half-unit))",
+            variant=variant))
+        tally.close(got, a, 0.2, scale=a)
     tally.details["events"] = ev
+    tally.details["anchor_budgets"] = budgets
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
@@ -990,11 +1058,22 @@ ANTI_C_MIN = 2e-3   # drawn chains: |c| >= 2e-3 bounds the saddle run to t <= 64
 
 def _k2_mixture_root(dps: int = 30) -> Any:
     """theta* = the root of K2(theta) for P(theta) = theta F1(E1, 1/2) + (1 - theta) F6(E1), with K2 the
-    closed form of spec §3 evaluated in mpmath at ``dps`` digits on the exact rational chains."""
+    closed form of spec §3 evaluated in mpmath at ``dps`` digits on the exact rational chains.
+
+    P(theta) is the product's :func:`numerics.markov.lazy_anti_mixture`: its exact endpoints theta = 1 and 0
+    are interpolated affinely (the root needs real theta), and the product's exact P(2/5) must equal that
+    interpolation entry by entry (else ValueError) -- so theta* is read off the very chains the flows use."""
+    from numerics.markov import lazy_anti_mixture
+
     ctx = mp_context(dps)
-    a, b = MarkovChain.lazy(E1_PI, "1/2"), anti_persistent(E1_PI)
-    pi_m, Pa = chain_mp(a, ctx)
-    _, Pb = chain_mp(b, ctx)
+    ends = {th: lazy_anti_mixture(E1_PI, "1/2", Fraction(th)) for th in (1, 0)}
+    mid = Fraction(2, 5)
+    Pmid = lazy_anti_mixture(E1_PI, "1/2", mid).P_exact
+    if Pmid is None or any(m != mid * x + (1 - mid) * y for rm, ra, rb in
+                           zip(Pmid, ends[1].P_exact, ends[0].P_exact) for m, x, y in zip(rm, ra, rb)):
+        raise ValueError("lazy_anti_mixture is not theta F1 + (1 - theta) F6 at theta = 2/5")
+    pi_m, Pa = chain_mp(ends[1], ctx)
+    _, Pb = chain_mp(ends[0], ctx)
 
     def K2(th: Any) -> Any:
         P = [[th * x + (1 - th) * y for x, y in zip(ra, rb)] for ra, rb in zip(Pa, Pb)]

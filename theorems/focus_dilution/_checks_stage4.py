@@ -33,6 +33,27 @@ def _top_in_manifold(pt: Any, ch: Any) -> float:
     return float(-min(ev))
 
 
+def _hessian_cross_check(ch: Any, pt: Any, tally: Tally, label: str, *, sign: int = 1) -> None:
+    """in_manifold_hessian (central differences of the reduced field, mpmath) against an independent
+    computation of the same matrix: with m = m_k = 1 the full model at W0 = gamma, W1 = beta^T,
+    W_Q = W_K = sqrt(kappa) IS the reduced one, coordinates (gamma, beta, lam_Q, lam_K) in the same order, so
+    full_jacobian_float (torch autograd, float64) is -Hessian.  Entrywise budget float_tolerance(64 d,
+    scale = max|J|) (~2e-13; observed 1.7e-16).  ``sign = -1`` is the control: H = +J (a sign error)."""
+    from numerics.precision import float_tolerance
+
+    H = np.array(in_manifold_hessian(ch, pt).tolist(), dtype=np.float64)
+    lq = float(pt.ctx.sqrt(pt.kappa))
+    W = (np.array([[float(x)] for x in pt.gamma]), np.array([[float(x) for x in pt.beta]]),
+         np.array([[lq]]), np.array([[lq]]))
+    J = full_jacobian_float(ch, W)
+    err = float(np.max(np.abs(H + sign * J)))
+    tol = float_tolerance(64 * ch.d, scale=float(np.max(np.abs(J))))
+    tally.close(err, 0.0, tol, counterexample=lambda: refuted(
+        f"in-manifold Hessian differs from the autograd Hessian of L (m = m_k = 1) by {err:.3g} > {tol:.2g}",
+        at=label, sign=sign))
+    tally.details.setdefault("hessian_vs_autograd", {})[label] = {"error": err, "tolerance": tol}
+
+
 # -- §4.13 lumped point -----------------------------------------------------------------------------------
 def lumped_point(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """mpmath at 30 digits (working precision 50): the symmetric reduced flow from the reference start
@@ -194,18 +215,26 @@ def regime_classification(*, seed: int, profile: Profile) -> Evidence:
 def stall_spectrum(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """The top in-manifold flow eigenvalue at theta_c^2 (30 digits, central-difference Hessian at working
     precision 50) is <= 1e-20 for pi = (0.6, 0.1 x 4) at lam in {1/2, 11/20, 3/5} (the stable regime).
+    The Hessian itself is cross-checked against the torch autograd Hessian of L (:func:`_hessian_cross_check`)
+    at every lam (statement and 'all_lambda').
     Variants: 'all_lambda' adds lam = 7/10 (the unconditional statement), 'unstable_at_half' asserts an
-    instability (> 1e-20) at lam = 1/2."""
+    instability (> 1e-20) at lam = 1/2, 'hessian_sign' asserts the in-manifold Hessian equals +J (the
+    cross-check's control; only that sub-check is asserted)."""
     tally = Tally(precision=f"dps={DPS}", backend="mpmath", tolerance=1e-20, seeds=(seed,))
     lams = [F(1, 2), F(11, 20), F(3, 5)]
     if variant == "all_lambda":
         lams = [F(1, 2), F(7, 10)]  # the pinned counterexample lam = 0.7 (spec §4.13)
-    if variant == "unstable_at_half":
+    if variant in ("unstable_at_half", "hessian_sign"):
         lams = [F(1, 2)]
     rows = {}
     for lam in lams:
         ch = symmetric_rare(D, PI1, lam)
         pt, _ = degenerate_point(D, PI1, lam, dps=DPS)
+        if variant == "hessian_sign":
+            _hessian_cross_check(ch, pt, tally, f"lam = {lam}", sign=-1)
+            break
+        if variant in ("statement", "all_lambda"):
+            _hessian_cross_check(ch, pt, tally, f"lam = {lam}")
         top = _top_in_manifold(pt, ch)
         rows[str(lam)] = top
         if variant == "unstable_at_half":
@@ -542,6 +571,8 @@ def zero_modes(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
         else:
             ch = perturbed_rare(D, PI1, LAM, C_DIR, delta)
             pt = perturbed_point(D, PI1, LAM, C_DIR, delta, dps=DPS)
+        if variant == "statement":
+            _hessian_cross_check(ch, pt, tally, f"delta = {delta}")
         ev = sorted((abs(x) for x in pt.ctx.eigsy(in_manifold_hessian(ch, pt), eigvals_only=True)), key=float)
         n0 = sum(1 for x in ev if x <= tol)
         gap = float(ev[n0]) if n0 < len(ev) else 0.0
