@@ -188,6 +188,15 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="ddcl.incrt.commutator_realisation_halved",
+        path=_I,
+        old="Ma0[i, j] = 2 * T[i, j] / (g[i] - g[j])",
+        new="Ma0[i, j] = T[i, j] / (g[i] - g[j])",
+        kills=("ddcl.growth.spectral_order",),
+        why="realise_commutator builds M_a with half the needed entries: 1/2 [G, M_a] = S/2, not S",
+        family="construction",
+    ),
+    Mutation(
         id="ddcl.incrt.tracker_oja_sign",
         path=_I,
         old="up = up + eta_p * ((A @ up - R * up) - (1 - gamma) * c * um)",
@@ -206,6 +215,24 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     # ---------------------------------------------------------------- the checks
+    Mutation(
+        id="ddcl.dictionary.gibbs_row_anti",
+        path=_D,
+        old="return [1 / sum(exp(-(dj - dk) / tau) for dj in dist) for dk in dist]",
+        new="return [1 / sum(exp((dj - dk) / tau) for dj in dist) for dk in dist]",
+        kills=("ddcl.separation.critical_temperature",),
+        why="the generic Gibbs row weights far prototypes most (exponent sign flipped)",
+        family="formula",
+    ),
+    Mutation(
+        id="ddcl.checks.temperature_update_sign",
+        path=_C.format("temperature"),
+        old="s = s - eta_s * gt * sig",
+        new="s = s + eta_s * gt * sig",
+        kills=("ddcl.temperature.divergence",),
+        why="the per-head simulation ascends the temperature objective",
+        family="check",
+    ),
     Mutation(
         id="ddcl.checks.decomposition_sandwich_loosened",
         path=_C.format("decomposition"),

@@ -184,6 +184,13 @@ def spectral_order(*, seed: int, profile: Profile, variant: str = "statement") -
         Sr = growth_signal(G, Ma)
         nS = np.linalg.norm(Sr, 2)
         tol = 1e-10 * nS
+        # the realisation must give back the drawn spectrum (else the sweep would silently test other
+        # operators): 1/2 [G, M_a] = S with G > 0, within the check's 1e-10 |S|_2
+        gap = float(np.abs(Sr - S).max())
+        if gap > 1e-10 * max(np.linalg.norm(S, 2), 1e-300) or _eig(G)[0] <= 0:
+            return Observation(Verdict.REFUTED, margin=-gap, counterexample=refuted(
+                f"realise_commutator does not realise S: |1/2 [G, M_a] - S| = {gap:.3g}, "
+                f"lambda_min(G) = {_eig(G)[0]:.3g}", S=S.tolist()))
         rng = np.random.default_rng(int(abs(S[0, 0]) * 1e6) % 2**31)
         lam = np.sort(_eig(Sr))[::-1]
         if variant == "strict":
