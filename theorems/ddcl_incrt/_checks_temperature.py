@@ -30,7 +30,8 @@ def sign_laws(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     differing by 1e-20: dL_q/dtau >= 0 and dF/dtau = -H <= 0, with equality iff the row is constant
     (on the support of q; Gibbs q has full support).  The derivatives are the §2.2 formulas checked
     symbolically and against autograd in ddcl.dictionary.gradients.  ``variant="reversed"``: claims
-    dL_q/dtau <= 0 (large-lambda heads keep a high tau under L_q)."""
+    dL_q/dtau <= 0 (large-lambda heads keep a high tau under L_q); ``variant="F_rises"``: claims
+    dF/dtau >= 0 (the F half's own control: an F-driven tau would fall)."""
     ctx = mp_context(50)
     rng = np.random.default_rng(seed)
     tally = Tally(precision="dps=50", backend="mpmath", seeds=(seed,), tolerance=0.0)
@@ -55,6 +56,8 @@ def sign_laws(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         floor = ctx.mpf(10) ** -40 * (max(d) / t) ** 2
         if variant == "reversed":
             ok = dLq <= 0
+        elif variant == "F_rises":  # the F half alone, reversed: dF/dtau >= 0
+            ok = dF >= 0
         else:
             ok = dLq >= -floor and dF <= 0 and (abs(dLq) <= floor if const else dLq > 0)
         tally.exact(bool(ok), level=Verdict.CONSISTENT, margin=float(dLq), counterexample=lambda: refuted(

@@ -366,7 +366,8 @@ TEMP_SIGNS = Claim(
         Check("symbolic", _grad.symbolic, role="corroborating",
               description="sympy derivative identities (shared with ddcl.dictionary.gradients)"),
     ),
-    controls=(Control("reversed", "dL_q/dtau <= 0", Check("mp_rows", _tem.sign_laws, {"variant": "reversed"})),),
+    controls=(Control("reversed", "dL_q/dtau <= 0", Check("mp_rows", _tem.sign_laws, {"variant": "reversed"})),
+              Control("F_rises", "dF/dtau >= 0", Check("mp_rows", _tem.sign_laws, {"variant": "F_rises"})),),
     expected=Verdict.CONSISTENT,
 )
 
