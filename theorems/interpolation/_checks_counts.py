@@ -26,6 +26,15 @@ def _scratch() -> Tally:
     return Tally(precision="", backend="")
 
 
+def o_dM_constant(d, attention: str):
+    """The claims' O(dM) constants C(d): P_H <= (22d+19) M and P_S <= (24d+20) M (spec §3.6).
+
+    Defined once: the instance checks test ``P <= C(d) M`` with it and :func:`params_sharpness` tests
+    that a witness family approaches it (``C(d) M - P`` stays bounded as M grows), so a loosened
+    constant cannot pass unseen."""
+    return 22 * d + 19 if attention == "hardmax" else 24 * d + 20
+
+
 # -- symbolic ----------------------------------------------------------------------------------------
 def block_formulas_symbolic(*, seed: int, profile: Profile) -> Evidence:
     """sympy: (2M+3N) - (2M+2N+1) = N-1; 2M+2N+1 = 4N+1 at m_j = 1; R+2M <= 2M+N-1 <= 2M+2N+1 and
@@ -37,7 +46,16 @@ def block_formulas_symbolic(*, seed: int, profile: Profile) -> Evidence:
     a, b = sp.symbols("a b", integer=True, nonnegative=True)  # N = a + 1, R = N - 1 - b
     H = paper_block_count(N, M, "hardmax")
     S = paper_block_count(N, M, "softmax")
+    from .claims import _block_statement, _softmax_blocks_statement
+
+    def stated(stmt):  # the claim's own bound, on this function's symbols
+        rhs = stmt().rhs
+        return rhs.subs({sym: {"M": M, "N": N}[sym.name] for sym in rhs.free_symbols})
+
     steps = [
+        # the product's count function is the bound the claims state (not a restatement of it)
+        ("paper_block_count(hardmax) is the stated 2M + 2N + 1", sp.expand(H - stated(_block_statement)) == 0),
+        ("paper_block_count(softmax) is the stated 2M + 3N", sp.expand(S - stated(_softmax_blocks_statement)) == 0),
         ("softmax minus hardmax", sp.simplify(S - H - (N - 1)) == 0),
         ("m_j = 1 gives 4N + 1 (v1's O(N))", sp.simplify(H.subs(M, N) - (4 * N + 1)) == 0),
     ]
@@ -61,7 +79,8 @@ def params_symbolic(*, seed: int, profile: Profile) -> Evidence:
     N, a, d2 = sp.symbols("N a d2", integer=True, nonnegative=True)
     d = d2 + 2
     M = N + a
-    for att, C in (("hardmax", 22 * d + 19), ("softmax", 24 * d + 20)):
+    for att in ("hardmax", "softmax"):
+        C = o_dM_constant(d, att)
         for kappa in (1, 4 * d):
             # N >= 1: substitute N = N1 + 1
             N1 = sp.Symbol("N1", integer=True, nonnegative=True)
@@ -121,12 +140,17 @@ def hardmax_blocks(*, seed: int, profile: Profile, bound: str = "paper", pad: st
 
 
 def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
-                   collapse: str = "identity") -> Evidence:
+                   collapse: str = "identity", separation: str = "bondy") -> Evidence:
     """Per instance: P = the §3.6 formula for the observed R and P <= (22d+19)M; the family N = 1,
     m_1 = n_1 = k (k = 1..20) has P/(dM) bounded.  Variants: ``per_N`` (the false P = O(dN): on that
     family P/(dN) must stay below its k = 1 value times 2, which sympy refutes: it grows without
     bound), ``dense_V`` (counting d^2 per V: P/(dM) <= 22 + 19/d fails along one dataset embedded in
-    d = 2..10)."""
+    d = 2..10), ``mean_as_bondy`` (with ``separation="auto"``: the one-block mean separation costed as
+    a Bondy round, R(10d+7) instead of 8d+7 -- refuted by every instance that used the mean block).
+
+    ``separation="auto"`` builds with the one-block mean shortcut wherever it separates and requires at
+    least one instance to have used it (else the 8d+7 branch of the formula was never exercised:
+    UNKNOWN)."""
     import sympy as sp
 
     tally = Tally(precision="exact", backend="python-flint fmpq + sympy", seeds=(seed,))
@@ -137,7 +161,8 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
             P += m.num_blocks * (m.d * m.d - 1)
         return P
 
-    if variant in (None, "per_N"):
+    used_mean = [0]
+    if variant in (None, "per_N") and separation == "bondy":
         vals = []
         for k in range(1, profile.pick(21, 21, 41)):
             inp = [[(F(i), F(i * i % 7)) for i in range(k)]]
@@ -159,20 +184,25 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
                 P_over_dN=[v / d for v in vals], limit=str(lim)))
             return tally.evidence()
         for k, P in enumerate(vals, start=1):
-            tally.exact(P <= (22 * d + 19) * k, margin=(22 * d + 19) * k - P)
+            tally.exact(P <= o_dM_constant(d, "hardmax") * k, margin=o_dM_constant(d, "hardmax") * k - P)
         tally.details["family_P"] = vals
 
     def body(raw) -> Observation:
         D = Dataset(*raw)
-        m = build_interpolator(D, "hardmax", seed=seed, collapse=collapse)
+        m = build_interpolator(D, "hardmax", seed=seed, collapse=collapse, separation=separation)
         P = m.num_parameters
-        if P != m.parameter_formula():
+        used_mean[0] += m.separation == "mean"
+        formula = m.parameter_formula()
+        if variant == "mean_as_bondy":
+            formula = parameter_formula(m.R, D.M, D.d, "hardmax", m.kappa, "bondy")
+        if P != formula:
             return _scratch().exact(False, counterexample=refuted("P differs from the §3.6 formula",
-                                                                  P=P, formula=m.parameter_formula()))
+                                                                  P=P, formula=formula, separation=m.separation,
+                                                                  variant=variant))
         bound = (D.N - 1) * (10 * D.d + 7) + D.M * (12 * D.d + 12) + 2 * D.d + 1 + m.kappa
-        if not P <= bound <= (22 * D.d + 19) * D.M:
+        if not P <= bound <= o_dM_constant(D.d, "hardmax") * D.M:
             return _scratch().exact(False, counterexample=refuted("P exceeds the O(dM) bound", P=P, bound=bound))
-        return _scratch().exact(True, margin=(22 * D.d + 19) * D.M - P)
+        return _scratch().exact(True, margin=o_dM_constant(D.d, "hardmax") * D.M - P)
 
     if variant == "dense_V":
         base = ([[(F(0), F(0)), (F(1), F(0))], [(F(0), F(0)), (F(0), F(1))]],
@@ -183,15 +213,20 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
             D = Dataset(ins, outs)
             m = build_interpolator(D, "hardmax", seed=seed)
             P = count(m, dense=True)
-            ok = P <= (22 * d + 19) * D.M
-            tally.exact(ok, margin=(22 * d + 19) * D.M - P, counterexample=refuted(
-                f"dense-V count P = {P} > (22d+19)M = {(22 * d + 19) * D.M} at d = {d}", d=d, P=P,
+            C = o_dM_constant(d, "hardmax")
+            ok = P <= C * D.M
+            tally.exact(ok, margin=C * D.M - P, counterexample=refuted(
+                f"dense-V count P = {P} > (22d+19)M = {C * D.M} at d = {d}", d=d, P=P,
                 P_over_dM=P / (d * D.M)))
             if not ok:
                 break
         return tally.evidence()
     explore(interpolation_datasets(), body, tally, seed=seed, max_examples=profile.pick(10, 40, 300),
             examples=edge_case_datasets(), describe=describe)
+    tally.details["instances_with_mean_separation"] = used_mean[0]
+    if separation != "bondy" and used_mean[0] == 0:
+        tally.add(Observation(Verdict.UNKNOWN))
+        tally.note("no instance used the one-block mean separation: its 8d+7 cost was not exercised")
     return tally.evidence()
 
 
@@ -210,7 +245,7 @@ def softmax_blocks(*, seed: int, profile: Profile, bound: str = "paper") -> Evid
             return _scratch().exact(False, counterexample=refuted(
                 f"L_S = {m.num_blocks} > {lim} ({bound} bound)", L=m.num_blocks, N=D.N, M=D.M))
         ok = (m.num_blocks == m.R + 2 * D.M + 1 and m.width <= 4 and m.num_parameters == m.parameter_formula()
-              and m.num_parameters <= (24 * D.d + 20) * D.M)
+              and m.num_parameters <= o_dM_constant(D.d, "softmax") * D.M)
         if not ok:
             return _scratch().exact(False, counterexample=refuted(
                 "softmax count mismatch", L=m.num_blocks, P=m.num_parameters, formula=m.parameter_formula()))
@@ -227,6 +262,59 @@ def softmax_blocks(*, seed: int, profile: Profile, bound: str = "paper") -> Evid
 
     explore(interpolation_datasets(d_max=3, N_max=3, n_max=4), body, tally, seed=seed,
             max_examples=profile.pick(4, 10, 40), examples=SOFTMAX_PINNED, describe=describe)
+    return tally.evidence()
+
+
+# -- sharpness of the O(dM) constants -------------------------------------------------------------------
+def _chain(N: int, d: int) -> Dataset:
+    """The witness family: nested inputs {t_0} c {t_0, t_1} c ... (N sequences), one target each, so
+    M = N and the Bondy separation needs R = N - 1 rounds (the worst case of both count formulas)."""
+    toks = [(F(i), F(i * i % 7)) + tuple(F((i + k) % 3) for k in range(d - 2)) for i in range(N)]
+    return Dataset([toks[:j + 1] for j in range(N)], [[(F(-j - 1), F(j)) + (F(0),) * (d - 2)] for j in range(N)])
+
+
+def params_sharpness(*, seed: int, profile: Profile, attention: str = "hardmax",
+                     constant_shift: int = 0) -> Evidence:
+    """Two-sided: the O(dM) constant C(d) of :func:`o_dM_constant` is approached, not just respected.
+
+    sympy (PROVED): along R = N - 1, M = N the §3.6 formula gives ``lim P/(C(d) M) = 1`` (kappa = 1).
+    Exact instances (CERTIFIED): the witness family :func:`_chain`, N = 1..K in d = 2, 3, is built; it
+    must have R = N - 1, P = the formula, and a gap ``C(d) M - P`` that does not grow with N (it is the
+    constant 8d+6-kappa for hardmax, 6d+2-kappa for softmax), so P/(C(d) M) -> 1; the ratio at N = K is
+    recorded.  ``constant_shift`` (control): the looser constant C(d) + shift claimed as sharp -- the gap
+    then grows by ``shift`` per sequence and the family refutes it."""
+    import sympy as sp
+
+    tally = Tally(precision="exact + sympy", backend="python-flint fmpq, sympy", seeds=(seed,))
+
+    def C(d):
+        return o_dM_constant(d, attention) + constant_shift
+
+    Ns, dd = sp.symbols("N d", positive=True, integer=True)
+    lim = sp.limit(parameter_formula(Ns - 1, Ns, dd, attention, 1) / (C(dd) * Ns), Ns, sp.oo)
+    tally.exact(bool(sp.simplify(lim - 1) == 0), level=Verdict.PROVED, counterexample=refuted(
+        f"sympy: lim P/(C(d) M) = {lim} along R = N - 1, M = N, not 1", limit=str(lim), attention=attention))
+    K = profile.pick(6, 8, 12)
+    ratios = {}
+    for d in (2, 3):
+        gaps = []
+        for N in range(1, K + 1):
+            D = _chain(N, d)
+            m = build_interpolator(D, attention, seed=seed)
+            P = m.num_parameters
+            if m.R != N - 1 or P != m.parameter_formula():
+                tally.exact(False, counterexample=refuted("witness family: R != N - 1 or P != the formula",
+                                                          N=N, d=d, R=m.R, P=P))
+                return tally.evidence()
+            gaps.append(C(d) * D.M - P)
+        ok = all(g >= 0 for g in gaps) and max(gaps) == min(gaps)
+        ratios[d] = 1 - gaps[-1] / (C(d) * K)
+        tally.exact(ok, margin=min(gaps), counterexample=refuted(
+            f"C(d) M - P along the witness family (d = {d}) is {gaps}: not a constant gap, so C(d) = {C(d)} "
+            "is not approached (or is exceeded)", d=d, gaps=gaps, C=C(d), attention=attention))
+        if not ok:
+            break
+    tally.details.update(ratio_at_K={str(k): float(v) for k, v in ratios.items()}, K=K, attention=attention)
     return tally.evidence()
 
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from verify import Check, Claim, Control, Source, Verdict
 
+from . import _checks_certificate as _cw
 from . import _checks_counts as _ct
 from . import _checks_exact as _ex
 from . import _checks_lemmas as _lm
 from . import _checks_necessary as _nc
 from . import _checks_softmax as _sm
+from . import _checks_softmax_sharp as _sh
 from . import _checks_tikhonov as _tk
 
 PAPER = "2502.02270"
@@ -74,6 +76,8 @@ SOFTMAX_TO_HARDMAX = Claim(
               description="mpmath at the profile's dps for tau down to 1e-6"),
         Check("torch_agreement", _sm.torch_agreement, role="corroborating",
               description="torch.softmax (float64) against the mpmath kernel"),
+        Check("witness_sharpness", _sh.witness_sharpness,
+              description="two-sided: witness rows approach the bound (sympy limit 1; arb enclosure per tau)"),
     ),
     controls=(
         Control("doubled_exponent",
@@ -85,6 +89,9 @@ SOFTMAX_TO_HARDMAX = Claim(
         Control("doubled_exponent_limit",
                 "the sharp limit with exp(2 Delta/tau) scaling: sympy finds a different (infinite) limit",
                 Check("symbolic", _sm.symbolic_identity_and_limit, {"exponent_factor": 2})),
+        Control("half_rate_sharp",
+                "the slower rate exp(-Delta/(2 tau)) claimed sharp: on the witness rows deviation/bound -> 0",
+                Check("witness_sharpness", _sh.witness_sharpness, {"exponent_factor": "1/2"})),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -186,12 +193,21 @@ HARDMAX_PARAMS = Claim(
         Check("instances", _ct.hardmax_params, description="P equals the §3.6 formula; family N=1, m=n=k"),
         Check("instances_rank2", _ct.hardmax_params, {"collapse": "rank2"},
               description="the same with the rank-2 collapse (kappa = 4d)"),
+        Check("instances_mean_separation", _ct.hardmax_params, {"separation": "auto"},
+              description="P equals the formula with the one-block mean separation (8d+7); >= 1 instance uses it"),
+        Check("sharpness", _ct.params_sharpness,
+              description="two-sided: sympy lim P/((22d+19)M) = 1; witness chain N = 1..K has a constant gap"),
     ),
     controls=(
         Control("o_dN", "P = O(dN): on N = 1, m_1 = n_1 = k, P/(dN) grows without bound",
                 Check("instances", _ct.hardmax_params, {"variant": "per_N"})),
         Control("dense_V", "dense-V counting (d^2 per V): P/(dM) exceeds 22 + 19/d along d = 2..10",
                 Check("instances", _ct.hardmax_params, {"variant": "dense_V"})),
+        Control("mean_as_bondy", "the mean separation block costed as a Bondy round R(10d+7), not 8d+7",
+                Check("instances_mean_separation", _ct.hardmax_params,
+                      {"separation": "auto", "variant": "mean_as_bondy"})),
+        Control("loose_constant", "(22d+20)M is as sharp as (22d+19)M: the witness gap grows with M",
+                Check("sharpness", _ct.params_sharpness, {"constant_shift": 1})),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -217,6 +233,8 @@ SOFTMAX_EXACT = Claim(
         Check("certificate", _ex.softmax_certificate, description="arb: certified tau_c > 0 per instance"),
         Check("grid", _ex.softmax_grid, role="corroborating",
               description="mpmath dps 50 and 100: exact on the grid 10^(k/2) <= tau_c, tau*_grid recorded"),
+        Check("certificate_witness", _cw.certificate_witness, role="corroborating",
+              description="witness networks where the recursion is tight: exact at tau_c, not at 2 tau_c"),
     ),
     controls=(
         Control("tau_infinity", "tau* = infinity: at tau = 10^3 max|sc| near-uniform attention merges the leaders",
@@ -225,6 +243,8 @@ SOFTMAX_EXACT = Claim(
                 Check("grid", _ex.softmax_grid, {"variant": "hardmax_network"})),
         Control("residual_line_map", "the line map with eta = 1 instead of 0, at tau*_grid",
                 Check("grid", _ex.softmax_grid, {"variant": "line_map_residual"})),
+        Control("gamma_doubled", "the line map declared to accept 2 gamma: tau_c exceeds the witness's true tau*",
+                Check("certificate_witness", _cw.certificate_witness, {"variant": "gamma_doubled"})),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -248,10 +268,14 @@ SOFTMAX_BLOCKS = Claim(
     checks=(
         Check("symbolic", _ct.block_formulas_symbolic, description="sympy: R + 2M + 1 <= 2M + N <= 2M + 3N"),
         Check("instances", _ct.softmax_blocks, description="exact counts; padding compared in mpmath at two tau"),
+        Check("sharpness", _ct.params_sharpness, {"attention": "softmax"},
+              description="two-sided: sympy lim P_S/((24d+20)M) = 1; witness chain N = 1..K has a constant gap"),
     ),
     controls=(
         Control("two_M", "L <= 2M: refuted on every instance (L_S >= 2M + 1)",
                 Check("instances", _ct.softmax_blocks, {"bound": "2M"})),
+        Control("loose_constant", "(24d+21)M is as sharp as (24d+20)M: the witness gap grows with M",
+                Check("sharpness", _ct.params_sharpness, {"attention": "softmax", "constant_shift": 1})),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -384,13 +408,16 @@ TIKHONOV_UPPER = Claim(
     checks=(
         Check("ridge", _tk.upper_bound_ridge, description="sympy closed forms and the bound for V_mn and a non-minimal interpolant"),
         Check("construction", _tk.upper_bound_construction,
-              description="softmax construction: E(theta_dag) = 0 by the arb certificate, |theta_dag|^2 exact"),
+              description="softmax construction: E(theta_dag) = 0 (arb certificate; absorbed tau = 1 net exact in "
+                          "mpmath), |theta_dag|^2 exact and equal to the materialised tensors' sum of squares"),
         Check("figure1", _tk.figure1_reproduction, role="corroborating",
               description="|theta*|^2 in [55, 70]; thorough: Fig. 1a/1b reproduction checks"),
     ),
     controls=(
         Control("tenth", "min J_eps <= eps |V_mn|^2 / 10: refuted at eps = 1/100 (min J = 10723/296602)",
                 Check("ridge", _tk.upper_bound_ridge, {"factor": "1/10"})),
+        Control("no_absorption", "tau0 dropped: the unscaled weights at tau = 1 are not an interpolant (E > 0)",
+                Check("construction", _tk.upper_bound_construction, {"variant": "no_absorption"})),
     ),
     expected=Verdict.CERTIFIED,
 )
