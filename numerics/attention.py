@@ -120,12 +120,42 @@ def hardmax_weights(row: Sequence[Any], ar: Arithmetic | str) -> list[Any]:
     ar = arithmetic(ar)
     if len(row) == 0:
         raise ValueError("empty score row")
-    top = max(row)
-    winners = [l for l, s in enumerate(row) if s == top]
+    if _has_balls(row):
+        winners = _ball_maximisers(row)
+    else:
+        top = max(row)
+        winners = [l for l, s in enumerate(row) if s == top]
     w = ar.convert(1) / len(winners)
     zero = ar.convert(0)
     winner_set = set(winners)
     return [w if l in winner_set else zero for l in range(len(row))]
+
+
+def _has_balls(row: Sequence[Any]) -> bool:
+    try:
+        import flint
+    except ImportError:  # pragma: no cover
+        return False
+    return any(isinstance(s, flint.arb) for s in row)
+
+
+def _ball_maximisers(row: Sequence[Any]) -> list[int]:
+    """The maximisers of a row of arb balls, decided rigorously (``max`` and ``==`` on balls are not:
+    ``max`` picks an arbitrary one of overlapping balls and ``==`` is False unless both are exact).
+
+    A ball is a candidate unless another ball is certainly greater; one candidate is certainly the
+    maximum; several must be certainly equal (exact and equal), else the question is undecided at
+    this precision and ArithmeticError is raised (a check reports UNKNOWN, never a guess).
+    """
+    from .precision import to_arb
+
+    balls = [to_arb(s) for s in row]
+    cands = [l for l, b in enumerate(balls) if not any(o > b for o in balls)]
+    first = balls[cands[0]]
+    if all(balls[l] == first for l in cands[1:]):
+        return cands
+    raise ArithmeticError(f"hardmax: the maximisers of the score balls {[str(balls[l]) for l in cands]} "
+                          "cannot be decided at this precision")
 
 
 def softmax_weights(row: Sequence[Any], tau: Any, ar: Arithmetic | str) -> list[Any]:

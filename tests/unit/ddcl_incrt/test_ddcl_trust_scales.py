@@ -8,16 +8,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import flint
-import mpmath
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from numerics.errors import InputError
-from numerics.linalg import ascending_disjoint, ball_spectrum, exact_spectrum
-from numerics.precision import Tri, arb_precision, arb_to_float, mp_context, to_arb, tri_contains
+from numerics.precision import Tri, arb_precision, mp_context, tri_contains
 from theorems.ddcl_incrt import collapse_is_stable, critical_temperature
 
 DPS = 80
@@ -139,31 +136,3 @@ def test_every_scale_certified_and_consistent(k, n, d, data):
         else:
             assert np.isfinite(fv) and abs(fv - ref) <= abs(ref) * 1e-9 + 1e-300 * (ref == 0)
         _agree_with_stability(ct, Z, K=3)
-
-
-# -- numerics: rigorous ordering and safe float summaries -------------------------------------------
-def test_spectra_ordered_rigorously_below_float_range():
-    t = Fraction(1, 10**400)
-    for spec in (exact_spectrum([[t, 0, 0], [0, 0, 0], [0, 0, -t]]),
-                 ball_spectrum([[t, 0, 0], [0, 0, 0], [0, 0, -t]], bits=128)):
-        encs = [cl.enclosure for cl in spec]
-        assert len(encs) == 3 and encs[0] < 0 and encs[1] == 0 and encs[2] > 0
-    assert ascending_disjoint([flint.arb(2), flint.arb(1)]) == [1, 0]
-    assert ascending_disjoint([flint.arb("1 +/- 0.5"), flint.arb("1.2 +/- 0.5")]) is None
-
-
-def test_arb_to_float_and_exact_mpf_balls():
-    assert arb_to_float(flint.arb(10) ** 400) is None
-    assert arb_to_float(flint.arb(10) ** -400) is None
-    assert arb_to_float(flint.arb(0)) == 0.0
-    assert arb_to_float(flint.arb(1) / 3) == pytest.approx(1 / 3, rel=1e-16)
-    ctx = mp_context(100)
-    x = ctx.mpf(1) / 3
-    b = to_arb(x)
-    assert b.is_exact() and ctx.mpf(b.mid().str(110, radius=False)) == x  # no rounding through 60 digits
-    with pytest.raises(InputError, match="dps"):
-        mp_context(0)
-    with pytest.raises(InputError, match="bits"):
-        with arb_precision(0):
-            pass
-    assert mpmath.mp.dps == 15
