@@ -177,10 +177,25 @@ def _covariance_of_rows(rows: list[list[Fraction]]) -> list[list[Fraction]]:
     With L the common denominator, M = L Z (integers) and s its column sums, the centred rows are
     (N M_i - s) / (N L), so C = Y^T Y / (N^3 L^2) with the integer matrix Y = N M - 1 s^T.
     """
+    import flint
+
     N, d = len(rows), len(rows[0])
-    L = math.lcm(*{x.denominator for r in rows for x in r})
-    M = [[x.numerator * (L // x.denominator) for x in r] for r in rows]
-    return _covariance_of_integers(M, L)
+    L = 1
+    for q in {x.denominator for r in rows for x in r}:
+        L = math.lcm(L, q)
+        if L.bit_length() > 4096:  # many unrelated denominators: centre in fmpq instead
+            break
+    else:
+        M = [[x.numerator * (L // x.denominator) for x in r] for r in rows]
+        return _covariance_of_integers(M, L)
+    mu = [sum(r[j] for r in rows) / N for j in range(d)]
+    A = flint.fmpq_mat(N, d)
+    for i, r in enumerate(rows):
+        for j in range(d):
+            v = r[j] - mu[j]
+            A[i, j] = flint.fmpq(v.numerator, v.denominator)
+    C = A.transpose() * A
+    return [[Fraction(int(C[a, b].p), int(C[a, b].q)) / N for b in range(d)] for a in range(d)]
 
 
 def _covariance_of_integers(M: list[list[int]], L: int) -> list[list[Fraction]]:
