@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import InputError, InputTypeError
+
 __all__ = [
     "MarkovChain",
     "entropy",
@@ -44,9 +46,10 @@ __all__ = [
 STATIONARITY_TOL = 1e-12
 
 
-def _as_fraction(x: Any) -> Fraction | None:
+def _as_fraction(x: Any, argument: str = "P") -> Fraction | None:
     if isinstance(x, bool):
-        raise ValueError(f"a boolean is not a probability: {x!r}")
+        raise InputTypeError(argument, "entries must be real numbers (a boolean is not a probability)", x,
+                             has_value=True)
     if isinstance(x, Fraction):
         return x
     if isinstance(x, int):
@@ -55,7 +58,8 @@ def _as_fraction(x: Any) -> Fraction | None:
         try:
             return Fraction(x)
         except (ValueError, ZeroDivisionError):
-            raise ValueError(f"cannot read {x!r} as a rational number") from None
+            raise InputError(argument, "entries must be real numbers; a string must read as a rational "
+                             "('p/q' or a decimal)", x, has_value=True) from None
     try:
         import flint
 
@@ -68,23 +72,47 @@ def _as_fraction(x: Any) -> Fraction | None:
     return None
 
 
+def _real_float(x: Any, argument: str = "P") -> float:
+    """A real number as a float (rationals beyond the float range become +-inf); InputTypeError naming
+    ``argument`` for anything that is not a real number."""
+    f = _as_fraction(x, argument)
+    if f is not None:
+        return float(f) if abs(f) < 2**1000 else (math.inf if f > 0 else -math.inf)
+    if isinstance(x, (complex, np.complexfloating)) or x is None or isinstance(x, (bytes, list, tuple, dict)):
+        raise InputTypeError(argument, "entries must be real numbers", x, has_value=True)
+    try:
+        return float(x)
+    except (TypeError, ValueError, OverflowError):
+        raise InputTypeError(argument, "entries must be real numbers", x, has_value=True) from None
+
+
 def _matrix(P: Any) -> tuple[np.ndarray, list[list[Fraction]] | None]:
     """Float matrix and, if every entry is rational, the exact matrix."""
     if hasattr(P, "detach"):  # torch
         P = P.detach().cpu().numpy()
+    if isinstance(P, (str, bytes)) or P is None:
+        raise InputTypeError("P", "must be a square matrix (a sequence of rows)", type(P).__name__,
+                             has_value=True)
     if isinstance(P, np.ndarray) and P.dtype != object:
+        if P.dtype.kind not in "biuf":
+            raise InputTypeError("P", "must be a square matrix of real numbers", P.dtype, has_value=True)
+        if P.ndim != 2:
+            raise InputError("P", "must be a square matrix with at least 2 states", P.shape, has_value=True)
         rows = P.tolist()
     else:
         try:
-            rows = [list(r) for r in P]
+            rows = [list(r) if not isinstance(r, (str, bytes)) else None for r in P]
         except TypeError:
-            raise ValueError(f"P must be a square matrix (a sequence of rows), got {type(P).__name__}") from None
+            raise InputTypeError("P", "must be a square matrix (a sequence of rows)", type(P).__name__,
+                                 has_value=True) from None
+        if any(r is None for r in rows):
+            raise InputTypeError("P", "must be a square matrix (a sequence of rows, not strings)")
     d = len(rows)
     if d < 2:
-        raise ValueError(f"P must be a square matrix with at least 2 states, got {d} row(s)")
+        raise InputError("P", f"must be a square matrix with at least 2 states, got {d} row(s)")
     for i, r in enumerate(rows):
         if len(r) != d:
-            raise ValueError(f"P must be square: row {i} has {len(r)} entries, expected {d}")
+            raise InputError("P", f"must be square: row {i} has {len(r)} entries, expected {d}")
     exact_rows: list[list[Fraction]] | None = []
     for r in rows:
         fr = [_as_fraction(x) for x in r]
@@ -92,13 +120,16 @@ def _matrix(P: Any) -> tuple[np.ndarray, list[list[Fraction]] | None]:
             exact_rows = None
             break
         exact_rows.append(fr)  # type: ignore[arg-type]
-    try:
-        Pf = np.array([[float(x) for x in r] for r in rows], dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("P has an entry that is not a real number") from None
+    if exact_rows is not None:
+        for i, r in enumerate(exact_rows):
+            for j, f in enumerate(r):
+                if not 0 <= f <= 1:
+                    raise InputError("P", f"entries must be probabilities in [0, 1]: P[{i},{j}] = {f}")
+    with np.errstate(all="ignore"):
+        Pf = np.array([[_real_float(x) for x in r] for r in rows], dtype=np.float64)
     if not np.all(np.isfinite(Pf)):
         bad = np.argwhere(~np.isfinite(Pf))[0]
-        raise ValueError(f"P has a non-finite entry (NaN or inf) at {tuple(int(i) for i in bad)}")
+        raise InputError("P", f"has a non-finite entry (NaN or inf) at {tuple(int(i) for i in bad)}")
     return Pf, exact_rows
 
 
@@ -141,22 +172,22 @@ class MarkovChain:
         self.name = name
         if np.any(Pf < 0):
             i, j = (int(x) for x in np.argwhere(Pf < 0)[0])
-            raise ValueError(f"P is not stochastic: entry P[{i},{j}] = {Pf[i, j]} is negative")
+            raise InputError("P", f"is not stochastic: entry P[{i},{j}] = {Pf[i, j]} is negative")
         if Pe is not None:
             for i, r in enumerate(Pe):
                 if sum(r) != 1:
-                    raise ValueError(f"P is not row-stochastic: row {i} sums to {sum(r)} (exactly), not 1")
+                    raise InputError("P", f"is not row-stochastic: row {i} sums to {sum(r)} (exactly), not 1")
         else:
             sums = Pf.sum(axis=1)
             bad = np.abs(sums - 1.0) > STATIONARITY_TOL * d
             if np.any(bad):
                 i = int(np.argmax(bad))
-                raise ValueError(f"P is not row-stochastic: row {i} sums to {sums[i]!r}, not 1")
+                raise InputError("P", f"is not row-stochastic: row {i} sums to {sums[i]!r}, not 1")
         pos = (Pf > 0).astype(np.int64)
         reach = np.linalg.matrix_power(np.eye(d, dtype=np.int64) + pos, d - 1)
         if not np.all(reach > 0):
             i, j = (int(x) for x in np.argwhere(reach == 0)[0])
-            raise ValueError(f"P is not irreducible: state {j} cannot be reached from state {i}")
+            raise InputError("P", f"is not irreducible: state {j} cannot be reached from state {i}")
         k = (d - 1) ** 2 + 1
         prim = np.eye(d, dtype=np.int64)
         B = pos
@@ -167,7 +198,7 @@ class MarkovChain:
             B = np.minimum(B @ B, 1)
             e >>= 1
         if not np.all(prim > 0):
-            raise ValueError("P is periodic (irreducible but not aperiodic): no power of P is positive")
+            raise InputError("P", "is periodic (irreducible but not aperiodic): no power of P is positive")
         self.d = d
         self.P = Pf
         self.P_exact: tuple[tuple[Fraction, ...], ...] | None = (
@@ -187,46 +218,54 @@ class MarkovChain:
             sol = sol + np.linalg.lstsq(A, b - A @ sol, rcond=None)[0]
             self.pi = sol
         if pi is not None:
-            given = np.asarray([float(x) for x in pi])
+            if isinstance(pi, (str, bytes)) or not hasattr(pi, "__iter__"):
+                raise InputTypeError("pi", "must be a sequence of probabilities", type(pi).__name__,
+                                     has_value=True)
+            given = np.asarray([_real_float(x, "pi") for x in pi])
             if given.shape != (d,) or np.max(np.abs(given - self.pi)) > STATIONARITY_TOL:
-                raise ValueError(f"the given pi {given.tolist()} is not the stationary law of P "
+                raise InputError("pi", f"the given pi {given.tolist()} is not the stationary law of P "
                                  f"(computed {self.pi.tolist()})")
-            ge = [_as_fraction(x) for x in pi]
+            ge = [_as_fraction(x, "pi") for x in pi]
             if self.pi_exact is not None and all(g is not None for g in ge) and tuple(ge) != self.pi_exact:
-                raise ValueError("the given exact pi is not the stationary law of P")
+                raise InputError("pi", "the given exact pi is not the stationary law of P")
         if np.any(self.pi <= 0):
-            raise ValueError(f"the stationary law has a non-positive entry: {self.pi.tolist()}")
+            raise InputError("P", f"the stationary law has a non-positive entry: {self.pi.tolist()}")
         res = float(np.max(np.abs(self.pi @ self.P - self.pi)))
         if res > STATIONARITY_TOL:
-            raise ValueError(f"stationarity check failed: ||pi P - pi||_inf = {res:.3g} > {STATIONARITY_TOL}")
+            raise InputError("P", f"stationarity check failed: ||pi P - pi||_inf = {res:.3g} > {STATIONARITY_TOL}")
         self.stationarity_residual = res
 
     # -- constructors --------------------------------------------------------------------------
     @classmethod
     def lazy(cls, pi: Sequence[Any], lam: Any) -> MarkovChain:
         """F1 lazy-resample chain P = lam I + (1 - lam) 1 pi^T, lam in [0, 1) (exact if rational)."""
-        pe = [_as_fraction(x) for x in pi]
-        le = _as_fraction(lam)
+        if isinstance(pi, (str, bytes)) or not hasattr(pi, "__len__") or not hasattr(pi, "__iter__"):
+            raise InputTypeError("pi", "must be a sequence of probabilities", type(pi).__name__, has_value=True)
+        pi = list(pi.tolist() if isinstance(pi, np.ndarray) else pi)
+        pe = [_as_fraction(x, "pi") for x in pi]
+        le = _as_fraction(lam, "lam")
         exact = le is not None and all(x is not None for x in pe)
         d = len(pi)
         if d < 2:
-            raise ValueError(f"pi must have at least 2 entries, got {d}")
+            raise InputError("pi", f"pi must have at least 2 entries, got {d}")
         if exact:
             p, lm = pe, le
             one = Fraction(1)
         else:
-            p = [float(x) for x in pi]
-            lm = float(lam)
+            p = [_real_float(x, "pi") for x in pi]
+            lm = _real_float(lam, "lam")
             one = 1.0
-            if not all(math.isfinite(x) for x in p) or not math.isfinite(lm):
-                raise ValueError("pi and lam must be finite (got NaN or inf)")
+            if not all(math.isfinite(x) for x in p):
+                raise InputError("pi", "pi must be finite (got NaN or inf)", list(pi))
+            if not math.isfinite(lm):
+                raise InputError("lam", "lam must be finite (got NaN or inf)", lam)
         if not (0 <= lm < 1):
-            raise ValueError(f"lam must lie in [0, 1), got {lam!r}")
+            raise InputError("lam", f"lam must lie in [0, 1), got {lam!r}")
         if any(x <= 0 for x in p):
-            raise ValueError(f"pi must be entrywise > 0, got {list(pi)!r}")
+            raise InputError("pi", f"pi must be entrywise > 0, got {list(pi)!r}")
         s = sum(p)
         if (exact and s != 1) or (not exact and abs(s - 1) > STATIONARITY_TOL):
-            raise ValueError(f"pi must sum to 1, got sum {s}")
+            raise InputError("pi", f"pi must sum to 1, got sum {s}")
         P = [[lm * (one if i == j else 0) + (one - lm) * p[j] for j in range(d)] for i in range(d)]
         return cls(P, name=f"lazy(lam={lam})")
 
@@ -315,33 +354,46 @@ def general_positive(rng: np.random.Generator, d: int) -> MarkovChain:
 
 def symmetric_rare(d: int, pi1: Any, lam: Any) -> MarkovChain:
     """F4: pi = (pi1, pl, ..., pl), pl = (1 - pi1)/(d - 1) < pi1, d >= 3, P from F1."""
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+        raise InputTypeError("d", "must be an integer >= 3 (the symmetric-rare family)", d, has_value=True)
     if d < 3:
-        raise ValueError(f"the symmetric-rare family needs d >= 3, got {d}")
-    p1 = _as_fraction(pi1)
-    p1 = p1 if p1 is not None else float(pi1)
+        raise InputError("d", f"the symmetric-rare family needs d >= 3, got {d}")
+    p1 = _as_fraction(pi1, "pi1")
+    p1 = p1 if p1 is not None else _real_float(pi1, "pi1")
     pl = (1 - p1) / (d - 1)
     if not (pl < p1 < 1):
-        raise ValueError(f"need pi_l = (1 - pi1)/(d - 1) < pi1 < 1, got pi1 = {pi1}")
+        raise InputError("pi1", f"need pi_l = (1 - pi1)/(d - 1) < pi1 < 1, got pi1 = {pi1}")
     return MarkovChain.lazy([p1] + [pl] * (d - 1), lam)
 
 
 def perturbed_rare(d: int, pi1: Any, lam: Any, c: Sequence[Any], delta: Any) -> MarkovChain:
     """F5: F4 with pi_k = pi_l + delta c_k (k >= 2), sum c = 0, delta max|c| < pi_l."""
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+        raise InputTypeError("d", "must be an integer >= 3 (the symmetric-rare family)", d, has_value=True)
+    if d < 3:
+        raise InputError("d", f"the perturbed symmetric-rare family needs d >= 3, got {d}")
+    if isinstance(c, (str, bytes)) or not hasattr(c, "__len__"):
+        raise InputTypeError("direction", f"must be a sequence of d - 1 = {d - 1} real numbers", c,
+                             has_value=True)
     if len(c) != d - 1:
-        raise ValueError(f"c must have d - 1 = {d - 1} entries, got {len(c)}")
-    cf = [_as_fraction(x) for x in c]
-    df = _as_fraction(delta)
-    p1 = _as_fraction(pi1)
+        raise InputError("direction", f"c must have d - 1 = {d - 1} entries, got {len(c)}")
+    cf = [_as_fraction(x, "direction") for x in c]
+    df = _as_fraction(delta, "delta")
+    p1 = _as_fraction(pi1, "pi1")
     exact = all(x is not None for x in cf) and df is not None and p1 is not None
     if not exact:
-        cf, df, p1 = [float(x) for x in c], float(delta), float(pi1)
+        cf = [_real_float(x, "direction") for x in c]
+        df, p1 = _real_float(delta, "delta"), _real_float(pi1, "pi1")
+        for name, v in (("direction", max(abs(x) for x in cf)), ("delta", df), ("pi1", p1)):
+            if not math.isfinite(v):
+                raise InputError(name, "must be finite (got NaN or inf)", v)
     if sum(cf) != 0 and (exact or abs(sum(cf)) > 1e-15):
-        raise ValueError(f"c must sum to zero, got sum {sum(cf)}")
+        raise InputError("direction", f"c must sum to zero, got sum {sum(cf)}")
     pl = (1 - p1) / (d - 1)
-    if not pl < p1:
-        raise ValueError(f"need pi_l < pi1, got pi1 = {pi1}")
+    if not pl < p1 < 1:
+        raise InputError("pi1", f"need pi_l = (1 - pi1)/(d - 1) < pi1 < 1, got pi1 = {pi1}")
     if abs(df) * max(abs(x) for x in cf) >= pl:
-        raise ValueError(f"need |delta| max|c| < pi_l = {pl}")
+        raise InputError("delta", f"need |delta| max|c| < pi_l = {pl}")
     return MarkovChain.lazy([p1] + [pl + df * x for x in cf], lam)
 
 

@@ -64,9 +64,15 @@ def _mpf_fraction(x: Any) -> Fraction:
 
 
 def real_value(x: Any, argument: str) -> Fraction | float:
-    """An exact Fraction (int, Fraction, fmpq, finite float, numpy scalar, mpmath mpf) or the float
+    """An exact Fraction (int, Fraction, fmpq, finite float, numpy scalar, mpmath mpf, "p/q") or the float
     ``inf``/``nan`` it is; anything that is not a real number raises :class:`InputTypeError`."""
-    if isinstance(x, bool) or isinstance(x, (str, bytes)):
+    if isinstance(x, str):  # "p/q" or a decimal, read exactly
+        try:
+            return Fraction(x.strip())
+        except (ValueError, ZeroDivisionError):
+            raise InputTypeError(argument, "must be a real number (a string must read as 'p/q' or a decimal)",
+                                 x, has_value=True) from None
+    if isinstance(x, bool) or isinstance(x, bytes):
         raise InputTypeError(argument, "must be a real number", x, has_value=True)
     if isinstance(x, numbers.Rational):
         return Fraction(int(x.numerator), int(x.denominator))

@@ -367,10 +367,25 @@ def symmetry_breaking_rate(pi1: Any, d: int, lam: Any, direction: Sequence[Any],
     >>> round(float(lp) / 1e-3, 4)
     0.0766
     """
+    from numerics.errors import InputError, check_arg
+    from numerics.validation import check_dps, check_int, check_positive_real
+
+    d = check_int(d, "d", minimum=3, maximum=64, what="the symmetric-rare family; larger d is not supported")
+    dps = check_dps(dps, minimum=5)
+    T_q = check_positive_real(T, "T")
+    check_arg(1 < T_q < 10**7, "T", "must be a time horizon in (1, 1e7)", T)
+    T = float(T_q)
+    if isinstance(direction, (str, bytes)) or not hasattr(direction, "__len__"):
+        raise InputError("direction", f"must be a sequence of d - 1 = {d - 1} real numbers", direction)
+    direction = list(direction.tolist() if isinstance(direction, np.ndarray) else direction)
+    perturbed_rare(d, pi1, lam, direction, delta)  # validates pi1, lam, direction and delta (names them)
     pt = perturbed_point(d, pi1, lam, direction, delta, dps=dps, T=T)
     ctx = pt.ctx
     G = ctx.matrix([[x for x in row] for row in pt.GM])
-    return max(ctx.svd_r(G, compute_uv=False))
+    out = max(ctx.svd_r(G, compute_uv=False))
+    if not ctx.isfinite(out):  # pragma: no cover - a defensive guard: never return NaN
+        raise InputError("delta", "the perturbed critical point could not be computed for these arguments")
+    return out
 
 
 def in_manifold_hessian(chain: MarkovChain, pt: ReducedPoint) -> Any:

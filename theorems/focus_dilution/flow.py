@@ -20,7 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from numerics.flows import Stages, detect_stages, first_time, geometric_grid, integrate
+from numerics.errors import InputError, InputTypeError, check_arg
+from numerics.flows import FlowError, Stages, detect_stages, first_time, geometric_grid, integrate
+from numerics.markov import MarkovChain
+from numerics.validation import check_int, check_positive_real, real_value
 
 from .population import FLOAT, Ops, attention, grad_M_Phi, param_grads, population_loss, reference_formulas
 
@@ -193,17 +196,66 @@ def run_flow(chain: Any, *, T: float = 3e4, m: int = 8, mk: int = 8, eps: float 
     """Integrate the population gradient flow and return the :class:`Trajectory` (spec §5 defaults).
 
     ``traj.stages()`` gives the detected drops/plateaus; :func:`events` the ordered events of §5.1.
+    Bad arguments raise :class:`~numerics.errors.InputError` / ``InputTypeError`` naming them; a flow
+    that leaves the float64 range (e.g. a temperature so small that Phi/tau overflows) raises
+    :class:`~numerics.flows.FlowError` instead of returning a NaN trajectory.
     """
+    if not isinstance(chain, MarkovChain):
+        raise InputTypeError("chain", "must be a MarkovChain (theorems.focus_dilution.MarkovChain)",
+                             type(chain).__name__, has_value=True)
+    m = check_int(m, "m", minimum=1, maximum=256)
+    mk = check_int(mk, "mk", minimum=1, maximum=256)
+    seed = check_int(seed, "seed", minimum=0)
+    per_decade = check_int(per_decade, "per_decade", minimum=1, maximum=100_000)
+    tau = _finite_positive(tau, "tau")
+    t0 = _finite_positive(t0, "t0")
+    T = _finite_positive(T, "T")
+    check_arg(T > t0, "T", f"must be > t0 = {t0}", T)
+    rtol = _finite_positive(rtol, "rtol")
+    atol = _finite_positive(atol, "atol")
+    eps_q = real_value(eps, "eps")
+    check_arg(not isinstance(eps_q, float) and eps_q >= 0, "eps", "must be a finite real number >= 0", eps)
+    eps = float(eps_q)
+    check_arg(isinstance(method, str) and method in _METHODS, "method", f"must be one of {_METHODS}", method)
+    check_arg(isinstance(variant, str) and variant in ("statement", "drop_phiT_term"), "variant",
+              "must be 'statement' (or 'drop_phiT_term', the negative controls' gradient)", variant)
     d = chain.d
     sh = Shapes(d, m, mk)
-    y0 = init_params(d, m, mk, eps, seed) if theta0 is None else np.asarray(theta0, dtype=np.float64)
-    if y0.shape != (sh.size,):
-        raise ValueError(f"theta0 must have {sh.size} entries for d={d}, m={m}, mk={mk}")
+    if theta0 is None:
+        y0 = init_params(d, m, mk, eps, seed)
+    else:
+        try:
+            y0 = np.asarray(theta0, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
+            raise InputTypeError("theta0", f"must be a float vector of {sh.size} entries", type(theta0).__name__,
+                                 has_value=True) from None
+        check_arg(y0.shape == (sh.size,), "theta0", f"must have {sh.size} entries for d={d}, m={m}, mk={mk}",
+                  y0.shape)
+    if not np.all(np.isfinite(y0)):
+        raise InputError("theta0" if theta0 is not None else "eps", "the initial state must be finite")
     grid = geometric_grid(t0, T, per_decade)
     jac = full_jac(chain, sh, tau, variant=variant) if method in ("LSODA", "Radau", "BDF") else None
-    t, Y = integrate(full_rhs(chain, sh, tau, variant=variant), y0, grid, method=method, rtol=rtol, atol=atol,
-                     jac=jac)
+    with np.errstate(all="ignore"):  # non-finite values are detected below and reported as an error
+        t, Y = integrate(full_rhs(chain, sh, tau, variant=variant), y0, grid, method=method, rtol=rtol,
+                         atol=atol, jac=jac)
+    if len(t) != len(grid) or not np.all(np.isfinite(Y)):
+        raise FlowError(f"the flow left the float64 range (tau = {tau!r}, T = {T!r}): the trajectory is not "
+                        "finite; use a larger temperature or a shorter horizon")
     return Trajectory(chain, sh, t, Y, tau, dict(seed=seed, eps=eps, method=method, rtol=rtol, atol=atol))
+
+
+_METHODS = ("LSODA", "Radau", "BDF", "RK45", "RK23", "DOP853")
+
+
+def _finite_positive(x: Any, argument: str) -> float:
+    """A finite real number > 0 whose float64 value is finite and > 0."""
+    check_positive_real(x, argument)
+    try:
+        v = float(x)
+    except OverflowError:
+        v = float("inf")
+    check_arg(0.0 < v < float("inf"), argument, "must be a finite float64 number > 0", x)
+    return v
 
 
 @lru_cache(maxsize=16)

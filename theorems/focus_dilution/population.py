@@ -338,13 +338,19 @@ def reference_quantities(chain: Any, dps: int = 40, tau: Any = 1) -> ReferenceQu
     >>> round(float(q.c), 12)
     0.079784701432
     """
+    from numerics.errors import InputTypeError
+    from numerics.markov import MarkovChain
     from numerics.precision import mp_context
+    from numerics.validation import check_dps, check_positive_real
 
-    if tau <= 0:
-        raise ValueError(f"tau must be > 0, got {tau}")
-    ctx = mp_context(dps)
+    if not isinstance(chain, MarkovChain):
+        raise InputTypeError("chain", "must be a MarkovChain (theorems.focus_dilution.MarkovChain)",
+                             type(chain).__name__, has_value=True)
+    tau_q = check_positive_real(tau, "tau")  # finite and > 0, exactly (NaN gave c = nan)
+    ctx = mp_context(check_dps(dps, minimum=5))
     pi, P = chain_mp(chain, ctx)
-    f = reference_formulas(pi, P, log=ctx.log, sqrt=ctx.sqrt, tau=ctx.mpf(tau))
+    f = reference_formulas(pi, P, log=ctx.log, sqrt=ctx.sqrt,
+                           tau=ctx.mpf(tau_q.numerator) / tau_q.denominator)
     rho = tuple(f["rho"]) if "rho" in f else None
     return ReferenceQuantities(dps, f["logd"], f["H"], f["HYX"], f["n2"], f["mu0"], f["sc2"], f["K1"],
                                f["K2"], f["c"], rho)
