@@ -1,6 +1,171 @@
-"""Mutations of the engine code (see tests/mutation/_model.py for the format)."""
+"""Mutations of the engine code (see tests/mutation/_model.py for the format).
+
+Each one breaks one trust rule of the engine; the test file named in ``kills`` pins that rule (the
+rule letters are those of the test modules' docstrings).
+"""
 
 from ._model import Mutation
 
+RULES = "pytest:tests/unit/engine/test_engine_rules.py"
+ALGEBRA = "pytest:tests/unit/engine/test_engine_verdict_algebra.py"
+TRUST = "pytest:tests/unit/engine/test_engine_cli_trust.py"
+INTERRUPT = "pytest:tests/unit/engine/test_engine_interrupt.py"
+
+_RUNNER = "verify/_runner.py"
+_VERDICT = "verify/_verdict.py"
+_TALLY = "verify/_tally.py"
+_CLI = "verify/_cli.py"
+_REPORT = "verify/_report.py"
+
+
+def _m(id, path, old, new, kills, why):
+    return Mutation(id=id, path=path, old=old, new=new, kills=kills, why=why, family="engine")
+
+
 MUTATIONS: list[Mutation] = [
+    # (a) a control passes only on REFUTED
+    _m("engine.control_passes_unless_proved", _RUNNER,
+       "return self.evidence.level is Verdict.REFUTED",
+       "return self.evidence.level is not Verdict.PROVED",
+       (RULES,), "rule (a): a control passes on anything but PROVED (UNKNOWN, CERTIFIED, a crash)"),
+    _m("engine.control_passes_on_unknown", _RUNNER,
+       "return self.evidence.level is Verdict.REFUTED",
+       "return self.evidence.level in (Verdict.REFUTED, Verdict.UNKNOWN)",
+       (RULES,), "rule (a): an undecided (or crashed) control counts as refuted"),
+    # (b) a corroborating refutation refutes the claim
+    _m("engine.corroborating_refutation_ignored", _RUNNER,
+       'levels = [c.evidence.level for c in checks if c.kind == "check"]',
+       'levels = [c.evidence.level for c in checks if c.kind == "check" and c.role == "decisive"]',
+       (RULES, ALGEBRA), "rule (b): only decisive checks may refute the claim"),
+    _m("engine.claim_verdict_counts_controls", _RUNNER,
+       'levels = [c.evidence.level for c in checks if c.kind == "check"]',
+       "levels = [c.evidence.level for c in checks]",
+       (RULES, ALGEBRA), "rules (b)/(f): a (REFUTED) control passed to claim_verdict refutes the claim"),
+    # (c) weakest decisive level
+    _m("engine.corroborating_lowers_level", _RUNNER,
+       'return combine(c.evidence.level for c in checks if c.kind == "check" and c.role == "decisive")',
+       'return combine(c.evidence.level for c in checks if c.kind == "check")',
+       (RULES, ALGEBRA), "rule (c): a corroborating float cross-check lowers an exact claim's level"),
+    _m("engine.combine_strongest", _VERDICT,
+       "return min(vs, key=lambda v: v.strength)",
+       "return max(vs, key=lambda v: v.strength)",
+       (RULES, ALGEBRA), "rule (c): the claim takes the strongest level instead of the weakest"),
+    # (d) an undecided ball stays UNKNOWN
+    _m("engine.ball_unknown_certified", _TALLY,
+       'if name == "UNKNOWN":\n            return self.add(Observation(Verdict.UNKNOWN, margin=_f(margin)))',
+       'if name == "UNKNOWN":\n            return self.add(Observation(Verdict.CERTIFIED, margin=_f(margin)))',
+       (RULES,), "rule (d): a ball straddling zero is taken as certified"),
+    _m("engine.combine_drops_unknown", _VERDICT,
+       "return min(vs, key=lambda v: v.strength)",
+       "return min([v for v in vs if v is not Verdict.UNKNOWN] or vs, key=lambda v: v.strength)",
+       (RULES, ALGEBRA), "rule (d): UNKNOWN is coerced away when another part holds"),
+    # (e) a raising check is UNKNOWN with its traceback
+    _m("engine.raising_check_consistent", _RUNNER,
+       "level=Verdict.UNKNOWN,\n            seeds=(seed,),",
+       "level=Verdict.CONSISTENT,\n            seeds=(seed,),",
+       (RULES,), "rule (e): a check that crashes counts as a pass"),
+    _m("engine.raising_check_no_traceback", _RUNNER,
+       'details={"traceback": tb},',
+       "details={},",
+       (RULES,), "rule (e): the traceback of a crashed check is lost"),
+    _m("engine.serial_executor_swallows_interrupt", _RUNNER,
+       "except Exception as e:  # noqa: BLE001 - handed to the caller through the future",
+       "except BaseException as e:  # noqa: BLE001 - handed to the caller through the future",
+       (RULES,), "rules (e)/(i): the one-worker executor stores Ctrl-C in a future instead of stopping"),
+    # (f) no evidence is UNKNOWN
+    _m("engine.empty_tally_certified", _TALLY,
+       'level = Verdict.UNKNOWN\n            notes.append("no instance was examined")',
+       'level = Verdict.CERTIFIED\n            notes.append("no instance was examined")',
+       (RULES,), "rule (f): a check that examined nothing certifies"),
+    _m("engine.combine_empty_proved", _VERDICT,
+       "if not vs:\n        return Verdict.UNKNOWN",
+       "if not vs:\n        return Verdict.PROVED",
+       (RULES, ALGEBRA), "rule (f): no decisive result at all reads as PROVED"),
+    # (g) level_cap
+    _m("engine.level_cap_ignored", _TALLY,
+       "if level_cap is not None and level.holds and level.strength > level_cap.strength:",
+       "if False:",
+       (RULES,), "rule (g): a float cross-check keeps the exact level it cannot have"),
+    _m("engine.level_cap_raises", _TALLY,
+       "if level_cap is not None and level.holds and level.strength > level_cap.strength:",
+       "if level_cap is not None and level.holds and level.strength != level_cap.strength:",
+       (RULES,), "rule (g): the cap also lifts a weaker level up to it"),
+    # (h) NaN is UNKNOWN
+    _m("engine.nan_close_consistent", _TALLY,
+       "if not math.isfinite(err) or math.isnan(budget):\n"
+       "            return self.add(Observation(Verdict.UNKNOWN, error=None))",
+       "if not math.isfinite(err) or math.isnan(budget):\n"
+       "            return self.add(Observation(Verdict.CONSISTENT, error=None))",
+       (RULES,), "rule (h): a NaN difference passes a float comparison"),
+    _m("engine.nan_le_consistent", _TALLY,
+       "or math.isnan(b - v):\n            return self.add(Observation(Verdict.UNKNOWN))",
+       "or math.isnan(b - v):\n            return self.add(Observation(Verdict.CONSISTENT))",
+       (RULES,), "rule (h): a NaN bound passes an inequality"),
+    # (i) interruption
+    _m("engine.interrupt_not_flagged", _RUNNER,
+       "        interrupted = True\n",
+       "        interrupted = False\n",
+       (RULES,), "rule (i): an interrupted run is reported as complete"),
+    _m("engine.half_run_claim_reported", _RUNNER,
+       "if len(cos) != len(claim.checks) + len(claim.controls):",
+       "if not cos:",
+       (RULES,), "rule (i): a claim with only some checks finished is reported (and may pass)"),
+    _m("engine.interrupted_run_passes", _RUNNER,
+       "return not self.interrupted and all(o.passed for o in self.outcomes)",
+       "return all(o.passed for o in self.outcomes)",
+       (RULES,), "rule (i): an interrupted run whose finished claims passed counts as passed"),
+    _m("engine.interrupted_flag_not_written", _REPORT,
+       '"interrupted": result.interrupted,',
+       '"interrupted": False,',
+       (RULES,), "rule (i): the JSON report of an interrupted run does not say so"),
+    _m("engine.pool_workers_left_running", _RUNNER,
+       'procs = list((getattr(executor, "_processes", None) or {}).values())',
+       "procs = []",
+       (INTERRUPT,), "rule (i): on interruption the pool's workers are neither terminated nor reaped"),
+    _m("engine.sigterm_not_handled", _CLI,
+       "old_term = signal.signal(signal.SIGTERM, _raise_interrupted)",
+       "old_term = signal.signal(signal.SIGTERM, signal.getsignal(signal.SIGTERM))",
+       (INTERRUPT,), "rule (i): SIGTERM kills verify run without reports or exit 130"),
+    # (j) exit codes
+    _m("engine.exit_interrupted_as_failed", _CLI,
+       "        return EXIT_INTERRUPTED\n    return EXIT_OK if result.passed else EXIT_FAILED",
+       "        return EXIT_FAILED\n    return EXIT_OK if result.passed else EXIT_FAILED",
+       (RULES,), "rule (j): an interrupted run exits 1 instead of 130"),
+    _m("engine.exit_failed_as_ok", _CLI,
+       "    return EXIT_OK if result.passed else EXIT_FAILED\n\n\ndef _pretty",
+       "    return EXIT_OK\n\n\ndef _pretty",
+       (RULES,), "rule (j): verify run exits 0 although a claim is off its expected verdict"),
+    # (k)-(n) the command's guard rails
+    _m("engine.output_paths_unchecked", _CLI,
+       '    _check_outputs(args, ("json", "junit", "markdown"))\n',
+       "",
+       (TRUST,), "rule (k): a bad --json path is found only after the whole run"),
+    _m("engine.workers_uncapped", _CLI,
+       "workers = max(1, min(requested, tasks, cpus))",
+       "workers = max(1, requested)",
+       (TRUST,), "rule (l): --workers 64 starts 64 processes on a two-core machine"),
+    _m("engine.workers_zero_accepted", _CLI,
+       'if args.workers < 1:\n        raise UsageError("--workers must be >= 1")',
+       'if args.workers < 0:\n        raise UsageError("--workers must be >= 1")',
+       (TRUST,), "rule (l): --workers 0 is accepted"),
+    _m("engine.report_not_validated", _CLI,
+       "        validate(obj)\n",
+       "",
+       (TRUST,), "rule (m): verify report crashes (or renders) on a JSON array / claims: null"),
+    _m("engine.schema_allows_no_claims", "verify/report.schema.json",
+       '{"properties": {"claims": {"minItems": 1}}}',
+       '{"properties": {"claims": {"minItems": 0}}}',
+       (TRUST,), "rule (m): the schema accepts a finished report with no claim"),
+    _m("engine.mini_validator_allows_extra_keys", _REPORT,
+       'elif s.get("additionalProperties", True) is False:',
+       "elif False:",
+       (TRUST,), "rule (m): without jsonschema, unknown keys (a misspelt field) pass validation"),
+    _m("engine.report_written_in_place", _REPORT,
+       "    p.parent.mkdir(parents=True, exist_ok=True)\n    fd, tmp = tempfile.mkstemp(",
+       "    p.parent.mkdir(parents=True, exist_ok=True)\n    p.write_text(text)\n    fd, tmp = tempfile.mkstemp(",
+       (TRUST,), "rule (n): the report is written in place first (a failure leaves half a file)"),
+    _m("engine.temporary_left_behind", _REPORT,
+       "        with contextlib.suppress(OSError):\n            os.unlink(tmp)\n        raise",
+       "        raise",
+       (TRUST,), "rule (n): a failed write leaves its temporary file next to the report"),
 ]

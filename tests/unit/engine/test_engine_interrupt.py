@@ -118,8 +118,10 @@ def _interrupt(slow_catalogue, sig: int, workers: int) -> tuple[subprocess.Compl
     cmd = [sys.executable, "-m", "verify", "--catalogue", "slowcat_pkg", "run", "--no-progress",
            "--workers", str(workers), "--json", str(out / "r.json"), "--junit", str(out / "r.xml"),
            "--markdown", str(out / "r.md")]
+    # a session of its own: whatever happens, the finally clause kills the whole group (no stray
+    # worker of a broken engine outlives the test holding our pipes)
     proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, start_new_session=True)
     try:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:  # the fast claim done, a slow check running per worker
@@ -137,12 +139,17 @@ def _interrupt(slow_catalogue, sig: int, workers: int) -> tuple[subprocess.Compl
             assert len(kids) >= workers, kids
         t0 = time.monotonic()
         proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=60)
+        try:
+            stdout, stderr = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"verify run did not stop within 30 s of signal {sig}")
         elapsed = time.monotonic() - t0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the group: the parent and any worker left behind
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.communicate()
     res = subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
     report = json.loads((out / "r.json").read_text())
     return res, elapsed, report, kids
