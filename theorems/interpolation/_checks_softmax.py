@@ -177,8 +177,10 @@ def certified_bound(*, seed: int, profile: Profile, exponent_factor: int = 1,
     growing with ``1/tau`` (a direct comparison needs ~``2 log2(e) spread/tau`` bits: 288,000 at
     tau = 1e-4).  The bound is the shared :func:`deviation_bound` evaluated in exact monomials
     ``q sqrt(r) exp(e)``; the shared kernel's weights are cross-checked against the factored weights
-    (they must overlap).  The margin is ``log(bound / deviation)`` (>= 0 iff the bound holds); a row
-    whose deviation is exactly 0 has margin None.  A row where every score is maximal has no gap; it is
+    (they must overlap).  The margin is ``log(bound / deviation)`` (>= 0 iff the bound holds), the
+    smallest over the taus; a row whose deviation is exactly 0 has margin None.  For tight rows at small
+    tau it is about ``exp(-gap/tau)`` and underflows to 0.0 as a float (the decision is unaffected:
+    it is made on the arb ball); ``details["smallest_log_margin"]`` keeps the exact value.  A row where every score is maximal has no gap; it is
     covered by the symbolic identity (empty sum) and skipped here.
     """
     taus = _taus(profile)
@@ -221,8 +223,10 @@ def certified_bound(*, seed: int, profile: Profile, exponent_factor: int = 1,
                     exponent_factor=exponent_factor, limit_point=limit_point))
             obs = Observation(Verdict.CERTIFIED if decision is Tri.TRUE else Verdict.UNKNOWN,
                               margin=margin)
-            if worst is None or obs.level.strength < worst.level.strength:
-                worst = obs
+            if worst is None or obs.level.strength < worst.level.strength or (
+                    obs.level is worst.level and obs.margin is not None
+                    and (worst.margin is None or obs.margin < worst.margin)):
+                worst = obs  # the weakest level, and within it the smallest margin over the taus
         return worst if worst is not None else Observation(Verdict.UNKNOWN)
 
     strategy = attention_rows(n_max=profile.pick(8, 12, 12), d_max=3)
