@@ -122,6 +122,16 @@ MUTATIONS: list[Mutation] = [
         why="the per-sample entropy H = -sum q log q with the wrong sign (dF/dtau = -H, F = L_q - tau H)",
         family="formula",
     ),
+    Mutation(
+        id="ddcl.dictionary.live_gradient_normalisation",
+        path=_D,
+        old="return (2.0 / Z.shape[0]) * (W.sum(0)[:, None] * P - W.T @ Z)",
+        new="return (2.0 / (Z.shape[0] + 1)) * (W.sum(0)[:, None] * P - W.T @ Z)",
+        kills=("ddcl.temperature.divergence_free_energy",),
+        why="the live gradient averaged over N + 1: the expected-REFUTED temperature reading must still "
+            "notice that its simulation no longer matches the product",
+        family="formula",
+    ),
     # ---------------------------------------------------------------- hessian.py (§2.3, §3.3)
     Mutation(
         id="ddcl.hessian.block_wrong_projector",
@@ -167,6 +177,16 @@ MUTATIONS: list[Mutation] = [
         new="return (X - X.T) / 2",
         kills=("ddcl.growth.signal_structure",),
         why="the growth signal takes the antisymmetric part of G M_a instead of sym(G M_a)",
+        family="formula",
+    ),
+    Mutation(
+        id="ddcl.incrt.growth_signal_scaled",
+        path=_I,
+        old="return (X + X.T) / 2",
+        new="return (X + X.T) / 2.04",
+        kills=("ddcl.growth.only_minimal_structure",),
+        why="sym(G M_a) scaled by 1/1.02: the expected-REFUTED exact counterexample must notice that "
+            "the product no longer computes its S",
         family="formula",
     ),
     Mutation(

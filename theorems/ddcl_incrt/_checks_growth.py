@@ -336,6 +336,19 @@ def only_minimal_exact(*, seed: int, profile: Profile, variant: str = "statement
         return tally.evidence()
     u2 = sp.sqrt(3) / 2 * ug + sp.Matrix([0, 0, 1]) / 2
     l2 = sp.nsimplify(sp.simplify(lam_max(u2)))
+    # the product on the same instance: growth_signal gives S exactly (small integers), and
+    # residual_operator's lambda_max for u and u' agrees with the exact values within float64 rounding.
+    # A disagreement voids the evidence (UNKNOWN): the exact counterexample would then say nothing
+    # about the product, and for this expected-REFUTED claim a refutation would go unnoticed.
+    f = lambda M: np.array(M.evalf(30).tolist(), dtype=float)
+    S_prod = growth_signal(f(G), f(Ma))
+    tol = float_tolerance(ops=64, scale=1.0)
+    gaps = [float(np.abs(S_prod - f(S)).max())]
+    for u, exact in ((ug, lg), (u2, l2)):
+        gaps.append(abs(float(_eig(residual_operator(S_prod, f(u)))[-1]) - float(exact)))
+    tally.details["product agreement (growth_signal, residual_operator)"] = gaps
+    if gaps[0] != 0 or max(gaps[1:]) > tol:
+        return Evidence(Verdict.UNKNOWN, notes=f"the product disagrees with the exact instance: {gaps}")
     distinct = sp.simplify((u2.T * ug)[0] ** 2) != 1
     sufficient = bool(l2 <= theta)
     tally.exact(not (sufficient and distinct), level=Verdict.PROVED, counterexample=lambda: refuted(
