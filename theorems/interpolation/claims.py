@@ -127,6 +127,9 @@ HARDMAX_EXACT = Claim(
               description="the same with the rank-2 collapse A = e1e1^T + e2e2^T (kappa = 4d)"),
         Check("torch_float64", _ex.hardmax_torch, role="corroborating",
               description="torch export within 1e-6 of the targets where the gadget margin >= 1e-3"),
+        Check("torch_blockwise", _ex.torch_blockwise, role="corroborating",
+              description="torch export block by block (factor scores, collapse, line map, snaps, random nets) "
+                          "within a derived float64 budget"),
     ),
     controls=(
         Control("perturbed_move", "+1/1000 on one coordinate of one move's D",
@@ -135,6 +138,8 @@ HARDMAX_EXACT = Claim(
                 Check("exact", _ex.hardmax_exact, {"variant": "skip_separation"})),
         Control("no_collapse", "collapse S2 replaced by S0 on the nested chain (non-leaders stay in the box)",
                 Check("exact", _ex.hardmax_exact, {"variant": "no_collapse"})),
+        Control("transposed_export", "the factors exported as (q, p): A^T in torch; off by far more than the budget",
+                Check("torch_blockwise", _ex.torch_blockwise, {"variant": "transpose_factors"})),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -243,6 +248,10 @@ SOFTMAX_EXACT = Claim(
                 Check("grid", _ex.softmax_grid, {"variant": "hardmax_network"})),
         Control("residual_line_map", "the line map with eta = 1 instead of 0, at tau*_grid",
                 Check("grid", _ex.softmax_grid, {"variant": "line_map_residual"})),
+        Control("merged_targets", "a snap move re-aimed at another target of its sequence: outputs on targets, a target missed",
+                Check("grid", _ex.softmax_grid, {"variant": "merged_targets"})),
+        Control("tiny_offset", "a snap target moved by 1e-20 still counts as exact (precision 50 must see it)",
+                Check("grid", _ex.softmax_grid, {"variant": "tiny_offset"})),
         Control("gamma_doubled", "the line map declared to accept 2 gamma: tau_c exceeds the witness's true tau*",
                 Check("certificate_witness", _cw.certificate_witness, {"variant": "gamma_doubled"})),
     ),
