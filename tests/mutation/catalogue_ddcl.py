@@ -132,6 +132,26 @@ MUTATIONS: list[Mutation] = [
             "notice that its simulation no longer matches the product",
         family="formula",
     ),
+    Mutation(
+        id="ddcl.dictionary.live_weight_row_temperature_scaled",
+        path=_D,
+        old="return [qj * (1 + sign * (dj - ell) / tau) for qj, dj in zip(q, dist)]",
+        new="return [qj * (1 + sign * (dj - ell) / (1.02 * tau)) for qj, dj in zip(q, dist)]",
+        kills=("ddcl.dictionary.stationary_hull",),
+        why="the generic live weight's correction divided by 1.02 tau: the expected-REFUTED hull reading "
+            "must notice that its stationary point moved",
+        family="formula",
+    ),
+    Mutation(
+        id="ddcl.dictionary.live_weights_temperature_scaled",
+        path=_D,
+        old="return Q * (1.0 + sign * (D - ell) / t)",
+        new="return Q * (1.0 + sign * (D - ell) / (1.02 * t))",
+        kills=("ddcl.lyapunov.full_gradient",),
+        why="the numeric live weight's correction divided by 1.02 tau: the expected-REFUTED full-gradient "
+            "Lyapunov reading must notice that its trajectory changed",
+        family="formula",
+    ),
     # ---------------------------------------------------------------- hessian.py (§2.3, §3.3)
     Mutation(
         id="ddcl.hessian.block_wrong_projector",
@@ -140,6 +160,16 @@ MUTATIONS: list[Mutation] = [
         new="(2 * c) * (dkl - Fraction(1, K + 1)) * C[a][b] / (K * tau)",
         kills=("ddcl.separation.critical_temperature",),
         why="the Hessian block uses delta_kl - 1/(K+1) instead of the centring projector delta_kl - 1/K",
+        family="formula",
+    ),
+    Mutation(
+        id="ddcl.hessian.block_translation_scaled",
+        path=_H,
+        old="v = Fraction(2, K) * dkl * (1 if a == b else 0)",
+        new="v = Fraction(2, K + 1) * dkl * (1 if a == b else 0)",
+        kills=("ddcl.separation.unconditional",),
+        why="the Hessian block's identity part 2/(K+1) instead of 2/K: the expected-REFUTED R0 reading "
+            "must notice that the block formula no longer matches the differentiated loss",
         family="formula",
     ),
     Mutation(
