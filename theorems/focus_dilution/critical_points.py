@@ -20,6 +20,7 @@ import numpy as np
 
 from numerics.markov import MarkovChain, perturbed_rare, symmetric_rare
 from numerics.precision import mp_context
+from numerics.validation import check_dps
 
 from .flow import reduced_field, reduced_state, run_reduced
 from .population import (chain_mp, exact_ops, grad_M_Phi, lumped_loss, lumped_targets, mp_ops,
@@ -97,6 +98,7 @@ def _critical_equations(pi, P, g, b, kap, ctx, ops):
 
 def polish_reduced(chain: MarkovChain, z: np.ndarray, *, dps: int = 30, max_iter: int = 30) -> ReducedPoint:
     """Gauss-Newton on the reduced critical equations (kappa fixed at the flow value, two gauges)."""
+    dps = check_dps(dps, minimum=5)  # the working precision is dps + 20: dps = 0 must not pass silently
     d = chain.d
     ctx = mp_context(dps + 20)
     ops = mp_ops(ctx)
@@ -165,6 +167,7 @@ def degenerate_point(d: int, pi1: Any, lam: Any, *, dps: int = 30, T: float = 10
 
     Returns the polished point and L_lump at the same precision.
     """
+    dps = check_dps(dps, minimum=5)
     return _degenerate_point(d, _key(pi1), _key(lam), dps, T, lam_q)
 
 
@@ -184,6 +187,7 @@ def _degenerate_point(d: int, pi1: Any, lam: Any, dps: int, T: float, lam_q: flo
 def perturbed_point(d: int, pi1: Any, lam: Any, direction: Sequence[Any], delta: Any, *, dps: int = 30,
                     T: float = 2000.0) -> ReducedPoint:
     """theta^2_delta of F5 (spec §4.14): reduced flow, then Newton at ``dps``."""
+    dps = check_dps(dps, minimum=5)
     return _perturbed_point(d, _key(pi1), _key(lam), tuple(_key(c) for c in direction), _key(delta), dps, T)
 
 

@@ -60,3 +60,12 @@ def test_documented_rate():
     assert abs(float(lp) / 1e-3 - 0.0766) < 1e-3
     with pytest.raises(InputError, match="'d'"):
         symmetry_breaking_rate("3/5", 1, "1/2", [1], "1/1000")
+
+
+def test_dps_zero_refused_by_the_point_solvers():
+    from theorems.focus_dilution.critical_points import degenerate_point, perturbed_point
+
+    with pytest.raises(InputError, match="'dps'"):  # polish_reduced works at dps + 20: 0 passed silently
+        degenerate_point(5, "3/5", "1/2", dps=0)
+    with pytest.raises(InputError, match="'dps'"):
+        perturbed_point(5, "3/5", "1/2", [1, -1, 0, 0], "1/1000", dps=0)
