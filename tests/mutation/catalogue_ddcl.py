@@ -105,6 +105,16 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="ddcl.dictionary.covariance_unbiased_additive",
+        path=_D,
+        old="return Zc.T @ Zc / Z.shape[0]",
+        new="return Zc.T @ Zc / (Z.shape[0] - 1)",
+        kills=("ddcl.separation.amplification_additive",),
+        why="the same 1/(N-1) covariance: the expected-REFUTED M-add reading must notice that the "
+            "product's two covariances disagree",
+        family="formula",
+    ),
+    Mutation(
         id="ddcl.dictionary.block_loss_modes_swapped",
         path=_D,
         old='return L["L_q"] if self.mode == "full" else L["F"]',

@@ -443,9 +443,19 @@ def amplification(*, seed: int, profile: Profile, model: str = "cat", variant: s
     for Y, O, kind in cases:
         C = exact_covariance(Y)
         if model == "cat":
-            Cn = exact_covariance([y + o for y, o in zip(Y, O)])
+            Xn = [y + o for y, o in zip(Y, O)]
         else:
-            Cn = exact_covariance([[a + b for a, b in zip(y, o)] for y, o in zip(Y, O)])
+            Xn = [[a + b for a, b in zip(y, o)] for y, o in zip(Y, O)]
+        Cn = exact_covariance(Xn)
+        # the product's exact covariance against its float64 covariance of the same data: a disagreement
+        # beyond rounding voids the evidence (UNKNOWN; the expected-REFUTED M-add reading would hide it)
+        for X, Cx in ((Y, C), (Xn, Cn)):
+            Cf = covariance(np.array([[float(v) for v in r] for r in X]))
+            ref = np.array([[float(v) for v in r] for r in Cx])
+            tol = float_tolerance(ops=8 * len(X), scale=float(np.abs(Cf).max()) + 1.0)
+            if float(np.abs(Cf - ref).max()) > tol:
+                return Evidence(Verdict.UNKNOWN, notes=f"exact_covariance and covariance disagree by "
+                                f"{float(np.abs(Cf - ref).max()):.3g} (budget {tol:.3g})")
         inst = {"Y": [[str(x) for x in y] for y in Y], "O": [[str(x) for x in o] for o in O], "model": model}
         if variant == "strict":
             top = exact_spectrum(C)[-1]
