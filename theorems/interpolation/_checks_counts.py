@@ -336,14 +336,16 @@ def _extend(raw, ks: list[int], start: int) -> tuple[list, list]:
 def length_independence(*, seed: int, profile: Profile, builder: str = "construction") -> Evidence:
     """L(D+) = L(D) and P(D+) = P(D) when every X^j gets k_j fresh tokens (outside the pool's box),
     with E(D) reused; D+ is interpolated exactly; n_j scaled by 1, 2, 5, 10 keeps (L, P).  The
-    ``naive`` builder (one hat per input token, L = sum n_j) is the negative control."""
+    ``naive`` builder (negative control) is the product's construction with every input token given its
+    own slot and target (m_j = n_j, so L = R + 2 sum n_j): the same check must see its counts grow."""
     tally = Tally(precision="exact", backend="python-flint fmpq", seeds=(seed,))
     rng = random.Random(seed)
 
     def counts(D: Dataset, E):
-        if builder == "naive":
-            L = D.num_tokens
-            return L, L * (6 * D.d + 6), True
+        if builder == "naive":  # the product's construction with every input token a leader (m_j = n_j)
+            outs = [[(F(100 + i), F(200 + j)) + (F(0),) * (D.d - 2) for i in range(len(x))]
+                    for j, x in enumerate(D.inputs)]
+            D = Dataset(D.inputs, outs)
         m = build_interpolator(D, "hardmax", seed=seed, distinguishing=E)
         return m.num_blocks, m.num_parameters, m.interpolates()
 

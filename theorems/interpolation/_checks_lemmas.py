@@ -249,6 +249,10 @@ def sphere_fixed(*, seed: int, profile: Profile, variant: str | None = None) -> 
             if len(S) < 3:
                 S = _sphere_points(max(3, k), d, R, negative, shift)
             A = AttentionMatrix(factors=((tuple(F(1) for _ in range(d)), tuple(F(1) for _ in range(d))),))
+        if any(_dot(s, s) != R * R for s in S):  # the lemma's hypothesis |s_i| = R, on the product's Sph maps
+            return _scratch().exact(False, counterexample=refuted(
+                "generator: a Sph/Sph^- point is not on the sphere of radius R", R=str(R),
+                norms2=[str(_dot(s, s)) for s in S]))
         for z in Z[: extra]:  # the hypothesis <s_i, z> < R^2
             if any(_dot(s, z) >= R * R for s in S):
                 return _scratch().exact(False, counterexample=refuted("generator broke <s, z> < R^2"))

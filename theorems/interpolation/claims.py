@@ -302,7 +302,7 @@ LENGTH_INDEPENDENCE = Claim(
               description="exact (L, P) for k_j in [0, 20] fresh tokens and n_j scaled by 1, 2, 5, 10; sympy: no n_j in the bounds"),
     ),
     controls=(
-        Control("naive_builder", "one hat per input token (L = sum_j n_j)",
+        Control("naive_builder", "the construction with every input token a leader (m_j = n_j): L = R + 2 sum_j n_j",
                 Check("instances", _ct.length_independence, {"builder": "naive"})),
     ),
     expected=Verdict.CERTIFIED,
