@@ -208,9 +208,10 @@ def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: in
         raise InputTypeError("model", rule, type(model).__name__, has_value=True)
     if model.attention != "softmax" or model.line_map_index is None:
         raise InputError("model", rule, f"{model.attention} model", has_value=True)
-    tau_max = float(check_positive_real(tau_max, "tau_max"))
-    if not 1e-300 < tau_max < math.inf:
-        raise InputError("tau_max", "must be a finite float64 number > 1e-300", tau_max, has_value=True)
+    tq = check_positive_real(tau_max, "tau_max")
+    if not 10**-300 < tq < 10**300:
+        raise InputError("tau_max", "must be a real number in (1e-300, 1e300)", tau_max, has_value=True)
+    tau_max = float(tq)
     bits = check_int(bits, "bits", minimum=32, maximum=2**20, what="arb precision in bits")
     steps = _summaries(model)
     line = model.stats["line"]

@@ -91,6 +91,7 @@ HARD = build_interpolator(CHAIN)
 @example(model=HARD, tau_max=100.0, bits=256)  # a hardmax model: InputError naming 'model'
 @example(model=None, tau_max=100.0, bits=256)  # was AttributeError
 @example(model=SOFT, tau_max=100.0, bits=0)
+@example(model=SOFT, tau_max=10**400, bits=256)  # was OverflowError converting tau_max to a float
 def test_certify_argument_fuzz(model, tau_max, bits):
     try:
         cert = sm.certify(model, tau_max=tau_max, bits=bits)
