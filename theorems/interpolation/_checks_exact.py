@@ -199,6 +199,12 @@ def torch_blockwise(*, seed: int, profile: Profile, variant: str | None = None) 
         D = Dataset(*raw)
         model = build_interpolator(D, "softmax", seed=seed)
         runs += [(f"softmax construction, sequence {j}", model.blocks, D.d, x) for j, x in enumerate(D.inputs)]
+    # a pinned near-tie: A = I on (1, 0), (1 - 2^-30, 0): both rows pick (1, 0) with gap ~2^-30, far above the
+    # float score error (~1e-14) and far below a careless tie window
+    from numerics.attention import AttentionMatrix
+
+    runs.append(("near tie, gap 2^-30", [Block(FF(F(1)), SA(F(0), F(1), AttentionMatrix(alpha=F(1))), "A = I")], 2,
+                 [(F(1), F(0)), (1 - F(1, 2 ** 30), F(0))]))
     rng = random.Random(seed)
     for k in range(profile.pick(12, 40, 200)):  # random networks: non-symmetric factors, alpha, eta in {0, 1}
         d = rng.randint(2, 3)
@@ -222,8 +228,6 @@ def torch_blockwise(*, seed: int, profile: Profile, variant: str | None = None) 
                     continue
             eb = blk
             if variant == "transpose_factors" and A is not None and A.factors:
-                from numerics.attention import AttentionMatrix
-
                 eb = type(blk)(blk.ff, SA(blk.sa.rho, blk.sa.lam, AttentionMatrix(
                     alpha=A.alpha, factors=tuple((q_, p_) for p_, q_ in A.factors))), blk.label, blk.stage)
             tm = TorchInterpolator(InterpolatingTransformer([eb], d, "hardmax", None, 0, "bondy"))
