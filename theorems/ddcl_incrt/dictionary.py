@@ -111,18 +111,30 @@ class DictionaryLosses:
 
 
 def validate_block_inputs(Z: Sequence[Vec], P: Sequence[Vec], Q: Sequence[Vec]) -> None:
-    """Shapes: Z is N x d, P is K x d, Q is N x K; a clear ValueError names the mismatch."""
+    """Shapes: Z is N x d, P is K x d, Q is N x K (sequences of sequences of scalars of any type:
+    sympy, Fraction, mpmath, float); :class:`InputError` / :class:`InputTypeError` names the argument."""
+    for name, X in (("Z", Z), ("P", P), ("Q", Q)):
+        if isinstance(X, (str, bytes)) or not hasattr(X, "__len__") or not hasattr(X, "__getitem__"):
+            raise InputTypeError(name, "must be a sequence of rows", X)
+        for row in X:
+            if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
+                raise InputTypeError(name, "every row must be a sequence of scalars", row)
+            for x in row:
+                if isinstance(x, (str, bytes, list, tuple, dict, set)) or x is None:
+                    raise InputTypeError(name, "entries must be scalars (numbers or sympy expressions)", x)
+                if isinstance(x, float) and not _math.isfinite(x):
+                    raise InputError(name, "entries must be finite", x)
     if len(Z) == 0 or len(P) == 0:
-        raise ValueError("need at least one sample and one prototype")
+        raise InputError("Z" if len(Z) == 0 else "P", "need at least one sample and one prototype")
     d = len(Z[0])
-    if any(len(z) != d for z in Z):
-        raise ValueError("all samples must have the same dimension")
+    if d == 0 or any(len(z) != d for z in Z):
+        raise InputError("Z", "all samples must have the same dimension >= 1")
     if any(len(p) != d for p in P):
-        raise ValueError(f"prototypes must have the data dimension {d}")
+        raise InputError("P", f"prototypes must have the data dimension {d}")
     if len(Q) != len(Z):
-        raise ValueError(f"Q has {len(Q)} rows for {len(Z)} samples")
+        raise InputError("Q", f"needs one row per sample ({len(Z)})", f"{len(Q)} rows")
     if any(len(q) != len(P) for q in Q):
-        raise ValueError(f"every row of Q needs {len(P)} entries (one per prototype)")
+        raise InputError("Q", f"every row needs {len(P)} entries (one per prototype)")
 
 
 def dictionary_losses(Z: Sequence[Vec], P: Sequence[Vec], Q: Sequence[Vec], *,
@@ -131,10 +143,36 @@ def dictionary_losses(Z: Sequence[Vec], P: Sequence[Vec], Q: Sequence[Vec], *,
     validate_block_inputs(Z, P, Q)
     n = len(Z)
     Lq = Lo = V = 0
-    for z, q in zip(Z, Q):
-        e, o, v = sample_terms(z, P, q, variance_center=variance_center)
-        Lq, Lo, V = Lq + e, Lo + o, V + v
-    return DictionaryLosses(Lq / n, Lo / n, V / n)
+    try:
+        for z, q in zip(Z, Q):
+            e, o, v = sample_terms(z, P, q, variance_center=variance_center)
+            Lq, Lo, V = Lq + e, Lo + o, V + v
+        out = DictionaryLosses(Lq / n, Lo / n, V / n)
+    except OverflowError:  # floats mixed with integers beyond the float64 range
+        raise InputError(_overflowing_argument(Z, P, Q), "mixes floats with numbers beyond the float64 "
+                         "range; use exact numbers (int, Fraction) throughout", has_value=False) from None
+    if any(isinstance(x, float) and not _math.isfinite(x) for x in (out.L_q, out.L_OLS, out.V)):
+        raise InputError(_overflowing_argument(Z, P, Q), "the losses overflow float64 (or are NaN) for "
+                         "these float entries; rescale or use exact numbers", has_value=False)
+    return out
+
+
+def _overflowing_argument(Z: Sequence[Vec], P: Sequence[Vec], Q: Sequence[Vec]) -> str:
+    """The argument holding the largest-magnitude entry (the likely cause of an overflow)."""
+    def big(X):
+        m = 0
+        for r in X:
+            for x in r:
+                try:
+                    m = max(m, abs(x))
+                except TypeError:  # symbols: no magnitude
+                    pass
+        return m
+    try:
+        sizes = [big(Z), big(P), big(Q)]
+        return ("Z", "P", "Q")[sizes.index(max(sizes))]
+    except TypeError:
+        return "Z"
 
 
 # -----------------------------------------------------------------------------------------------------
@@ -440,8 +478,8 @@ def make_dictionary_block_class():
             tau = check_tau(tau)
             if not isinstance(learn_tau, (bool, _np.bool_)):
                 raise InputTypeError("learn_tau", "must be True or False", learn_tau)
+            tau_min = check_tau(tau_min, "tau_min")
             if learn_tau:
-                tau_min = check_tau(tau_min, "tau_min")
                 if not tau_min < tau:
                     raise InputError("tau_min", f"need 0 < tau_min < tau = {tau}", tau_min)
             if dtype is not None and dtype not in (torch.float64, torch.float32):

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from numerics.errors import InputError, InputTypeError, VerifyError
 from numerics.precision import mp_context
 from theorems.ddcl_incrt import DictionaryBlock
-from theorems.ddcl_incrt.dictionary import all_losses, free_energy, gibbs
+from theorems.ddcl_incrt.dictionary import all_losses, dictionary_losses, free_energy, gibbs
 
 _special = st.sampled_from([0, -1, 1, 0.0, 5e-324, 1e-300, 1e300, 1.7e308, float("nan"), float("inf"),
                             10**400, Fraction(1, 3), True, None, "1.5", "x", 1j, [1], ()])
@@ -116,6 +116,7 @@ def _init(kind, K, d):
 @example(d=2, K=2, kw={}, Z=[[1.0, 0.0]], as_tensor="list")  # was AttributeError: list has no ndim
 @example(d=2.5, K=2, kw={}, Z=[[1.0, 0.0]], as_tensor="float64")  # 2.5 was read as 2
 @example(d=2, K=2, kw={"learn_tau": True, "tau_min": "a"}, Z=[[1.0, 0.0]], as_tensor="float64")  # TypeError
+@example(d=1, K=1, kw={"tau_min": None}, Z=[], as_tensor="float64")  # float(None) when learn_tau=False
 def test_dictionary_block_fuzz(d, K, kw, Z, as_tensor):
     kw = dict(kw)
     if "init" in kw:
@@ -156,3 +157,39 @@ def test_block_rejects_bad_sizes_with_named_errors():
         DictionaryBlock(d=2, K=2, init=np.full((2, 2), np.nan))
     with pytest.raises(InputTypeError, match="'Z'"):
         DictionaryBlock(d=2, K=2)([[0.0, 1.0]])
+
+
+exact_entries = st.one_of(st.integers(-5, 5), st.fractions(min_value=-5, max_value=5, max_denominator=7))
+
+
+@st.composite
+def exact_block(draw):
+    N, K, d = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 2))
+    Z = [[draw(exact_entries) for _ in range(d)] for _ in range(N)]
+    P = [[draw(exact_entries) for _ in range(d)] for _ in range(K)]
+    Q = []
+    for _ in range(N):
+        w = [Fraction(draw(st.integers(0, 4))) for _ in range(K)]
+        w[0] += 1
+        Q.append([x / sum(w) for x in w])
+    return Z, P, Q
+
+
+@settings(deadline=None, max_examples=60)
+@given(args=st.one_of(exact_block(), st.tuples(garbage, garbage, garbage)))
+@example(args=([[0]], [[1]], [[None]]))  # was TypeError deep inside the loop
+@example(args=([[0, 1]], [[1]], [[1]]))  # dimension mismatch
+@example(args=("Z", [[1]], [[1]]))  # a string was iterated character by character
+@example(args=([[0.0]], [[1.0]], [[float("nan")]]))  # NaN assignment gave NaN losses
+@example(args=([[0.0, 0.0]], [[0, 0], [0, -(10**400)]], [[0, 0]]))  # was OverflowError (float - huge int)
+@example(args=([[1e300]], [[-1e300], [0.0]], [[0.0, 1.0]]))  # 0 * inf gave NaN losses
+def test_dictionary_losses_fuzz(args):
+    Z, P, Q = args
+    try:
+        L = dictionary_losses(Z, P, Q)
+    except VerifyError as e:
+        _check_error(e, {"Z", "P", "Q"})
+        return
+    if all(isinstance(x, (int, Fraction)) for M in (Z, P, Q) for r in M for x in r) and all(
+            sum(q) == 1 for q in Q):
+        assert L.L_q == L.L_OLS + L.V and L.V >= 0  # exact identity on the simplex
