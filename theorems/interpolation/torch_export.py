@@ -15,6 +15,7 @@ Each block is FF then SA with the exact weights rounded once to float64:
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import torch
@@ -40,8 +41,20 @@ def _float_tau(tau: Any) -> float:
     return t
 
 
+def _w(v: Any) -> float:
+    """One exact weight rounded to float64; a weight beyond the float64 range cannot be exported."""
+    f = _as_fraction(v)
+    try:
+        return float(f)
+    except OverflowError:
+        raise InputError("model", "has a weight beyond the float64 range (the dataset's coordinates are too "
+                         "large for a float64 export); evaluate it exactly with the model itself",
+                         f"|w| ~ 2^{abs(f.numerator).bit_length() - f.denominator.bit_length()}",
+                         has_value=True) from None
+
+
 def _t(rows: Any, shape: tuple[int, ...]) -> torch.Tensor:
-    flat = [float(_as_fraction(v)) for r in rows for v in (r if isinstance(r, (tuple, list)) else (r,))]
+    flat = [_w(v) for r in rows for v in (r if isinstance(r, (tuple, list)) else (r,))]
     return torch.tensor(flat, dtype=torch.float64).reshape(shape)
 
 
@@ -58,8 +71,8 @@ class TorchInterpolator(torch.nn.Module):
         for bi, blk in enumerate(model.blocks):
             ff, sa = blk.ff, blk.sa
             w = ff.width
-            meta: dict[str, Any] = {"eta": float(_as_fraction(ff.eta)), "width": w,
-                                    "rho": float(_as_fraction(sa.rho)), "lam": float(_as_fraction(sa.lam)),
+            meta: dict[str, Any] = {"eta": _w(ff.eta), "width": w,
+                                    "rho": _w(sa.rho), "lam": _w(sa.lam),
                                     "attn": "none" if sa.lam == 0 else ("uniform" if sa.A is None else "A")}
             if w:
                 self.register_buffer(f"U{bi}", _t(ff.U, (w, d)))
@@ -67,7 +80,7 @@ class TorchInterpolator(torch.nn.Module):
                 self.register_buffer(f"W{bi}", _t(ff.W, (w, d)).T.contiguous())  # (d, w)
             if meta["attn"] == "A":
                 A = sa.A
-                meta["alpha"] = float(_as_fraction(A.alpha))
+                meta["alpha"] = _w(A.alpha)
                 r = A.rank
                 meta["rank"] = r
                 if r:
@@ -157,11 +170,21 @@ class TorchInterpolator(torch.nn.Module):
 
 def pad_batch(sequences: list[list[tuple]]) -> tuple[torch.Tensor, torch.Tensor]:
     """Pad sequences of exact tokens into a float64 batch ``(B, n, d)`` and its mask ``(B, n)``."""
+    rule = "must be a non-empty list of non-empty sequences of tokens of one dimension, in the float64 range"
+    if isinstance(sequences, (str, bytes)) or not hasattr(sequences, "__len__") or len(sequences) == 0 \
+            or any(isinstance(s, (str, bytes)) or not hasattr(s, "__len__") or len(s) == 0 for s in sequences):
+        raise InputError("sequences", rule)
     n = max(len(s) for s in sequences)
     d = len(sequences[0][0])
     X = torch.zeros(len(sequences), n, d, dtype=torch.float64)
     mask = torch.zeros(len(sequences), n, dtype=torch.bool)
     for j, s in enumerate(sequences):
-        X[j, :len(s)] = torch.tensor([[float(_as_fraction(v)) for v in t] for t in s], dtype=torch.float64)
+        try:
+            rows = [[float(_as_fraction(v)) for v in t] for t in s]
+        except (OverflowError, TypeError, ValueError, AttributeError):
+            raise InputError("sequences", rule, f"sequence {j}", has_value=True) from None
+        if any(len(r) != d for r in rows) or not all(map(math.isfinite, (v for r in rows for v in r))):
+            raise InputError("sequences", rule, f"sequence {j}", has_value=True)
+        X[j, :len(s)] = torch.tensor(rows, dtype=torch.float64)
         mask[j, :len(s)] = True
     return X, mask

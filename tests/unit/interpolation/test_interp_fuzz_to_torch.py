@@ -124,6 +124,12 @@ def test_forward_on_dataset_matches_targets():
         assert float(max(dist.min(dim=1).values.max(), dist.min(dim=0).values.max())) < 1e-6
 
 
+def test_weights_beyond_float64_are_named():
+    big = build_interpolator(Dataset([[(0, 0)]], [[(0, 4.49423283715579e307)]]))  # was OverflowError
+    with pytest.raises(InputError, match="'model'.*float64 range"):
+        big.to_torch()
+
+
 def test_empty_batch_and_bad_tau_are_named():
     net = HARD.to_torch()
     with pytest.raises(InputError, match="'X'"):
