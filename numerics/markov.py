@@ -183,7 +183,10 @@ class MarkovChain:
             if np.any(bad):
                 i = int(np.argmax(bad))
                 raise InputError("P", f"is not row-stochastic: row {i} sums to {sums[i]!r}, not 1")
-        pos = (Pf > 0).astype(np.int64)
+        # the support graph from the exact entries when there are some: an entry like 10**-400 is
+        # positive, though its float is 0.0
+        pos = (np.array([[int(x > 0) for x in r] for r in Pe], dtype=np.int64) if Pe is not None
+               else (Pf > 0).astype(np.int64))
         reach = np.linalg.matrix_power(np.eye(d, dtype=np.int64) + pos, d - 1)
         if not np.all(reach > 0):
             i, j = (int(x) for x in np.argwhere(reach == 0)[0])
