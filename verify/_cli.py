@@ -12,7 +12,6 @@ import argparse
 import json
 import os
 import re
-import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -173,15 +172,9 @@ def _cap_workers(requested: int, tasks: int) -> int:
     return workers
 
 
-def _raise_interrupted(signum: int, frame: Any) -> None:
-    from ._runner import Interrupted
-
-    raise Interrupted(f"signal {signum}")
-
-
 def _cmd_run(args: argparse.Namespace) -> int:
     from ._report import print_table, write_json, write_junit, write_markdown
-    from ._runner import run_claims
+    from ._runner import run_claims, stop_on_signals
 
     if args.workers < 1:
         raise UsageError("--workers must be >= 1")
@@ -200,10 +193,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         executor = Client(args.scheduler).get_executor()
     prog, cb = _progress(not args.no_progress)
     kwargs = dict(profile=args.profile, seed=args.seed, workers=args.workers, executor=executor)
-    try:  # SIGTERM stops the run as Ctrl-C does (main thread only: signal.signal's rule)
-        old_term = signal.signal(signal.SIGTERM, _raise_interrupted)
-    except ValueError:
-        old_term = None
+    guard = stop_on_signals()  # SIGTERM stops the run as Ctrl-C does
+    try:
+        guard.__enter__()
+    except ValueError:  # not the main thread: leave the signals alone
+        guard = None
     try:
         if prog is not None:
             with prog:
@@ -218,8 +212,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.markdown:
             write_markdown(result, args.markdown)
     finally:
-        if old_term is not None:
-            signal.signal(signal.SIGTERM, old_term)
+        if guard is not None:
+            guard.__exit__(None, None, None)
     if result.interrupted:
         print(f"verify: interrupted; {len(result.outcomes)} finished claim(s) reported, "
               f"{len(result.unfinished)} unfinished", file=sys.stderr)
@@ -325,6 +319,25 @@ def _one_blas_thread() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns its exit code.
+
+    Called as the program (``argv`` None: the ``verify`` script, ``python -m verify``), an interrupted
+    run ends the process as soon as its reports are written and the output flushed (``os._exit``): the
+    interpreter's teardown after an interrupted check (freeing torch, sympy and flint state) can take
+    seconds, and the user asked to stop.  Called with an explicit ``argv`` (tests, scripts), it returns.
+    """
+    code = _main(argv)
+    if code == EXIT_INTERRUPTED and argv is None:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # pragma: no cover - a closed pipe
+                pass
+        os._exit(code)
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     _one_blas_thread()
     parser = _parser()
     try:

@@ -23,10 +23,12 @@ negative control is REFUTED.
 
 from __future__ import annotations
 
+import _thread
 import os
 import platform
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -47,6 +49,7 @@ __all__ = [
     "run_claims",
     "run_claim",
     "SerialExecutor",
+    "stop_on_signals",
 ]
 
 
@@ -137,7 +140,60 @@ class ClaimOutcome:
 
 
 class Interrupted(KeyboardInterrupt):
-    """The run was asked to stop (the CLI raises it from its SIGTERM handler)."""
+    """The run was asked to stop by a signal (SIGINT or SIGTERM, see :class:`stop_on_signals`)."""
+
+
+class stop_on_signals:  # noqa: N801 - used as a context manager, like contextlib's
+    """While active (``verify run``), SIGINT and SIGTERM raise :class:`Interrupted` in the main thread,
+    and the raise is repeated every 0.25 s until :func:`run_claims` has taken it.
+
+    One raise is not enough: Python prints and drops an exception raised while it runs a gc callback, a
+    ``__del__`` or a weakref callback (hypothesis installs a gc callback, so a Ctrl-C landing there used
+    to be lost and the run went on).  Once the runner has taken the interruption, further signals are
+    ignored until the reports of what finished are written (a bounded time).  Must be entered in the
+    main thread (``signal.signal``'s rule); elsewhere it raises ``ValueError``.
+    """
+
+    _active: stop_on_signals | None = None
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.taken = threading.Event()
+        self._old: dict[int, Any] = {}
+        self._repeater: threading.Thread | None = None
+
+    def __enter__(self) -> stop_on_signals:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self._old[sig] = signal.signal(sig, self._handler)
+        stop_on_signals._active = self
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.taken.set()
+        if self._repeater is not None:
+            self._repeater.join()
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        stop_on_signals._active = None
+
+    def _handler(self, signum: int, frame: Any) -> None:
+        if self.taken.is_set():
+            return  # already stopping: let the reports be written
+        if self.signum is None:
+            self.signum = signum
+            self._repeater = threading.Thread(target=self._repeat, name="verify-stop", daemon=True)
+            self._repeater.start()
+        raise Interrupted(f"signal {self.signum}")
+
+    def _repeat(self) -> None:
+        while not self.taken.wait(0.25):
+            _thread.interrupt_main(signal.SIGINT)
+
+    @classmethod
+    def take(cls) -> None:
+        """The runner has the interruption in hand: stop repeating it, ignore further signals."""
+        if cls._active is not None:
+            cls._active.taken.set()
 
 
 @dataclass
@@ -302,6 +358,7 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
             for fut in done:
                 collect(fut, in_flight.pop(fut))
     except KeyboardInterrupt:
+        stop_on_signals.take()
         interrupted = True
         for fut, k in list(in_flight.items()):  # harvest what finished before the signal
             if fut.done() and not fut.cancelled() and fut.exception() is None:

@@ -47,6 +47,12 @@ SLOW_CLAIMS = textwrap.dedent('''
 
     def slow(*, seed, profile):
         _mark("start")
+        if os.environ.get("VERIFY_TEST_SWALLOW"):
+            try:  # the first Ctrl-C is lost, as Python drops one raised inside a gc callback
+                for _ in range(600):
+                    time.sleep(0.1)
+            except KeyboardInterrupt:
+                _mark("swallowed")
         for _ in range(600):
             time.sleep(0.1)
         return Evidence(Verdict.CERTIFIED, instances=1)
@@ -112,8 +118,11 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _interrupt(slow_catalogue, sig: int, workers: int) -> tuple[subprocess.CompletedProcess, float, dict, set]:
+def _interrupt(slow_catalogue, sig: int, workers: int, swallow: bool = False
+               ) -> tuple[subprocess.CompletedProcess, float, dict, set]:
     tmp, env, log = slow_catalogue
+    if swallow:
+        env = dict(env, VERIFY_TEST_SWALLOW="1")
     out = tmp / "out"
     cmd = [sys.executable, "-m", "verify", "--catalogue", "slowcat_pkg", "run", "--no-progress",
            "--workers", str(workers), "--json", str(out / "r.json"), "--junit", str(out / "r.xml"),
@@ -186,3 +195,16 @@ def test_signal_stops_the_run_and_reports_what_finished(slow_catalogue, sig, wor
     assert "**Interrupted**" in md and "`slow.fast`" in md
     assert "interrupted" in res.stderr
     assert not list((tmp / "out").glob(".*")), "temporary report files left behind"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+def test_a_swallowed_interrupt_is_repeated(slow_catalogue, sig):
+    """Rule: the stop request is repeated until the runner takes it.  Python silently drops a
+    KeyboardInterrupt raised inside a gc callback (hypothesis installs one), and some code swallows it;
+    here the running check swallows the first one, and the run still stops with exit 130."""
+    res, elapsed, report, _ = _interrupt(slow_catalogue, sig, 1, swallow=True)
+    print(f"signal {sig}, first interrupt swallowed: exited {res.returncode} in {elapsed:.2f} s")
+    assert res.returncode == EXIT_INTERRUPTED, res.stderr[-2000:]
+    assert "swallowed" in (slow_catalogue[2]).read_text()
+    assert elapsed < 8.0
+    assert report["interrupted"] is True and [c["id"] for c in report["claims"]] == ["slow.fast"]
