@@ -170,6 +170,17 @@ MUTATIONS: list[Mutation] = [
         family="control",
     ),
     Mutation(
+        id="interp.construction.bondy_largest_point",
+        path=C,
+        old="E.append(min(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
+        new="E.append(max(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
+        kills=("interp.hardmax.exact", "interp.hardmax.blocks"),
+        why="the distinguishing point is the lexicographically largest of X^j sym.diff X^k, not the smallest",
+        family="construction",
+        equivalent="any point of X^j sym.diff X^k separates the pair and each added point splits a group, so R <= N - 1 "
+                   "and every post-condition hold either way; the spec's 'smallest' is a convention, not mathematics",
+    ),
+    Mutation(
         id="interp.construction.placement_translation_offset",
         path=C,
         old="T2 = tuple(1 - min(z[k] for z in P) for k in range(d))",
@@ -309,6 +320,15 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="interp.attention.alpha_self_score",
+        path="numerics/attention.py",
+        old="s = alpha * _dot(Xc[i], Xc[l], ar) if alpha != zero else zero",
+        new="s = alpha * _dot(Xc[i], Xc[i], ar) if alpha != zero else zero",
+        kills=("interp.lemma.box_to_corner", "interp.lemma.sphere_fixed"),
+        why="the alpha I score uses <x_i, x_i> for every key (every row a full tie)",
+        family="formula",
+    ),
+    Mutation(
         id="interp.attention.causal_scores",
         path="numerics/attention.py",
         old="            row.append(s)\n        out.append(row)",
@@ -416,6 +436,15 @@ MUTATIONS: list[Mutation] = [
         new="return Y * (G + 2 * N * eps * _eye(N)).inv() * X.T",
         kills=("interp.tikhonov.upper_bound", "interp.tikhonov.linear_scaling"),
         why="the ridge minimiser with 2 N eps instead of N eps",
+        family="formula",
+    ),
+    Mutation(
+        id="interp.tikhonov.data_term_halved",
+        path=TR,
+        old="    return sum(r * r for r in R) / N\n",
+        new="    return sum(r * r for r in R) / (2 * N)\n",
+        kills=("interp.tikhonov.linear_scaling", "interp.tikhonov.upper_bound"),
+        why="the ridge data term E = (1/N)||VX - Y||^2 halved",
         family="formula",
     ),
     Mutation(
