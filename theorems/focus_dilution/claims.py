@@ -332,6 +332,8 @@ DILUTION = Claim(
                 Check("simulation", _dyn.dilution, {"variant": "permanent_focus"})),
         Control("monotone_Dbar", "D-bar is monotone in E1",
                 Check("simulation", _dyn.dilution, {"variant": "monotone_Dbar"})),
+        Control("same_peak", "the F peak is the same at lam = 1/2 and 9/10 (0.9123; refuted by the anchor budget)",
+                Check("simulation", _dyn.dilution, {"variant": "same_peak"})),
     ),
     expected=Verdict.CONSISTENT,
 )
