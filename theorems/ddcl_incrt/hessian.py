@@ -450,7 +450,9 @@ def sympy_collapse_hessian(Z: Sequence[Sequence[Any]], K: int, tau: Any, mode: s
         for b in flat[: i + 1]:
             v = sp.diff(da, b).subs(zero)
             if not v.is_Rational:
-                v = sp.nsimplify(sp.simplify(v))
+                v = sp.simplify(v)
+            if not v.is_Rational:  # never a numerical guess (nsimplify) in an exact route
+                raise ArithmeticError(f"the Hessian entry {v} did not simplify to a rational")
             row.append(Fraction(int(sp.fraction(v)[0]), int(sp.fraction(v)[1])))
         H.append(row)
     n = len(flat)
