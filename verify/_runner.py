@@ -186,8 +186,12 @@ class stop_on_signals:  # noqa: N801 - used as a context manager, like contextli
         raise Interrupted(f"signal {self.signum}")
 
     def _repeat(self) -> None:
+        main = threading.main_thread().ident
         while not self.taken.wait(0.25):
-            _thread.interrupt_main(signal.SIGINT)
+            if hasattr(signal, "pthread_kill") and main is not None:
+                signal.pthread_kill(main, signal.SIGINT)  # a real signal also cuts a sleep short
+            else:  # pragma: no cover - Windows
+                _thread.interrupt_main(signal.SIGINT)
 
     @classmethod
     def take(cls) -> None:

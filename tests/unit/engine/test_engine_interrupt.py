@@ -53,6 +53,7 @@ SLOW_CLAIMS = textwrap.dedent('''
                     time.sleep(0.1)
             except KeyboardInterrupt:
                 _mark("swallowed")
+                time.sleep(60)  # the repeated request must cut a long sleep short too
         for _ in range(600):
             time.sleep(0.1)
         return Evidence(Verdict.CERTIFIED, instances=1)
