@@ -323,10 +323,10 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.pruning_r4_control_variant_ignored",
         path=_C.format("pruning"),
-        old='b1 = b1 / 2 if variant == "r4_half" else b1',
+        old='b1 = b1 / 2 if variant == "r4_witness_half" else b1',
         new="b1 = b1",
         kills=("ddcl.pruning.safety",),
-        why="the R4 witness ignores the r4_half control's variant",
+        why="the R4 witness ignores its control's variant (r4_witness_half)",
         family="check",
     ),
     Mutation(

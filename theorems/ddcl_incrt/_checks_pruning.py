@@ -61,7 +61,8 @@ def _psd(d: int, rng: np.random.Generator) -> np.ndarray:
     return A @ A.T / A.shape[1]
 
 
-BOUND_VARIANTS = ("statement", "no_sqrt", "kept_or_increased", "madd_cat_bound", "r4_half", "r3_quarter")
+BOUND_VARIANTS = ("statement", "no_sqrt", "kept_or_increased", "madd_cat_bound", "r4_half", "r4_witness_half",
+                  "r3_quarter")
 
 
 def _r2_bounds(eps: float, lam1_sub: float, variant: str) -> tuple[float, float]:
@@ -131,10 +132,10 @@ def _witnesses(tally: Tally, variant: str, worst: dict) -> None:
                 variant=variant))
         if tally.counterexample is not None:
             return
-    if run_all or variant == "r4_half":
+    if run_all or variant == "r4_witness_half":
         J = np.array([[0.0, 1.0], [-1.0, 0.0]])
         diff, b1, b2, b3 = _r4_chain(np.diag([2.0, 1.0]), [J], 0, np.zeros((2, 0)))
-        b1 = b1 / 2 if variant == "r4_half" else b1
+        b1 = b1 / 2 if variant == "r4_witness_half" else b1
         tol = float_tolerance(ops=64, scale=1.0)
         tally.le(diff, b1, tol, counterexample=lambda: refuted(
             f"R4 witness: |Delta lambda_max| = {diff:.6g} exceeds {b1:.6g}", variant=variant))
@@ -169,7 +170,8 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
     Variants (negative controls), each running only the sub-checks of the bound it changes:
     ``no_sqrt`` (R2 bounds eps only), ``kept_or_increased`` (lambda_j(C_sub) >= lambda_j(C_full)),
     ``madd_cat_bound`` (M-add with the M-cat bound eps + sqrt(lambda_1 eps)), ``r4_half`` (half R4's
-    first bound), ``r3_quarter`` (R3 with N eps_tr / min n_k)."""
+    first bound, on the sweep), ``r4_witness_half`` (the same on the R4 witness alone), ``r3_quarter``
+    (R3 with N eps_tr / min n_k)."""
     if variant not in BOUND_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose from {BOUND_VARIANTS}")
     rng = np.random.default_rng(seed)

@@ -503,6 +503,8 @@ PRUNING = Claim(
         Control("madd_cat_bound", "M-add obeys the M-cat bound eps + sqrt(lambda_1 eps)",
                 Check("bounds", _pru.bounds, {"variant": "madd_cat_bound"})),
         Control("r4_half", "R4 with half of |P⊥ sym(G M_a^h) P⊥|_2", Check("bounds", _pru.bounds, {"variant": "r4_half"})),
+        Control("r4_witness_half", "R4 with half its bound, on the witness G = diag(2, 1) alone",
+                Check("bounds", _pru.bounds, {"variant": "r4_witness_half"})),
         Control("r3_quarter", "R3 with N eps_tr / min n_k", Check("bounds", _pru.bounds, {"variant": "r3_quarter"})),
         Control("shared_invariance", "R1 for a shared dictionary",
                 Check("per_head", _pru.per_head_invariance, {"variant": "shared"})),
