@@ -270,6 +270,15 @@ MUTATIONS: list[Mutation] = [
                     "third direction +8.4 of 18): the claims' budgets rightly do not resolve solver tolerance"),
     ),
     Mutation(
+        id="focus.flow.R1_inequality_flipped",
+        path=FLOW,
+        old='out["R1"] = first_time(t, (s0[:, 0] >= 0.5 * sc) & (s0[:, 1] / s0[:, 0] <= 0.01))',
+        new='out["R1"] = first_time(t, (s0[:, 0] >= 0.5 * sc) & (s0[:, 1] / s0[:, 0] >= 0.01))',
+        kills=("focus.plateaus",),
+        why="the R1 event (rank-one condensation) with sigma2/sigma1 >= 0.01 instead of <= 0.01",
+        family="bound",
+    ),
+    Mutation(
         id="focus.flow.focus_event_threshold",
         path=FLOW,
         old='out["focus"] = first_time(t, tr.A[:, 0, 0] >= 0.9)',
