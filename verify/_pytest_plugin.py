@@ -1,9 +1,15 @@
-"""pytest plugin (entry point ``pytest11``): every claim is a pytest item named by its id.
+"""The toolkit side of the pytest plugin: every claim is a pytest item named by its id.
 
-Collection: a file whose name matches the ini option ``verify_claim_files`` (default ``claims.py``) and
-that defines ``CLAIMS`` becomes a collector; each claim in ``CLAIMS`` becomes an item.  With this
-project's ``testpaths = ["tests", "theorems"]``, plain ``pytest`` runs the unit tests and the whole
-catalogue.
+pytest does not load this module itself: the entry point is the top-level module
+``transformer_theory_verify_plugin`` (``pytest11`` name ``transformer_theory_verify``), which defines the
+options, ini values and fixtures without importing the toolkit, and imports this module only when a
+candidate ``claims.py`` (one that mentions ``CLAIMS`` and imports ``verify``) or a fixture needs it, so
+the plugin stays inert in unrelated projects.
+
+Collection: a candidate file becomes a :class:`ClaimsFile`; it yields one :class:`ClaimItem` per claim
+when its ``CLAIMS`` hold :class:`~verify.Claim` objects, and nothing when they hold none (a ``CLAIMS`` of
+another library is not ours).  With this project's ``testpaths = ["tests", "theorems"]``, plain
+``pytest`` runs the unit tests and the whole catalogue.
 
 An item passes when the claim's observed verdict equals its expected verdict and every negative control
 is REFUTED; otherwise it fails with the differing checks and unrefuted controls listed.
@@ -19,50 +25,24 @@ Fixtures for users' own tests: ``verify_profile`` (the selected :class:`~verify.
 
 from __future__ import annotations
 
-import fnmatch
 import importlib
 import importlib.util
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ._profile import PROFILES, Profile, get_profile
+from ._claim import Claim
+from ._profile import Profile, get_profile
 
-__all__ = ["ClaimItem", "ClaimsFile", "ClaimMismatch"]
-
-
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("verify", "verify: claims of the catalogue as pytest items")
-    group.addoption("--verify-profile", default=None, choices=sorted(PROFILES),
-                    help="profile for claim items (default: ini verify_profile or 'quick')")
-    group.addoption("--verify-seed", type=int, default=0, help="base seed for claim items")
-    parser.addini("verify_profile", "default profile for claim items", default="quick")
-    parser.addini("verify_claim_files", "glob patterns of files whose CLAIMS become items",
-                  type="args", default=["claims.py"])
+__all__ = ["ClaimItem", "ClaimsFile", "ClaimMismatch", "profile", "run_catalogue_claim"]
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "claim: a claim of the verify catalogue (added automatically)")
-
-
-def _profile(config: pytest.Config) -> Profile:
+def profile(config: pytest.Config) -> Profile:
+    """The profile selected with ``--verify-profile``, ini ``verify_profile`` or ``quick``."""
     name = config.getoption("--verify-profile") or config.getini("verify_profile") or "quick"
     return get_profile(name)
-
-
-def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    patterns = parent.config.getini("verify_claim_files")
-    if not any(fnmatch.fnmatch(file_path.name, p) for p in patterns):
-        return None
-    try:
-        text = file_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    if "CLAIMS" not in text:
-        return None
-    return ClaimsFile.from_parent(parent, path=file_path)
 
 
 def _dotted_name(path: Path) -> str | None:
@@ -96,8 +76,12 @@ class ClaimsFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         mod = _import(self.path, self.config)
         claims = getattr(mod, "CLAIMS", None)
-        if claims is None:
-            return
+        if not isinstance(claims, (list, tuple)) or not any(isinstance(c, Claim) for c in claims):
+            return  # not the toolkit's CLAIMS: silently not ours
+        others = [c for c in claims if not isinstance(c, Claim)]
+        if others:
+            raise self.CollectError(f"{self.path.name}: CLAIMS mixes Claim objects with "
+                                    f"{len(others)} other value(s), e.g. {others[0]!r:.80}")
         for claim in claims:
             item = ClaimItem.from_parent(self, name=claim.id, claim=claim)
             item.add_marker(pytest.mark.claim)
@@ -121,13 +105,13 @@ class ClaimItem(pytest.Item):
     def runtest(self) -> None:
         from ._runner import run_claim
 
-        profile = _profile(self.config)
-        self.outcome = run_claim(self.claim, profile=profile,
+        profile_ = profile(self.config)
+        self.outcome = run_claim(self.claim, profile=profile_,
                                  seed=self.config.getoption("--verify-seed"))
         o = self.outcome
         self.user_properties.append(("verdict", o.verdict.value))
         self.user_properties.append(("expected", o.expected.value))
-        self.user_properties.append(("profile", profile.name))
+        self.user_properties.append(("profile", profile_.name))
         if not o.passed:
             raise ClaimMismatch(o)
 
@@ -147,20 +131,11 @@ class ClaimItem(pytest.Item):
         return self.path, None, f"claim {self.claim.id}"
 
 
-@pytest.fixture
-def verify_profile(request: pytest.FixtureRequest) -> Profile:
-    """The profile selected with ``--verify-profile`` (default ``quick``)."""
-    return _profile(request.config)
-
-
-@pytest.fixture
-def verify_claim(request: pytest.FixtureRequest) -> Callable[[str], Any]:
-    """Run a catalogue claim by id under the selected profile; returns its ClaimOutcome."""
+def run_catalogue_claim(config: pytest.Config, claim_id: str) -> Any:
+    """Run the catalogue claim ``claim_id`` under the selected profile and seed (the ``verify_claim``
+    fixture)."""
     from ._registry import catalogue
     from ._runner import run_claim
 
-    def _run(claim_id: str) -> Any:
-        return run_claim(catalogue().get(claim_id), profile=_profile(request.config),
-                         seed=request.config.getoption("--verify-seed"))
-
-    return _run
+    return run_claim(catalogue().get(claim_id), profile=profile(config),
+                     seed=config.getoption("--verify-seed"))
