@@ -23,7 +23,7 @@ import numpy as np
 from numerics.errors import InputError, InputTypeError, check_arg
 from numerics.flows import FlowError, Stages, detect_stages, first_time, geometric_grid, integrate
 from numerics.markov import MarkovChain
-from numerics.validation import check_int, check_positive_real, real_value
+from numerics.validation import check_int, check_positive_real
 
 from .population import FLOAT, Ops, attention, grad_M_Phi, param_grads, population_loss, reference_formulas
 
@@ -213,9 +213,7 @@ def run_flow(chain: Any, *, T: float = 3e4, m: int = 8, mk: int = 8, eps: float 
     check_arg(T > t0, "T", f"must be > t0 = {t0}", T)
     rtol = _finite_positive(rtol, "rtol")
     atol = _finite_positive(atol, "atol")
-    eps_q = real_value(eps, "eps")
-    check_arg(not isinstance(eps_q, float) and eps_q >= 0, "eps", "must be a finite real number >= 0", eps)
-    eps = float(eps_q)
+    eps = _finite_positive(eps, "eps")  # the scale of the random start (init_params needs eps > 0)
     check_arg(isinstance(method, str) and method in _METHODS, "method", f"must be one of {_METHODS}", method)
     check_arg(isinstance(variant, str) and variant in ("statement", "drop_phiT_term"), "variant",
               "must be 'statement' (or 'drop_phiT_term', the negative controls' gradient)", variant)
