@@ -26,6 +26,10 @@ import pytest
 from verify._cli import EXIT_INTERRUPTED
 from verify._report import schema, validate
 
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "killpg") or not Path("/proc/self/stat").exists(),
+    reason="POSIX signals and /proc (the process tree is read there)")
+
 SLOW_CLAIMS = textwrap.dedent('''
     import os
     import time
