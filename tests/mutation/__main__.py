@@ -164,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-baseline", action="store_true", help="skip the unmutated run")
     ap.add_argument("--target", type=float, default=0.95)
     ap.add_argument("--json", metavar="PATH", help="write the results here")
+    ap.add_argument("--markdown", metavar="PATH", help="write the results as a Markdown table here")
     args = ap.parse_args(argv)
 
     muts = all_mutations()
@@ -251,7 +252,30 @@ def main(argv: list[str] | None = None) -> int:
                          "why": r.mutation.why, "kills": list(r.mutation.kills), "status": r.status,
                          "seconds": round(r.seconds, 2), "detail": r.detail, "failed": r.failed}
                         for r in results]}, indent=2))
+    if args.markdown:
+        Path(args.markdown).write_text(_markdown(results, counts, rate))
     return 0 if rate >= args.target and not counts["invalid"] else 1
+
+
+def _markdown(results: list[Result], counts: dict[str, int], rate: float) -> str:
+    """A summary per area and one row per mutation (what docs/mutation.md shows)."""
+    areas: dict[str, dict[str, int]] = {}
+    for r in results:
+        a = areas.setdefault(r.mutation.id.split(".", 1)[0], {})
+        a[r.status] = a.get(r.status, 0) + 1
+    lines = ["| area | mutations | killed | survived | equivalent | invalid |", "|---|---|---|---|---|---|"]
+    for area, c in areas.items():
+        lines.append(f"| {area} | {sum(c.values())} | {c.get('killed', 0)} | {c.get('survived', 0)} | "
+                     f"{c.get('equivalent', 0)} | {c.get('invalid', 0)} |")
+    lines.append(f"| **all** | **{len(results)}** | **{counts['killed']}** | **{counts['survived']}** | "
+                 f"**{counts['equivalent']}** | **{counts['invalid']}** |")
+    lines += ["", f"Kill rate: **{rate:.1%}** of the {counts['killed'] + counts['survived']} scored mutations.",
+              "", "| mutation | family | the bug | status | caught by |", "|---|---|---|---|---|"]
+    for r in results:
+        by = ", ".join(r.failed[:3]) or (r.mutation.equivalent if r.status == "equivalent" else r.detail[:60])
+        why = r.mutation.why.replace("|", "\\|")
+        lines.append(f"| `{r.mutation.id}` | {r.mutation.family} | {why} | {r.status} | {by.replace('|', '/')} |")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
