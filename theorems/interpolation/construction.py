@@ -333,13 +333,13 @@ class InterpolatingTransformer:
                 raise InputError("tau", "is only meaningful for softmax attention (pass tau=None)", tau,
                                  has_value=True)
             if dps is not None:
-                check_dps(dps)
+                check_dps(dps, minimum=5)
             out = ExactState([Xq], self.Q).run(self.blocks).sequence(0)
             return [tuple(_as_fraction(v) for v in t) for t in out]  # exact, as fractions.Fraction
         if tau is None:
             raise InputError("tau", "softmax evaluation needs a temperature: model(X, tau=..., dps=...)")
         tau_q = check_positive_real(tau, "tau")
-        dps = 60 if dps is None else check_dps(dps)
+        dps = 60 if dps is None else check_dps(dps, minimum=5)
         from numerics.arithmetic import MPArithmetic
 
         from .blocks import run_generic

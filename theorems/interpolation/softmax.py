@@ -254,7 +254,7 @@ def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: in
 def softmax_outputs(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> list[list[tuple]]:
     """Outputs of every dataset sequence under softmax at temperature ``tau`` (mpmath, ``dps`` digits)."""
     tau = check_positive_real(tau, "tau")
-    ar = MPArithmetic(check_dps(dps))
+    ar = MPArithmetic(check_dps(dps, minimum=5))
     bl = model.blocks if blocks is None else blocks
     return [run_generic(bl, x, ar, kernel="softmax", tau=tau) for x in model.dataset.inputs]
 
