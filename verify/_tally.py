@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from ._verdict import Counterexample, Evidence, Verdict, combine
@@ -48,6 +49,51 @@ class Observation:
     def __post_init__(self) -> None:
         if self.level is Verdict.REFUTED and self.counterexample is None:
             raise ValueError("a refuting Observation needs a counterexample")
+
+
+def _exact(x: Any) -> Any:
+    """``x`` as an exact Fraction when it is an exact or multiple-precision number (int, Fraction,
+    fmpz/fmpq, a finite mpmath mpf of any context), else None (floats, numpy, tensors, NaN/inf)."""
+    from fractions import Fraction
+
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, (int, Fraction)):
+        return Fraction(x)
+    mod = type(x).__module__ or ""
+    if mod.startswith("flint"):
+        name = type(x).__name__
+        if name == "fmpz":
+            return Fraction(int(x))
+        if name == "fmpq":
+            return Fraction(int(x.p), int(x.q))
+        return None
+    if mod.startswith("mpmath"):
+        mpf_ = getattr(x, "_mpf_", None)
+        if mpf_ is None:
+            return None
+        sgn, man, exp, _bc = mpf_
+        if not man and exp:  # +-inf / nan (special values have a zero mantissa and exp != 0)
+            return None
+        v = Fraction(int(man)) * (Fraction(2) ** int(exp))
+        return -v if sgn else v
+    return None
+
+
+def _exact_difference(value: Any, target: Any) -> Any:
+    """``value - target`` exactly (a Fraction) when both sides are exact / mpmath numbers, else None.
+
+    mpmath values are dyadic rationals, so their difference is formed without any rounding; a float
+    conversion happens only afterwards, of the (small) difference -- never of each side, which would
+    round 1 + 1e-30 to 1.0 and hide a discrepancy far above a 1e-35 tolerance.
+    """
+    a = _exact(value)
+    if a is None:
+        return None
+    b = _exact(target)
+    if b is None:
+        return None
+    return a - b
 
 
 def _f(x: Any) -> float | None:
@@ -106,14 +152,30 @@ class Tally:
         """|value - target| <= tol * scale  -> CONSISTENT, else REFUTED (float budget).
 
         The recorded error and margin are relative to ``scale`` (so they compare with ``tol``).  A NaN
-        or infinite difference, or a NaN budget, decides nothing: UNKNOWN (never a pass).
+        or infinite difference, or a NaN budget, decides nothing: UNKNOWN (never a pass).  When both
+        sides are exact or multiple-precision numbers (int, Fraction, fmpz/fmpq, mpmath mpf of any
+        context) the difference is formed exactly and compared with the budget exactly; only the
+        recorded error is a float (of the difference, never of each side).
         """
-        err = abs(float(value) - float(target))
         budget = float(tol) * float(scale)
-        if not math.isfinite(err) or math.isnan(budget):
-            return self.add(Observation(Verdict.UNKNOWN, error=None))
+        diff = _exact_difference(value, target)
+        if diff is not None:
+            # both sides exact / multiple precision: subtract in their own arithmetic and decide
+            # |diff| <= budget exactly (the budget is a float, hence an exact dyadic rational)
+            if math.isnan(budget):
+                return self.add(Observation(Verdict.UNKNOWN, error=None))
+            try:
+                err = float(abs(diff))
+            except OverflowError:
+                err = math.inf
+            holds = budget == math.inf or (budget != -math.inf and abs(diff) <= Fraction(budget))
+        else:
+            err = abs(float(value) - float(target))
+            if not math.isfinite(err) or math.isnan(budget):
+                return self.add(Observation(Verdict.UNKNOWN, error=None))
+            holds = err <= budget
         rel = err / scale if scale else err
-        if err <= budget:
+        if holds:
             return self.add(Observation(Verdict.CONSISTENT, margin=tol - rel, error=rel))
         return self.add(Observation(
             Verdict.REFUTED, margin=tol - rel, error=rel,
