@@ -196,7 +196,7 @@ def _block_agrees(tally: Tally, Z: np.ndarray, P: np.ndarray, tau: float, Q: np.
     unit = float(np.abs(Z).max() + np.abs(P).max())
     for mode in ("full", "stopgrad"):
         block = DictionaryBlock(d, K, tau=tau, mode=mode, init=P)
-        out = {k: float(v) for k, v in block.losses(Zt).items()}
+        out = {k: float(v.detach()) for k, v in block.losses(Zt).items()}  # no grad-tensor -> float
         for name in ("L_q", "L_OLS", "V", "H", "F"):
             if variant == "block_detached":
                 break

@@ -212,8 +212,8 @@ def run_planted(r: int, *, seed: int = 0, steps: int = 30000, theta: float = 0.0
             headnorms = [float(np.linalg.norm(G @ Ma)) for Ma in Mas]
             energies = [float((O.detach() ** 2).sum(-1).mean()) for O in outs]
             rec = {"step": step + 1, "H": len(heads), "recorded": U.shape[1], "s_G": s_hat,
-                   "lambda_max": float(w[-1]), "lambda_min": float(w[0]), "task": float(task),
-                   "F": float(Fe), "F_rel": float(Fe) - float(np.trace(Cy)), "sep_min": sep_min,
+                   "lambda_max": float(w[-1]), "lambda_min": float(w[0]), "task": float(task.detach()),
+                   "F": float(Fe.detach()), "F_rel": float(Fe.detach()) - float(np.trace(Cy)), "sep_min": sep_min,
                    "gamma_max": gamma, "head_GMa": headnorms, "head_energy": energies}
             if temp_state:
                 rec["tau_h"] = [float(temp_state["tmin"] + torch.nn.functional.softplus(s)) for s in temp_state["s"]]
