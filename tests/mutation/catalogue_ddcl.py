@@ -375,6 +375,17 @@ MUTATIONS: list[Mutation] = [
         family="check",
     ),
     Mutation(
+        id="ddcl.checks.pruning_spectrum_float_order",
+        path=_C.format("pruning"),
+        old="full_spec = [cl.enclosure for cl in reversed(exact_spectrum(C)) for _ in range(cl.multiplicity)]",
+        new="full_spec = sorted((cl.enclosure for cl in exact_spectrum(C) for _ in range(cl.multiplicity)),\n"
+            "                               key=lambda b: -float(b.mid()))",
+        kills=("ddcl.pruning.force_kept_with_margin",),
+        why="the eigenvalue balls of C_full ordered through float(mid): at scale 1e-400 every midpoint is "
+            "0.0, the order is wrong and the pinned margin witness is not exercised",
+        family="check",
+    ),
+    Mutation(
         id="ddcl.checks.lyapunov_live_step",
         path=_C.format("lyapunov"),
         old='return P - eta * grad_detached(Z, P, gibbs(Z, P, tau))["L_q"]',

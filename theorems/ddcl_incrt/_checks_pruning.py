@@ -306,6 +306,15 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
     # second pinned case: C_full = [[1, 2], [2, 4]] (B = sqrt(a eps), drop = eps = 4), c = 4, tau = 6:
     # the margin 7/3 exceeds half the R2 bound (2) but not the bound (4); after pruning 4/6 < 1.
     cases = [_PIN_FORCE, ([[Fraction(1), Fraction(2)], [Fraction(2), Fraction(4)]], [0], 2, 4, Fraction(6))]
+    # margin witnesses (with_margin): C_full = s [[4, 1/10], [1/10, 1]], tau = s, K = 2, c = 4 meets the
+    # margin condition at j = 1 (4 lambda_1/1 - 1 = 15.01 > 4 (1 + sqrt 4) = 12); the condition is
+    # scale free, so it must be met at s = 1 and at s = 10^-400, where every eigenvalue is a ball far
+    # below the float range (float(mid) = 0.0 for all of them: an order taken through floats would
+    # put lambda_2 first and the witness would not be exercised -> UNKNOWN below)
+    witnesses = []
+    for s in (Fraction(1), Fraction(1, 10 ** 400)):
+        witnesses.append(len(cases))
+        cases.append(([[4 * s, s / 10], [s / 10, s]], [0], 2, 4, s))
     for _ in range(profile.pick(40, 150, 1000)):
         ds, dh = int(rng.integers(1, 4)), int(rng.integers(1, 3))
         d = ds + dh
@@ -321,7 +330,7 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
             if top.mid() > 0 else Fraction(1)
         cases.append((C, keep, K, c, tau))
     n_cond = 0
-    for C, keep, K, c, tau in cases:
+    for case_no, (C, keep, K, c, tau) in enumerate(cases):
         Cs = [[C[a][b] for b in keep] for a in keep]
         pruned = [i for i in range(len(C)) if i not in keep]
         inst = {"C_full": [[str(x) for x in r] for r in C], "kept": keep, "K": K, "c": c, "tau": str(tau)}
@@ -340,16 +349,20 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
             D = [[C[a][b] for b in pruned] for a in pruned]
             eps = exact_spectrum(D)[-1].enclosure
             lam1s = exact_spectrum(Cs)[-1].enclosure
-            full_spec = sorted((cl.enclosure for cl in exact_spectrum(C) for _ in range(cl.multiplicity)),
-                               key=lambda b: -float(b.mid()))
+            # descending, with multiplicities: exact_spectrum's clusters are pairwise disjoint and in
+            # certainly ascending order (decided on exact endpoints, never through floats, which
+            # underflow to 0.0 for eigenvalues below 1e-308)
+            full_spec = [cl.enclosure for cl in reversed(exact_spectrum(C)) for _ in range(cl.multiplicity)]
             factor = Fraction(1, 2) if variant == "bound_halved" else Fraction(1)
             tq = flint.arb(flint.fmpq(tau.numerator, tau.denominator))
             bound = (eps + (lam1s * eps).sqrt()) * (c * flint.arb(flint.fmpq(factor.numerator, factor.denominator))) / tq
+            met = []
             for j, lamj in enumerate(full_spec[: len(keep)], start=1):
                 margin = c * lamj / tq - 1
                 cond = tri_gt(margin, bound)
                 if cond is not Tri.TRUE:
                     continue
+                met.append(j)
                 n_cond += 1
                 ok = after >= j
                 tally.exact(ok, counterexample=lambda: refuted(
@@ -357,5 +370,12 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
                     **inst))
                 if not ok:
                     return tally.evidence()
+            if case_no in witnesses and 1 not in met:
+                # a pinned witness of the implication was not exercised: the check would be vacuous
+                # there (e.g. eigenvalues taken in the wrong order); undecided, never a pass
+                return Evidence(Verdict.UNKNOWN, instances=tally.instances, notes=(
+                    f"pinned margin witness {case_no - witnesses[0] + 1} of {len(witnesses)} (C_full = s [[4, "
+                    f"1/10], [1/10, 1]], tau = s) does not meet the margin condition at j = 1 (modes "
+                    f"meeting it: {met})"))
     tally.details["instances_meeting_the_margin_condition"] = n_cond
     return tally.evidence()
