@@ -174,11 +174,13 @@ MUTATIONS: list[Mutation] = [
         path=C,
         old="E.append(min(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
         new="E.append(max(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
-        kills=("interp.hardmax.exact", "interp.hardmax.blocks"),
-        why="the distinguishing point is the lexicographically largest of X^j sym.diff X^k, not the smallest",
+        kills=("interp.length_independence",),
+        why="the distinguishing point is the lexicographically largest of X^j sym.diff X^k, not the smallest: "
+            "exactness and R <= N - 1 hold either way (any point separates the pair), but fresh tokens appended "
+            "to the inputs are then chosen and separate one sequence each, so R, L and P grow with n_j (shared "
+            "tokens N = 4: L = 10 at k = 0, 11 for k >= 1); length_profile sees it, the E-reusing instances "
+            "check cannot (formerly documented as equivalent)",
         family="construction",
-        equivalent="any point of X^j sym.diff X^k separates the pair and each added point splits a group, so R <= N - 1 "
-                   "and every post-condition hold either way; the spec's 'smallest' is a convention, not mathematics",
     ),
     Mutation(
         id="interp.construction.placement_translation_offset",
@@ -419,7 +421,56 @@ MUTATIONS: list[Mutation] = [
         family="formula",
         equivalent="at z = 0 the active branch adds W_k * 0 = 0: the same function",
     ),
+    Mutation(
+        id="interp.length.profile_slope_ignored",
+        path=CC,
+        old="                tally.exact(slope == 0, counterexample=refuted(",
+        new="                tally.exact(True, counterexample=refuted(",
+        kills=("interp.length_independence",),
+        why="length_profile never compares the interpolated slope with 0 (its control naive_profile then passes)",
+        family="check",
+    ),
+    Mutation(
+        id="interp.counts.padded_constant_loosened",
+        path=CC,
+        old="return 22 * d + 28 if attention == \"hardmax\" else 24 * d + 29",
+        new="return 22 * d + 38 if attention == \"hardmax\" else 24 * d + 29",
+        kills=("interp.hardmax.params",),
+        why="the padded hardmax constant (22d+28) loosened to (22d+38): the witness's padded slope 66 is then "
+            "below 9/10 of 82 at d = 2",
+        family="bound",
+    ),
+    Mutation(
+        id="interp.counts.padding_dead_neuron",
+        path=C,
+        old="            blocks.insert(pos, identity_block())",
+        new="            blocks.insert(pos, Block(FF(1, ((0,) * self.d,), (-1,), ((0,) * self.d,)), SA(1, 0),\n"
+            "                                     label=\"identity padding\", stage=\"pad\"))",
+        kills=("interp.hardmax.params", "interp.softmax.blocks"),
+        why="padding blocks carry a dead neuron (relu(-1) = 0, W = 0): outputs and block counts unchanged, "
+            "2d + 1 parameters more per padding block (only the padded-count check sees it)",
+        family="construction",
+    ),
     # -- tikhonov / resnet ----------------------------------------------------------------------------
+    Mutation(
+        id="interp.tikhonov.fig1_norm_eta_dropped",
+        path=TR,
+        old="norm2 = float(d + 1 + (W ** 2).sum() + (U ** 2).sum() + (b ** 2).sum())",
+        new="norm2 = float(d + (W ** 2).sum() + (U ** 2).sum() + (b ** 2).sum())",
+        kills=("interp.tikhonov.upper_bound",),
+        why="|theta*|^2 of the Figure 1 data forgets eta = 1 (61.53 instead of 62.53; inside the old [55, 70])",
+        family="formula",
+    ),
+    Mutation(
+        id="interp.tikhonov.fig1_target_bias_dropped",
+        path=TR,
+        old="y = mu + torch.relu(mu @ U + b) @ W",
+        new="y = mu + torch.relu(mu @ U) @ W",
+        kills=("interp.tikhonov.upper_bound",),
+        why="the Figure 1 targets drop the FF bias b: theta* (which has it) is no longer an interpolant, while "
+            "|theta*|^2 is unchanged",
+        family="formula",
+    ),
     Mutation(
         id="interp.tikhonov.min_J_scaled",
         path=TR,
@@ -492,6 +543,34 @@ MUTATIONS: list[Mutation] = [
         kills=("interp.hardmax.exact",),
         why="the exported FF output scaled by 1 + 1e-9 (float export drifts from the exact weights)",
         family="formula",
+    ),
+    Mutation(
+        id="interp.torch.uniform_mean_drift",
+        path=TE,
+        old="mean = (X * mask[:, :, None]).sum(dim=1, keepdim=True) / cnt",
+        new="mean = (X * mask[:, :, None]).sum(dim=1, keepdim=True) / cnt * (1 + 1e-9)",
+        kills=("interp.hardmax.exact",),
+        why="the exported uniform attention's mean off by a relative 1e-9: 9.3e-9 off the targets, inside the "
+            "old fixed 1e-6 tolerance, far outside the derived budget (torch_blockwise never runs it)",
+        family="tolerance",
+    ),
+    Mutation(
+        id="interp.torch.input_drift",
+        path=TE,
+        old="X[j, :len(s)] = torch.tensor(rows, dtype=torch.float64)",
+        new="X[j, :len(s)] = torch.tensor(rows, dtype=torch.float64) * (1 + 1e-9)",
+        kills=("interp.hardmax.exact",),
+        why="pad_batch scales the exported inputs by 1 + 1e-9: 1.1e-7 off the targets, inside the old 1e-6",
+        family="tolerance",
+    ),
+    Mutation(
+        id="interp.torch.network_budget_loosened",
+        path=CE,
+        old="NETWORK_BUDGET_SAFETY = 4.0",
+        new="NETWORK_BUDGET_SAFETY = 4.0e6",
+        kills=("interp.hardmax.exact",),
+        why="the whole-network float64 budget's safety factor inflated 10^6-fold (control perturbed_export passes)",
+        family="tolerance",
     ),
     Mutation(
         id="interp.torch.uniform_mean_counts_padding",

@@ -126,7 +126,9 @@ HARDMAX_EXACT = Claim(
         Check("exact_rank2_collapse", _ex.hardmax_exact, {"collapse": "rank2"},
               description="the same with the rank-2 collapse A = e1e1^T + e2e2^T (kappa = 4d)"),
         Check("torch_float64", _ex.hardmax_torch, role="corroborating",
-              description="torch export within 1e-6 of the targets where the gadget margin >= 1e-3"),
+              description="whole torch export within a derived forward-error budget of the targets (unit "
+                          "roundoff x operations x magnitudes x Lipschitz along the exact trajectory, safety "
+                          "8 x 4, recorded) where the gadget margin >= 1e-3"),
         Check("torch_blockwise", _ex.torch_blockwise, role="corroborating",
               description="torch export block by block (factor scores, collapse, line map, snaps, random nets) "
                           "within a derived float64 budget"),
@@ -140,6 +142,8 @@ HARDMAX_EXACT = Claim(
                 Check("exact", _ex.hardmax_exact, {"variant": "no_collapse"})),
         Control("transposed_export", "the factors exported as (q, p): A^T in torch; off by far more than the budget",
                 Check("torch_blockwise", _ex.torch_blockwise, {"variant": "transpose_factors"})),
+        Control("perturbed_export", "the exported FF matrices W scaled by 1 + 1e-9: off the targets by more than the budget",
+                Check("torch_float64", _ex.hardmax_torch, {"variant": "perturbed_export"})),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -202,6 +206,9 @@ HARDMAX_PARAMS = Claim(
               description="P equals the formula with the one-block mean separation (8d+7); >= 1 instance uses it"),
         Check("sharpness", _ct.params_sharpness,
               description="two-sided: sympy lim P/((22d+19)M) = 1; witness chain N = 1..K has a constant gap"),
+        Check("padded", _ct.padded_params,
+              description="two-sided: built networks padded to 2M+2N+1 blocks have P_pad <= (22d+28)M; the "
+                          "witness chain's padded slope is >= 9/10 of it (22d+22, recorded)"),
     ),
     controls=(
         Control("o_dN", "P = O(dN): on N = 1, m_1 = n_1 = k, P/(dN) grows without bound",
@@ -213,6 +220,10 @@ HARDMAX_PARAMS = Claim(
                       {"separation": "auto", "variant": "mean_as_bondy"})),
         Control("loose_constant", "(22d+20)M is as sharp as (22d+19)M: the witness gap grows with M",
                 Check("sharpness", _ct.params_sharpness, {"constant_shift": 1})),
+        Control("padding_free", "identity padding is free: (22d+19)M bounds the padded count (chain, M = 6, d = 2)",
+                Check("padded", _ct.padded_params, {"constant": "unpadded"})),
+        Control("padded_loose", "(32d+28)M approached by the witness: its padded slope is 66 < 9/10 * 92 at d = 2",
+                Check("padded", _ct.padded_params, {"constant": "loose"})),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -268,7 +279,7 @@ def _softmax_blocks_statement():
 
 SOFTMAX_BLOCKS = Claim(
     id="interp.softmax.blocks",
-    title="Theorem S (depth/size): L_S <= 2M + 3N, width <= 4, P_S <= (24d+20)M; padding changes nothing",
+    title="Theorem S (depth/size): L_S <= 2M + 3N, width <= 4, P_S <= (24d+20)M, padded <= (24d+29)M; padding changes nothing",
     source=Source(PAPER, "Theorem 1.8 (seed numbering), block count", "§4.5, §3.6"),
     provenance=("seed", "reading", "derived"),
     statement=_softmax_blocks_statement,
@@ -279,12 +290,19 @@ SOFTMAX_BLOCKS = Claim(
         Check("instances", _ct.softmax_blocks, description="exact counts; padding compared in mpmath at two tau"),
         Check("sharpness", _ct.params_sharpness, {"attention": "softmax"},
               description="two-sided: sympy lim P_S/((24d+20)M) = 1; witness chain N = 1..K has a constant gap"),
+        Check("padded", _ct.padded_params, {"attention": "softmax"},
+              description="two-sided: built networks padded to 2M+3N blocks have P_pad <= (24d+29)M; the "
+                          "witness chain's padded slope is >= 9/10 of it (24d+26, recorded)"),
     ),
     controls=(
         Control("two_M", "L <= 2M: refuted on every instance (L_S >= 2M + 1)",
                 Check("instances", _ct.softmax_blocks, {"bound": "2M"})),
         Control("loose_constant", "(24d+21)M is as sharp as (24d+20)M: the witness gap grows with M",
                 Check("sharpness", _ct.params_sharpness, {"attention": "softmax", "constant_shift": 1})),
+        Control("padding_free", "identity padding is free: (24d+20)M bounds the padded count (chain, M = 3, d = 2)",
+                Check("padded", _ct.padded_params, {"attention": "softmax", "constant": "unpadded"})),
+        Control("padded_loose", "(34d+29)M approached by the witness: its padded slope is 74 < 9/10 * 97 at d = 2",
+                Check("padded", _ct.padded_params, {"attention": "softmax", "constant": "loose"})),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -299,11 +317,16 @@ LENGTH_INDEPENDENCE = Claim(
     reading="E(D) is reused for D+ (fresh tokens do not change traces on E); parameter values do depend on the data.",
     checks=(
         Check("instances", _ct.length_independence,
-              description="exact (L, P) for k_j in [0, 20] fresh tokens and n_j scaled by 1, 2, 5, 10; sympy: no n_j in the bounds"),
+              description="exact (L, P) for k_j in [0, 20] fresh tokens and n_j scaled by 1, 2, 5, 10 (E reused)"),
+        Check("length_profile", _ct.length_profile,
+              description="built end to end (E recomputed) for n_j + k, k = 0..K, hardmax and softmax: sympy "
+                          "interpolates the observed L, count_parameters and width in n = sum n_j; slope 0"),
     ),
     controls=(
         Control("naive_builder", "the construction with every input token a leader (m_j = n_j): L = R + 2 sum_j n_j",
                 Check("instances", _ct.length_independence, {"builder": "naive"})),
+        Control("naive_profile", "the m_j = n_j construction's counts claimed length-free: sympy finds L(n) = 2n",
+                Check("length_profile", _ct.length_profile, {"builder": "naive"})),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -420,13 +443,19 @@ TIKHONOV_UPPER = Claim(
               description="softmax construction: E(theta_dag) = 0 (arb certificate; absorbed tau = 1 net exact in "
                           "mpmath), |theta_dag|^2 exact and equal to the materialised tensors' sum of squares"),
         Check("figure1", _tk.figure1_reproduction, role="corroborating",
-              description="|theta*|^2 in [55, 70]; thorough: Fig. 1a/1b reproduction checks"),
+              description="theta* in the trained model: E(theta*) <= float64 budget, |theta*|^2 = 62.53; "
+                          "E(theta_0) = 1.72e3 as in Fig. 1a (reading half-widths x 2); thorough: Fig. 1a/1b runs"),
     ),
     controls=(
         Control("tenth", "min J_eps <= eps |V_mn|^2 / 10: refuted at eps = 1/100 (min J = 10723/296602)",
                 Check("ridge", _tk.upper_bound_ridge, {"factor": "1/10"})),
         Control("no_absorption", "tau0 dropped: the unscaled weights at tau = 1 are not an interpolant (E > 0)",
                 Check("construction", _tk.upper_bound_construction, {"variant": "no_absorption"})),
+        Control("fig1_weights_first", "Figure 1 data with W, U, b drawn before the inputs: |theta*|^2 = 57.90, "
+                "E(theta_0) = 1313 (inside the old [55, 70] window)",
+                Check("figure1", _tk.figure1_reproduction, {"variant": "weights_first"})),
+        Control("fig1_no_skip", "theta* without the residual (eta = 0) as the interpolant: E(theta*) = 4.04",
+                Check("figure1", _tk.figure1_reproduction, {"variant": "no_skip"})),
     ),
     expected=Verdict.CERTIFIED,
 )

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["ridge_minimiser", "ridge_min_J", "ridge_J", "ridge_E", "ridge_mn", "ridge_reference",
-           "Fig1Data", "fig1_data", "Fig1Model", "train", "loglog_slope", "cold_start_sweep",
+           "Fig1Data", "fig1_data", "Fig1Model", "interpolant_model", "data_loss", "train", "loglog_slope", "cold_start_sweep",
            "figure1a", "figure1b"]
 
 
@@ -85,21 +85,29 @@ class Fig1Data:
     params: dict = field(default_factory=dict)
 
 
-def fig1_data(N: int = 10, d: int = 16, n: int = 100, seed: int = 0) -> Fig1Data:
-    """Inputs ~ U[0,1)^{N x n x d}, then W (4 x d), U (d x 4), b (4) ~ U[0,1), in this order (seed 0)."""
+def fig1_data(N: int = 10, d: int = 16, n: int = 100, seed: int = 0, *, order: str = "inputs_first") -> Fig1Data:
+    """Inputs ~ U[0,1)^{N x n x d}, then W (4 x d), U (d x 4), b (4) ~ U[0,1), in this order (seed 0).
+
+    ``order="weights_first"`` draws W, U, b before the inputs (not the authors' order: a different data
+    set, used by the reproduction check's negative control)."""
     import random
 
     import numpy as np
     import torch
 
+    if order not in ("inputs_first", "weights_first"):
+        raise ValueError(f"order must be 'inputs_first' or 'weights_first', not {order!r}")
     random.seed(seed)
     np.random.seed(seed)
     torch.manual_seed(seed)
     g = torch.float64
+    if order == "weights_first":
+        W, U, b = torch.rand(4, d).to(g), torch.rand(d, 4).to(g), torch.rand(4).to(g)
     inputs = torch.rand(N, n, d).to(g)
-    W = torch.rand(4, d).to(g)
-    U = torch.rand(d, 4).to(g)
-    b = torch.rand(4).to(g)
+    if order == "inputs_first":
+        W = torch.rand(4, d).to(g)
+        U = torch.rand(d, 4).to(g)
+        b = torch.rand(4).to(g)
     mu = inputs.mean(dim=1)  # SA with Q = K = 0, V = I, rho = 0: every token to the mean
     y = mu + torch.relu(mu @ U + b) @ W
     norm2 = float(d + 1 + (W ** 2).sum() + (U ** 2).sum() + (b ** 2).sum())
@@ -136,6 +144,26 @@ def _model_class():
 
 def Fig1Model(d: int = 16, h: int = 1, tau: float = 1.0):  # noqa: N802 - a class factory
     return _model_class()(d, h, tau)
+
+
+def interpolant_model(data: Fig1Data, *, skip: bool = True):
+    """The exact interpolant theta* of the Figure 1 data in the trained parametrisation: q = k = 0 (uniform
+    attention), V = I, rho = 0, then eta = 1, ff1 = (U^T, b), ff2 = W^T; its squared norm is
+    d + 1 + |W|^2 + |U|^2 + |b|^2 = ``data.theta_star_norm2``.  ``skip=False`` sets eta = 0 (drops the
+    residual x of the target map; not an interpolant)."""
+    import torch
+
+    d = data.inputs.shape[-1]
+    m = Fig1Model(d)
+    with torch.no_grad():
+        for p in m.parameters():
+            p.zero_()
+        m.v.weight.copy_(torch.eye(d, dtype=torch.float64))
+        m.eta.fill_(1.0 if skip else 0.0)
+        m.ff1.weight.copy_(data.params["U"].T)
+        m.ff1.bias.copy_(data.params["b"])
+        m.ff2.weight.copy_(data.params["W"].T)
+    return m
 
 
 def data_loss(pred, y):
