@@ -103,9 +103,11 @@ def exact_spectrum(rows: Sequence[Sequence[Any]], *, bits: int = 128) -> list[Ei
         with arb_precision(b):
             roots = poly.complex_roots()
             out = [EigenCluster(flint.arb(r.real), int(mult), True) for r, mult in roots]
-        # distinct roots have disjoint enclosures once isolated finely enough: order them rigorously
-        # (by exact lower endpoints, checking disjointness) -- never through floats, which underflow
-        ordered = ascending_disjoint([c.enclosure for c in out])
+            # distinct roots have disjoint enclosures once isolated finely enough: order them
+            # rigorously (by lower endpoints, checking disjointness) -- never through floats, which
+            # underflow.  Inside the precision block: lower()/upper() round outward to the *current*
+            # precision, so at the default 53 bits two roots 1e-40 apart would never separate.
+            ordered = ascending_disjoint([c.enclosure for c in out])
         if ordered is not None:
             return [out[i] for i in ordered]
         if b >= 64 * int(bits):  # pragma: no cover - distinct algebraic numbers separate eventually
