@@ -127,6 +127,19 @@ def _arb_endpoints(x: Any) -> tuple[Fraction, Fraction]:
     return out[0], out[1]
 
 
+def _exact_endpoints(x: Any) -> tuple[Fraction, Fraction]:
+    """mid -+ rad of an arb ball as exact Fractions (``lower()`` / ``upper()`` would round outward to
+    the current arb precision, which can merge two balls 1e-40 apart)."""
+    def frac(v: Any) -> Fraction:
+        m, e = v.man_exp()
+        return Fraction(int(m)) * (Fraction(2) ** int(e))
+
+    mid = frac(x.mid())
+    r = x.rad()
+    rad = Fraction(0) if r == 0 else frac(r)
+    return mid - rad, mid + rad
+
+
 def _dyadic(Z: Any) -> bool:
     return all(Fraction(float(x)) == Fraction(x) for z in Z for x in z)
 
@@ -411,6 +424,39 @@ def _count_above(C: list[list[Fraction]], t: Fraction) -> int:
     return inertia([[C[a][b] - (t if a == b else 0) for b in range(d)] for a in range(d)]).positive
 
 
+def top_eigenvalue_order(C: list[list[Fraction]], Cn: list[list[Fraction]]) -> int:
+    """sign(lambda_1(Cn) - lambda_1(C)) for rational symmetric C, Cn, decided exactly.
+
+    The distinct eigenvalues of diag(C, Cn) (the roots of charpoly(C) charpoly(Cn)) are isolated by
+    pairwise disjoint enclosures in certainly ascending order (:func:`numerics.linalg.exact_spectrum`).
+    A rational s strictly between the last two enclosures leaves exactly one distinct root above it,
+    r = max(lambda_1(C), lambda_1(Cn)); the exact counts #{lambda_j(C) > s} and #{lambda_j(Cn) > s}
+    (Descartes on rational matrices) say which of the two tops equal r.  No float, no midpoint.
+    """
+    d, e = len(C), len(Cn)
+    B = [[Fraction(0)] * (d + e) for _ in range(d + e)]
+    for a in range(d):
+        for b in range(d):
+            B[a][b] = C[a][b]
+    for a in range(e):
+        for b in range(e):
+            B[d + a][d + b] = Cn[a][b]
+    spec = exact_spectrum(B)
+    top_lo, _ = _exact_endpoints(spec[-1].enclosure)
+    if len(spec) > 1:
+        _, below_hi = _exact_endpoints(spec[-2].enclosure)
+        if not below_hi < top_lo:  # pragma: no cover - exact_spectrum returns disjoint enclosures
+            raise ArithmeticError("exact_spectrum returned overlapping enclosures")
+        s = (below_hi + top_lo) / 2
+    else:
+        s = top_lo - 1
+    c_top = _count_above(C, s) > 0
+    n_top = _count_above(Cn, s) > 0
+    if c_top and n_top:
+        return 0
+    return 1 if n_top else -1
+
+
 def amplification(*, seed: int, profile: Profile, model: str = "cat", variant: str = "statement") -> Evidence:
     """Exact: the collapse instability before (C) and after growth (C_new) on rational instances.
 
@@ -458,19 +504,16 @@ def amplification(*, seed: int, profile: Profile, model: str = "cat", variant: s
                                 f"{float(np.abs(Cf - ref).max()):.3g} (budget {tol:.3g})")
         inst = {"Y": [[str(x) for x in y] for y in Y], "O": [[str(x) for x in o] for o in O], "model": model}
         if variant == "strict":
-            top = exact_spectrum(C)[-1]
-            if top.enclosure.rad() == 0 or kind == "pinned":
-                lam1 = Fraction(str(top.enclosure.mid().str(30, radius=False))) if top.enclosure.rad() else None
-                # exact lambda_1 is rational on the pinned instance (C diagonal)
-                lam1 = max(C[a][a] for a in range(len(C))) if all(
-                    C[a][b] == 0 for a in range(len(C)) for b in range(len(C)) if a != b) else lam1
-                if lam1 is None:
-                    continue
-                ok = _count_above(Cn, lam1) >= 1
-                tally.exact(ok, counterexample=lambda: refuted(
-                    f"lambda_1 unchanged by growth ({lam1}): no strict increase", **inst))
-                if not ok:
-                    break
+            # sign(lambda_1(C_new) - lambda_1(C)) decided exactly (rational separators, Descartes), on
+            # every instance: never from a rounded midpoint of lambda_1 (a 30-digit midpoint just below
+            # an irrational lambda_1 counts lambda_1(C_new) = lambda_1(C) as a strict increase)
+            order = top_eigenvalue_order(C, Cn)
+            ok = order > 0
+            tally.exact(ok, counterexample=lambda: refuted(
+                f"lambda_1 {'unchanged' if order == 0 else 'lowered'} by growth "
+                f"(lambda_1(C) in {exact_spectrum(C)[-1].enclosure}): no strict increase", **inst))
+            if not ok:
+                break
             continue
         for c in cs:
             for tau in taus:
