@@ -69,3 +69,42 @@ def test_strict_control_still_refuted_and_statement_certified():
     q = get_profile("quick")
     assert sep.amplification(seed=0, profile=q, model="cat", variant="strict").level is Verdict.REFUTED
     assert sep.amplification(seed=0, profile=q, model="cat").level is Verdict.CERTIFIED
+
+
+# -- _checks_growth.max_real_algebraic: the largest sympy eigenvalue, chosen rigorously -----------------
+def test_max_real_algebraic_near_tie():
+    import sympy as sp
+
+    from theorems.ddcl_incrt._checks_growth import max_real_algebraic
+
+    a, b = sp.sqrt(2), sp.sqrt(2) + sp.Rational(1, 10**40)
+    assert float(a) == float(b)
+    # the former route, max(key=float), keeps the first of two equal floats: the wrong one
+    assert max([a, b], key=lambda e: float(e)) == a
+    assert max_real_algebraic([a, b]) == b
+    assert max_real_algebraic([b, a]) == b
+    c = sp.sqrt(3) - sp.Rational(1, 10**60)
+    assert max_real_algebraic([sp.sqrt(3), c, -sp.sqrt(5)]) == sp.sqrt(3)
+
+
+def test_max_real_algebraic_equal_values_and_cubics():
+    import sympy as sp
+
+    from theorems.ddcl_incrt._checks_growth import max_real_algebraic
+
+    # equal values written differently are proven equal (either is the maximum)
+    assert sp.simplify(max_real_algebraic([sp.sqrt(8) / 2, sp.sqrt(2), sp.Integer(1)]) - sp.sqrt(2)) == 0
+    # casus irreducibilis: three real roots written with complex cube roots
+    M = sp.Matrix([[2, 1, 0], [1, 0, 1], [0, 1, -1]])
+    eig = list(M.eigenvals().keys())
+    top = max_real_algebraic(eig)
+    assert abs(complex(sp.N(top, 30)).real - max(float(v) for v in sp.Matrix(M).evalf().eigenvals())) < 1e-12
+
+
+def test_only_minimal_structure_still_refuted():
+    from theorems.ddcl_incrt import _checks_growth as gro
+    from verify import Verdict, get_profile
+
+    q = get_profile("quick")
+    assert gro.only_minimal_exact(seed=0, profile=q).level is Verdict.REFUTED
+    assert gro.only_minimal_exact(seed=0, profile=q, variant="every_direction").level is Verdict.REFUTED
