@@ -386,6 +386,20 @@ MUTATIONS: list[Mutation] = [
         family="check",
     ),
     Mutation(
+        id="ddcl.hessian.block_offdiagonal_sign",
+        path=_H,
+        old="(2 * c) * (dkl - Fraction(1, K)) * C[a][b] / (K * tau)",
+        new="(2 * c) * (dkl - Fraction(1, K)) * (C[a][b] if a == b else -C[a][b]) / (K * tau)",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_exact_orderings.py::"
+               "test_certified_statement_differentiates_every_instance",),
+        why="the exact block formula with the covariance's off-diagonal coupling sign-flipped: for d <= 2 "
+            "the flipped C is similar to C, so every eigenvalue, inertia and count is unchanged and only "
+            "the split directions are wrong; sympy covers d = 1 only, so the certified check sees it only "
+            "through the forward-mode Hessian of the loss on every instance (the float64 torch check "
+            "also sees it, which is why the kill is the certified check's own test)",
+        family="formula",
+    ),
+    Mutation(
         id="ddcl.checks.lyapunov_live_step",
         path=_C.format("lyapunov"),
         old='return P - eta * grad_detached(Z, P, gibbs(Z, P, tau))["L_q"]',

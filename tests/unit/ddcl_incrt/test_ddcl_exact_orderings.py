@@ -108,3 +108,46 @@ def test_only_minimal_structure_still_refuted():
     q = get_profile("quick")
     assert gro.only_minimal_exact(seed=0, profile=q).level is Verdict.REFUTED
     assert gro.only_minimal_exact(seed=0, profile=q, variant="every_direction").level is Verdict.REFUTED
+
+
+# -- ddcl.separation.critical_temperature, certified: the Hessian is differentiated on every instance -----
+def _flipped_offdiagonal_hessian(C, K, tau, c):
+    """The block formula with the covariance's off-diagonal coupling sign-flipped: for a 2 x 2 C the
+    flipped C is similar to C (D C D, D = diag(1, -1)), so every eigenvalue, inertia and count is
+    unchanged -- only the split directions are wrong.  Invisible to a check that compares the block
+    formula's eigenvalues with its own prediction; the differentiated loss must catch it."""
+    from theorems.ddcl_incrt.hessian import collapse_hessian
+
+    d = len(C)
+    Cf = [[C[a][b] if a == b else -C[a][b] for b in range(d)] for a in range(d)]
+    return collapse_hessian(Cf, K, tau, c)
+
+
+def test_certified_statement_differentiates_every_instance():
+    from verify import Verdict, get_profile
+
+    ev = sep.certified(seed=0, profile=get_profile("quick"))
+    assert ev.level is Verdict.CERTIFIED
+    assert ev.details["forward_mode_hessians"] == ev.details["cases"]
+    assert ev.details["sympy_hessians"] < ev.details["cases"]  # sympy alone covers only small cases
+
+
+def test_certified_catches_an_inertia_preserving_hessian_bug(monkeypatch):
+    from verify import Verdict, get_profile
+
+    monkeypatch.setattr(sep, "collapse_hessian", _flipped_offdiagonal_hessian)
+    ev = sep.certified(seed=0, profile=get_profile("quick"))
+    assert ev.level is Verdict.UNKNOWN
+    assert "forward-mode Hessian" in ev.notes
+
+
+def test_forward_hessian_equals_sympy_on_small_cases():
+    from fractions import Fraction
+
+    from theorems.ddcl_incrt.hessian import sympy_collapse_hessian
+
+    for Z, K, mode, tau in (([[-1], [1]], 2, "full", Fraction(5)), ([[-1], [1]], 2, "stopgrad", Fraction(3)),
+                            ([[0, 1], [2, -1], [1, 3]], 2, "full", Fraction(7, 2)),
+                            ([[0, 1], [2, -1], [1, 3]], 2, "stopgrad", Fraction(7, 2))):
+        Zf = [[Fraction(x) for x in z] for z in Z]
+        assert sep.forward_collapse_hessian(Zf, K, tau, mode) == sympy_collapse_hessian(Zf, K, tau, mode)
