@@ -51,6 +51,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "claim: a claim of the verify catalogue (added automatically)")
+    config.addinivalue_line("markers", "strength(name): the claim's relation to its source: as-stated, "
+                            "strengthened, repaired, code or derived (added automatically)")
     config.stash[_STATE] = {}
 
 

@@ -15,6 +15,8 @@ Public API (explicit re-exports; the implementation lives in private modules):
 from ._claim import (
     PROVENANCE_TAGS,
     ROLES,
+    SOURCE_STRENGTHS,
+    STRENGTHS,
     Check,
     Claim,
     Control,
@@ -44,6 +46,8 @@ __all__ = [
     "PROVENANCE_TAGS",
     "PROFILES",
     "ROLES",
+    "SOURCE_STRENGTHS",
+    "STRENGTHS",
     "Check",
     "CheckError",
     "CheckOutcome",

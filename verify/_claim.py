@@ -37,6 +37,8 @@ __all__ = [
     "unknown_evidence",
     "PROVENANCE_TAGS",
     "ROLES",
+    "STRENGTHS",
+    "SOURCE_STRENGTHS",
 ]
 
 #: Provenance tags of a statement (the specs' vocabulary).
@@ -47,6 +49,28 @@ PROVENANCE_TAGS = frozenset(
 #: A decisive check sets the claim's level; a corroborating one (a float cross-check of an exact
 #: result, say) can refute the claim but never lowers the level the decisive checks reached.
 ROLES = ("decisive", "corroborating")
+
+#: How a claim's statement relates to its source (required on every claim):
+#:
+#: * ``as-stated``: the source's own statement -- no hypothesis added or dropped, no quantifier widened
+#:   (objects the source leaves undefined are filled from the paper's own method, and the reading says
+#:   which); carries ``quote`` and ``quote_source``;
+#: * ``strengthened``: the reading adds a quantifier or drops a condition (or swaps in an object the
+#:   source does not use); its REFUTED marks where the stronger reading stops, never the source's failure;
+#: * ``repaired``: a weakened or conditioned version that holds;
+#: * ``code``: a statement about the authors' code, not the paper;
+#: * ``derived``: the toolkit's own lemma, identity or reconstruction.
+STRENGTHS = ("as-stated", "strengthened", "repaired", "code", "derived")
+
+#: Strengths whose REFUTED verdict says "the source's statement does not hold" (the paper's, or the
+#: authors' code's); a REFUTED claim of any other strength marks where a stronger (or the toolkit's own)
+#: reading stops -- a boundary finding.
+SOURCE_STRENGTHS = frozenset({"as-stated", "code"})
+
+#: ``quote_source``: a seed file and the line label(s) of the quoted sentence, e.g.
+#: ``seeds/004_4ff95cab01770f63.txt.en.md L27`` (the line-numbered English translation; the Korean file
+#: with the same name minus ``.en.md`` is the source, and its line numbers are the labels).
+_QUOTE_SOURCE_RE = re.compile(r"\S+ L\d+")
 
 _ID_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
 
@@ -141,6 +165,11 @@ class Claim:
 
     ``condition`` states, for a claim expected REFUTED, the condition under which the repaired
     statement holds (and the id of the claim that checks it, if any), per the developers' guide.
+
+    ``strength`` (required; one of :data:`STRENGTHS`) states how the statement relates to its source.
+    An ``as-stated`` claim must carry ``quote`` (the source sentence, verbatim from the line-numbered
+    English translation of the seed) and ``quote_source`` (``"seeds/<file>.txt.en.md L<n>"``); other
+    strengths may carry them too (the sentence they strengthen, repair or support).
     """
 
     id: str
@@ -156,6 +185,9 @@ class Claim:
     uses: Sequence[str] = ()
     derivation: Any = ()
     condition: str = ""
+    strength: str = ""
+    quote: str = ""
+    quote_source: str = ""
 
     def __post_init__(self) -> None:
         for name in ("checks", "controls", "provenance", "hypotheses", "uses"):
@@ -168,8 +200,16 @@ class Claim:
         bad = set(self.provenance) - PROVENANCE_TAGS
         if bad:
             raise RegistryError(f"claim {self.id}: unknown provenance tag(s) {sorted(bad)}")
+        for problem in strength_problems(self):
+            raise RegistryError(f"claim {self.id}: {problem}")
 
     # -- presentation -------------------------------------------------------------------------
+    @property
+    def is_source_statement(self) -> bool:
+        """True if a REFUTED verdict of this claim means the source's statement does not hold
+        (strength ``as-stated`` or ``code``); otherwise REFUTED marks a boundary of a stronger reading."""
+        return self.strength in SOURCE_STRENGTHS
+
     @property
     def paper(self) -> str:
         return self.id.split(".", 1)[0]
@@ -192,6 +232,35 @@ class Claim:
 
     def __repr__(self) -> str:
         return f"<Claim {self.id} expected={self.expected} checks={len(self.checks)} controls={len(self.controls)}>"
+
+
+def strength_problems(claim: Any) -> list[str]:
+    """The violations of the strength rules by ``claim`` (empty if none), each naming the rule."""
+    strength = getattr(claim, "strength", None)
+    quote = getattr(claim, "quote", None)
+    qsrc = getattr(claim, "quote_source", None)
+    out = []
+    if strength not in STRENGTHS:
+        out.append(f"strength {strength!r} is not one of {', '.join(STRENGTHS)} (rule: every claim "
+                   "states how its statement relates to its source)")
+    for name, value in (("quote", quote), ("quote_source", qsrc)):
+        if not isinstance(value, str):
+            out.append(f"{name} must be a string, got {type(value).__name__}")
+    if out:
+        return out
+    if strength == "as-stated":
+        if not quote.strip():
+            out.append("is as-stated but has no quote (rule: an as-stated claim quotes the source "
+                       "sentence verbatim)")
+        if not qsrc.strip():
+            out.append("is as-stated but has no quote_source (rule: an as-stated claim names the seed "
+                       "file and line, e.g. 'seeds/<file>.txt.en.md L27')")
+    if qsrc.strip() and not _QUOTE_SOURCE_RE.search(qsrc):
+        out.append(f"quote_source {qsrc!r} names no line (rule: '<file> L<n>', e.g. "
+                   "'seeds/<file>.txt.en.md L27')")
+    if qsrc.strip() and not quote.strip():
+        out.append("has a quote_source but no quote")
+    return out
 
 
 def unknown_evidence(reason: str, *, seed: int | None = None) -> Evidence:

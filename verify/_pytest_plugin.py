@@ -11,6 +11,11 @@ when its ``CLAIMS`` hold :class:`~verify.Claim` objects, and nothing when they h
 another library is not ours).  With this project's ``testpaths = ["tests", "theorems"]``, plain
 ``pytest`` runs the unit tests and the whole catalogue.
 
+Each item carries its claim's strength: the marker ``strength("as-stated")``, the keyword
+``strength_as_stated`` (``-k strength_as_stated`` selects the source's own statements), the user property
+``("strength", ...)`` (in JUnit XML) and a ``[strength]`` tag in its failure message, which also says
+which kind of REFUTED it is.
+
 An item passes when the claim's observed verdict equals its expected verdict and every negative control
 is REFUTED; otherwise it fails with the differing checks and unrefuted controls listed.
 
@@ -85,6 +90,9 @@ class ClaimsFile(pytest.File):
         for claim in claims:
             item = ClaimItem.from_parent(self, name=claim.id, claim=claim)
             item.add_marker(pytest.mark.claim)
+            item.add_marker(pytest.mark.strength(claim.strength))
+            item.extra_keyword_matches.add(f"strength_{claim.strength.replace('-', '_')}")
+            item.user_properties.append(("strength", claim.strength))
             yield item
 
 
@@ -118,7 +126,11 @@ class ClaimItem(pytest.Item):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, ClaimMismatch):
             o = excinfo.value.outcome
-            lines = [f"claim {o.claim_id}: observed {o.verdict}, expected {o.expected}"]
+            lines = [f"claim {o.claim_id} [{o.strength}]: observed {o.verdict}, expected {o.expected}"]
+            if o.refuted_source:
+                lines.append("  REFUTED: the source's statement does not hold (as-stated or code claim)")
+            elif o.refuted_boundary:
+                lines.append(f"  REFUTED: where a {o.strength} reading stops (not the source's statement)")
             lines += o.failures()
             for c in o.checks + o.controls:
                 e = c.evidence

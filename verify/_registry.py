@@ -7,7 +7,9 @@ rejects (with :class:`~verify.RegistryError`):
 * a claim without a negative control (a check that cannot fail is a defect);
 * a claim without an expected verdict;
 * a claim without a check, or with two checks/controls of the same name;
-* a ``uses`` entry naming an id that is not in the catalogue.
+* a ``uses`` entry naming an id that is not in the catalogue;
+* a claim without a valid ``strength`` (as-stated, strengthened, repaired, code, derived), or an
+  ``as-stated`` claim without ``quote`` and ``quote_source`` (also enforced when the Claim is built).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import importlib
 import pkgutil
 from collections.abc import Iterable, Iterator, Sequence
 
-from ._claim import Claim
+from ._claim import Claim, strength_problems
 from ._errors import RegistryError
 from ._verdict import Verdict
 
@@ -44,6 +46,7 @@ def _problems(claim: Claim) -> list[str]:
         out.append(f"has checks/controls with the same name: {dup}")
     if not any(c.role == "decisive" for c in claim.checks):
         out.append("has no decisive check")
+    out.extend(strength_problems(claim))
     return out
 
 

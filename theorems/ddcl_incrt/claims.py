@@ -74,6 +74,10 @@ DECOMPOSITION = Claim(
     title="Soft quantisation loss = reconstruction + non-negative prototype variance",
     source=Source(PAPER, "companion identity behind the seed's fidelity + separation split", "§3.1"),
     provenance=("companion", "derived"),
+    strength="as-stated",
+    quote=("The loss function decomposes into 'clustering fidelity' and a 'separation term (separation"
+           " term)'"),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L20",
     statement=_decomposition_statement,
     derivation=_decomposition_derivation,
     hypotheses=("rows q_i of Q on the simplex (Gibbs or not); any N, K, d",),
@@ -123,9 +127,11 @@ def _gradients_statement():
 GRADIENTS = Claim(
     id="ddcl.dictionary.gradients",
     title="Closed-form gradients of L_q (live), F (= detached L_q), L_OLS, V and the tau-derivatives",
-    source=Source(PAPER, "supports the seed's 'the separation term's gradient pushes prototypes apart'",
+    source=Source(PAPER, "toolkit derivation (not the seed's 'the separation term's gradient pushes "
+                  "prototypes apart': -grad V pulls overlapping prototypes together, spec §5.1)",
                   "§2.3, §3.2"),
     provenance=("seed", "derived", "reading"),
+    strength="derived",
     statement=_gradients_statement,
     hypotheses=("tau > 0", "Gibbs assignments q_ik = exp(-d_ik/tau) / sum_j exp(-d_ij/tau) (all > 0)"),
     reading=(
@@ -156,9 +162,11 @@ GRADIENTS = Claim(
 
 HULL_FULL = Claim(
     id="ddcl.dictionary.stationary_hull",
-    title="R2 as stated: stationary points of (full-gradient) training stay in the data's convex hull",
+    title="Strengthened probe, not a seed statement: R2 without its training mode (full-gradient stationary "
+          "points stay in the data's convex hull) is refuted",
     source=Source(PAPER, "no seed theorem; R2 of the gradients claim", "§3.2"),
     provenance=("derived",),
+    strength="strengthened",
     statement=_text("every stationary point P of L_q under full-gradient training has p_k in conv{z_i}"),
     hypotheses=("tau > 0", "full mode: live assignments"),
     reading=(
@@ -187,6 +195,7 @@ HULL_F = Claim(
     title="F-stationary prototypes are convex combinations of the data (in the hull)",
     source=Source(PAPER, "repaired R2 of the gradients claim", "§2.3, §3.2"),
     provenance=("derived",),
+    strength="derived",
     statement=_text("grad_P F = 0  =>  p_k = sum_i q_ik z_i / n_k in conv{z_i}"),
     hypotheses=("tau > 0", "stopgrad mode (gradient descent on F)"),
     reading=("At an F-stationary point p_k n_k = sum_i q_ik z_i; gradient descent on F (eta = 0.05) is "
@@ -216,6 +225,10 @@ CRITICAL = Claim(
     source=Source(PAPER, "abstract: 'prototypes separate through the objective alone'; seed: collapse "
                   "is prevented without explicit regularisation", "§3.3"),
     provenance=("paper", "seed", "derived", "reading"),
+    strength="repaired",
+    quote=("This prevents prototype collapse (collapse) even without explicit regularization [or: "
+           "'normalization']."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L20",
     statement=_critical_statement,
     hypotheses=("K >= 2", "tau != c lambda_j (equality is degenerate, reported as such)",
                 "C the empirical covariance with 1/N; thresholds in tau_eff"),
@@ -253,10 +266,15 @@ CRITICAL = Claim(
 
 UNCONDITIONAL = Claim(
     id="ddcl.separation.unconditional",
-    title="R0: prototypes always separate (collapse unstable for every tau)",
+    title="R0, strengthened (every tau, objective L_q or F; the seed names neither): collapse is unstable "
+          "for every tau (refuted)",
     source=Source(PAPER, "abstract: 'prototypes separate through the objective alone', read without "
                   "a temperature condition", "§3.3"),
     provenance=("paper", "reading"),
+    strength="strengthened",
+    quote=("This prevents prototype collapse (collapse) even without explicit regularization [or: "
+           "'normalization']."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L20",
     statement=_text("for every tau > 0 and every data set, the collapsed state is unstable"),
     hypotheses=("K >= 2",),
     reading=("R0, the unconditional reading.  Minimal counterexample: Z = {-1, +1}, K = 2, full mode, "
@@ -286,6 +304,10 @@ AMPLIFICATION = Claim(
     title="Seed Thm 2 (M-cat): adding a head's channel never lowers the collapse instability",
     source=Source(PAPER, "seed Theorem 2; abstract: 'a new head increases separation'", "§3.4"),
     provenance=("seed", "paper", "derived", "reading"),
+    strength="repaired",
+    quote=("It was proved that growth by INCRT amplifies DDCL's prototype separation force (Theorem "
+           "2)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L41",
     statement=_text("lambda_j([[C, B], [B^T, D]]) >= lambda_j(C), j <= d; so n_u, gamma_max, Phi, tau_c "
                     "never decrease"),
     hypotheses=("same K, tau and mode before and after growth", "M-cat: y_new = [y; o]"),
@@ -318,9 +340,15 @@ AMPLIFICATION = Claim(
 
 AMPLIFICATION_ADD = Claim(
     id="ddcl.separation.amplification_additive",
-    title="Seed Thm 2 under the code's residual sum (M-add), as stated: refuted",
-    source=Source(PAPER, "seed Theorem 2 with the code's combination y + o", "§3.4"),
+    title="Strengthened Thm 2 probe: M-add with an arbitrary (non-INCRT) head output never lowers the "
+          "instability (refuted)",
+    source=Source(PAPER, "seed Theorem 2 with the code's combination y + o and an arbitrary head output "
+                  "(not one INCRT grows)", "§3.4"),
     provenance=("seed", "companion", "derived"),
+    strength="strengthened",
+    quote=("It was proved that growth by INCRT amplifies DDCL's prototype separation force (Theorem "
+           "2)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L41",
     statement=_text("C_new = C + B + B^T + D  =>  n_u(C_new) >= n_u(C)"),
     hypotheses=("M-add: y_new = y + o",),
     reading=("R2 without its condition.  Counterexample: the points (+-2, +-1) (C = diag(4, 1)) and "
@@ -339,6 +367,10 @@ AMPLIFICATION_ADD_OK = Claim(
     title="M-add with an uncorrelated head output: the instability never decreases",
     source=Source(PAPER, "seed Theorem 2, repaired M-add reading", "§3.4"),
     provenance=("derived",),
+    strength="repaired",
+    quote=("It was proved that growth by INCRT amplifies DDCL's prototype separation force (Theorem "
+           "2)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L41",
     statement=_text("B = Cov(y, o) = 0  =>  lambda_j(C + D) >= lambda_j(C)"),
     hypotheses=("M-add", "Cov(y, o) = 0 exactly"),
     reading="R2 with its condition: Weyl's inequality on C_new = C + D, D >= 0.",
@@ -354,9 +386,11 @@ AMPLIFICATION_ADD_OK = Claim(
 # -------------------------------------------------------------------------------------------------
 TEMP_SIGNS = Claim(
     id="ddcl.temperature.sign_laws",
-    title="Seed Thm 3, R1: L_q-driven tau never increases, F-driven tau never decreases",
+    title="Temperature sign laws (toolkit calculus used for Thm 3): L_q-driven tau never increases, "
+          "F-driven tau never decreases",
     source=Source(PAPER, "seed Theorem 3 (learnable temperatures), sign laws", "§3.5, §5.2"),
     provenance=("seed", "derived"),
+    strength="derived",
     statement=_text("dL_q/dtau = mean Var_q(d)/tau^2 >= 0 (= 0 iff rows constant on supp q); dF/dtau = -H <= 0"),
     hypotheses=("tau > 0", "Gibbs assignments"),
     reading=("The sign half of Theorem 3: a learnable temperature moved by gradient descent on L_q can "
@@ -376,6 +410,10 @@ TEMP_DIVERGENCE = Claim(
     title="Seed Thm 3, R2: L_q-driven per-head temperatures split at lambda_h = tau_0/c",
     source=Source(PAPER, "seed Theorem 3: heads split into local/hard and global/soft groups", "§3.5"),
     provenance=("seed", "derived", "reading"),
+    strength="repaired",
+    quote=("Through a learnable temperature (temperature) parameter, the heads naturally differentiate"
+           " into two groups, **local (local, hard assignment)** and global (global, soft assignment)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L42",
     statement=_text("c lambda_h > tau_0 => head separates, tau_h -> small, H/log K small (local); "
                     "c lambda_h < tau_0 => head stays collapsed, tau_h = tau_0, H/log K = 1 (global)"),
     hypotheses=("per-head dictionaries, common tau_0, prototypes near collapse at the start",
@@ -406,9 +444,14 @@ TEMP_DIVERGENCE = Claim(
 
 TEMP_F = Claim(
     id="ddcl.temperature.divergence_free_energy",
-    title="Seed Thm 3 with an F-driven temperature: no split (refuted as stated)",
+    title="Strengthened Thm 3 probe (F-driven temperature, an objective the seed does not name): no split "
+          "(refuted)",
     source=Source(PAPER, "seed Theorem 3 read with the free energy as the temperature's objective", "§3.5, §5.2"),
     provenance=("seed", "derived"),
+    strength="strengthened",
+    quote=("Through a learnable temperature (temperature) parameter, the heads naturally differentiate"
+           " into two groups, **local (local, hard assignment)** and global (global, soft assignment)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L42",
     statement=_text("the local/global split of ddcl.temperature.divergence under F-driven tau"),
     hypotheses=("as ddcl.temperature.divergence but tau_h moved by the gradient of F",),
     reading=("Under F-driven training every tau_h rises (dF/dtau = -H < 0) without bound, F -> -oo: all "
@@ -438,6 +481,11 @@ MLP = Claim(
     source=Source(PAPER, "seed Theorem 4: the adaptive dictionary loses less directional information "
                   "than a fixed random MLP", "§3.6"),
     provenance=("seed", "derived", "reading"),
+    strength="repaired",
+    quote=("Whereas the standard MLP block loses directional information randomly, DDCL-INCRT uses an "
+           "adaptive basis to strictly [or: 'rigorously'] reduce the loss of directional information "
+           "(Theorem 4)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L43",
     statement=_text("E_W DI(B_W; C) = m/d;  max_B DI(B; C) = sum_{j<=m} lambda_j / tr C >= m/d, "
                     "equality iff C isotropic"),
     hypotheses=("0 < m < d", "W with i.i.d. Gaussian entries (rotation invariant)", "C of centred data"),
@@ -465,6 +513,11 @@ MLP_TRAINED = Claim(
     title="Seed Thm 4, R2 (MEASURED): a trained non-collapsed dictionary beats m/d; a collapsed one keeps 0",
     source=Source(PAPER, "seed Theorem 4, trained-dictionary reading", "§3.6"),
     provenance=("seed", "reading"),
+    strength="repaired",
+    quote=("Whereas the standard MLP block loses directional information randomly, DDCL-INCRT uses an "
+           "adaptive basis to strictly [or: 'rigorously'] reduce the loss of directional information "
+           "(Theorem 4)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L43",
     statement=_text("DI(span{p_k - pbar}; C) > m/d when tau < c lambda_m; DI = 0 at tau = 1.2 c lambda_1"),
     hypotheses=("d = 8, spectrum (4, 2, 1, 0.5, 0.25, 0.1, 0.1, 0.1) rotated, K = 4, eta = 0.05",),
     reading=("R2 HOLDS-IF the dictionary is not collapsed (tau below tau_c of the retained directions); "
@@ -484,6 +537,10 @@ PRUNING = Claim(
     title="Seed Thm 6, R1-R4: pruning invariance (per head), perturbation bounds (shared), Weyl bound (signal)",
     source=Source(PAPER, "seed Theorem 6; abstract: pruning-safety guarantees", "§3.7"),
     provenance=("seed", "paper", "derived", "reading"),
+    strength="repaired",
+    quote=("It was proved that even when heads are removed, the prototypes of the remaining heads do "
+           "not collapse, and rather the separation force is maintained or increases (Theorem 6)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L46",
     statement=_text("R1 per-head invariance; R2 0 <= lambda_j(C_full) - lambda_j(C_sub) <= eps + sqrt(lambda_1 eps) "
                     "(M-cat), <= eps + 2 sqrt(lambda_1 eps) (M-add); R3 distance drop <= 4 N eps_tr / min n_k; "
                     "R4 |Delta lambda_max(A_res)| <= |G M_a^h|_2 <= |G M_a^h|_F"),
@@ -514,9 +571,14 @@ PRUNING = Claim(
 
 PRUNING_KEPT = Claim(
     id="ddcl.pruning.force_kept",
-    title="Seed Thm 6 as stated for a shared dictionary: 'the force is kept or increased' (refuted)",
+    title="Strengthened Thm 6 probe (a shared dictionary, not the seed's per-head prototypes): 'the force "
+          "is kept or increased' (refuted)",
     source=Source(PAPER, "seed Theorem 6", "§3.7"),
     provenance=("seed", "derived"),
+    strength="strengthened",
+    quote=("It was proved that even when heads are removed, the prototypes of the remaining heads do "
+           "not collapse, and rather the separation force is maintained or increases (Theorem 6)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L46",
     statement=_text("#{j : c lambda_j(C_sub) > tau} >= #{j : c lambda_j(C_full) > tau}"),
     hypotheses=("shared dictionary, M-cat",),
     reading=("Exact counterexample: C_full = [[1, 1/10], [1/10, 1/50]], K = 2, c = 4, tau = 201/50: "
@@ -535,6 +597,10 @@ PRUNING_MARGIN = Claim(
     title="Pruning keeps every unstable mode whose margin exceeds R2's bound",
     source=Source(PAPER, "seed Theorem 6, repaired", "§3.7"),
     provenance=("derived",),
+    strength="repaired",
+    quote=("It was proved that even when heads are removed, the prototypes of the remaining heads do "
+           "not collapse, and rather the separation force is maintained or increases (Theorem 6)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L46",
     statement=_text("c lambda_j(C_full)/tau - 1 > (c/tau)(eps + sqrt(lambda_1(C_sub) eps)) => "
                     "#{i : c lambda_i(C_sub) > tau} >= j"),
     hypotheses=("shared dictionary, M-cat",),
@@ -554,6 +620,11 @@ LYAPUNOV = Claim(
     title="Seed Thm 8: F_rel is a piecewise Lyapunov function through stopgrad training, growth and pruning",
     source=Source(PAPER, "seed Theorem 8; companion DDCL: Lyapunov stability of the frozen-encoder system", "§3.8"),
     provenance=("seed", "companion", "derived", "reading"),
+    strength="repaired",
+    quote=("By constructing a **piecewise free energy function (piecewise free energy functional)** "
+           "for the entire system that includes all of the growth, pruning (pruning), and training "
+           "stages, it was proved that the system converges stably (Theorem 8)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L45",
     statement=_text("F_rel = F_tau(P; Y_H) - tr C_H: non-increasing on pieces (L1), continuous at growth (L2), "
                     "rises by <= eps_tr at a pruning (L3); <= d growth events (L4)"),
     hypotheses=("stopgrad / F-gradient prototypes, fixed tau, eta <= 1/2",
@@ -581,9 +652,15 @@ LYAPUNOV = Claim(
 
 LYAPUNOV_FULL = Claim(
     id="ddcl.lyapunov.full_gradient",
-    title="Seed Thm 8 under full-gradient training: F is not a Lyapunov function (refuted)",
+    title="Strengthened Thm 8 probe (full-gradient training, a mode the seed does not name): F is not a "
+          "Lyapunov function (refuted)",
     source=Source(PAPER, "seed Theorem 8 read for full-gradient (live q) training", "§3.8"),
     provenance=("seed", "derived"),
+    strength="strengthened",
+    quote=("By constructing a **piecewise free energy function (piecewise free energy functional)** "
+           "for the entire system that includes all of the growth, pruning (pruning), and training "
+           "stages, it was proved that the system converges stably (Theorem 8)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L45",
     statement=_text("F_tau non-increasing along full-gradient descent on L_q"),
     hypotheses=("full mode",),
     reading=("Counterexample: Z = {-1, +1}, K = 2, tau = 3, p(0) = +-1e-3, eta = 0.05, 3000 steps: F rises "
@@ -604,6 +681,11 @@ SIGNAL = Claim(
     title="Growth signal S = sym(G M_a) = 1/2 [G, M_a]: traceless, indefinite residual, blind to isotropic planes",
     source=Source(PAPER, "growth criterion on the antisymmetric attention signal (seed, INCRT companion)", "§3.9"),
     provenance=("seed", "companion", "derived"),
+    strength="derived",
+    quote=("By analyzing the asymmetric part (antisymmetric part) of the attention signal, it finds "
+           "the main direction (principal eigenvector) that the existing heads fail to cover, and "
+           "creates a new head."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L26",
     statement=_text("S = 1/2 [G, M_a], tr S = 0, lambda_max(A_res) >= 0 >= lambda_min(A_res), S = 0 if G = gI, "
                     "|S|_2 <= |G|_2 |M_a|_2, #{lambda_j(S) > 0} <= min(rank M_a, d - 1)"),
     hypotheses=("G symmetric PSD", "M_a antisymmetric", "U orthonormal"),
@@ -627,6 +709,10 @@ SPECTRAL_ORDER = Claim(
     title="Fixed operator: heads are born in decreasing eigenvalue order; lambda_max never increases",
     source=Source(PAPER, "abstract: granularity hierarchy; seed: births follow the residual eigenvalues", "§3.10"),
     provenance=("paper", "seed", "derived", "reading"),
+    strength="repaired",
+    quote=("It was confirmed that heads are added in order of the magnitude of the eigenvalues "
+           "(eigenvalue) of the residual information."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L53",
     statement=_text("range U in range U'  =>  lambda_max(P'SP') <= lambda_max(PSP); greedy births = lambda_1 >= lambda_2 >= ..."),
     hypotheses=("S fixed while heads are born", "nested recorded subspaces"),
     reading="R1 (fixed operator); a head's granularity is its birth eigenvalue.",
@@ -641,6 +727,10 @@ UNIQUE = Claim(
     title="Seed Thm 10, R1: greedy growth is sufficient, minimal, and its span is unique (E_{>theta}(S))",
     source=Source(PAPER, "seed Theorem 10; abstract: unique and minimal under stated conditions", "§3.11"),
     provenance=("seed", "paper", "derived", "reading"),
+    strength="repaired",
+    quote=("This is a **unique and minimally sufficient (minimal sufficient)** structure, regardless "
+           "of initialization randomness (Theorem 10)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L44",
     statement=_text("greedy growth stops after K = #{lambda_j(S) > theta} births, lambda_max(A_res) <= theta, "
                     "every sufficient U has >= K columns, span = E_{>theta}(S)"),
     hypotheses=("fixed S", "theta > 0", "exact greedy growth (top eigenvectors)"),
@@ -658,9 +748,15 @@ UNIQUE = Claim(
 
 UNIQUE_R0 = Claim(
     id="ddcl.growth.only_minimal_structure",
-    title="Seed Thm 10, R0: the greedy structure is the only minimal sufficient one (refuted)",
-    source=Source(PAPER, "seed Theorem 10 read literally", "§3.11"),
+    title="Strengthened Thm 10 probe (uniqueness over every sufficient U): the greedy structure is the "
+          "only minimal sufficient one (refuted)",
+    source=Source(PAPER, "seed Theorem 10 with uniqueness widened to every sufficient U (the seed's is "
+                  "about the structure the method produces)", "§3.11"),
     provenance=("seed", "derived"),
+    strength="strengthened",
+    quote=("This is a **unique and minimally sufficient (minimal sufficient)** structure, regardless "
+           "of initialization randomness (Theorem 10)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L44",
     statement=_text("every sufficient U with K columns spans E_{>theta}(S)"),
     hypotheses=("fixed S, theta > 0",),
     reading=("Exact counterexample: G = diag(3, 2, 1), M_a = 2(e1 e2^T - e2 e1^T), S = e1 e2^T + e2 e1^T, "
@@ -679,9 +775,12 @@ UNIQUE_R0 = Claim(
 # -------------------------------------------------------------------------------------------------
 TRACKER_FIXED = Claim(
     id="ddcl.growth.tracker_fixed_step",
-    title="The code's fixed-step Oja tracker converges at every operator scale (refuted)",
-    source=Source(PAPER, "INCRT companion code's online tracker (Oja, eta_+ = 1/(10 d))", "§2.4, §5.3"),
+    title="Uncoupled fixed-step Oja (the code's step with its coupling off) converges at every operator "
+          "scale (refuted)",
+    source=Source(PAPER, "INCRT companion code's online tracker (Oja, eta_+ = 1/(10 d)), run uncoupled "
+                  "(gamma = 1, eta_- = 0)", "§2.4, §5.3"),
     provenance=("companion", "derived"),
+    strength="derived",
     statement=_text("u <- normalise(u + eta (A u - R(u) u)) with eta = 1/60 converges to v_1 for A = c A0, every c > 0"),
     hypotheses=("fixed step eta = 1/(10 d)",),
     reading=("The growth signal scales as s^2 with the token scale, so the tracker must work at every scale. "
@@ -701,6 +800,7 @@ TRACKER_NORM = Claim(
     title="Oja with eta = eta_0/|A|_2 (eta_0 = 1/2) converges at every scale",
     source=Source(PAPER, "repaired tracker step", "§5.3"),
     provenance=("derived", "reading"),
+    strength="derived",
     statement=_text("eta = eta_0/|A|_2, eta_0 < 1  =>  Oja converges to v_1 (simple top eigenvalue) at every scale"),
     hypotheses=("lambda_1(A) simple", "start not orthogonal to v_1"),
     reading="The repair of §5.3; checked on the regression operator at 8 scales and random gapped operators.",
@@ -715,6 +815,7 @@ TRACKER_MCA = Claim(
     title="The coded MCA-EXIN step finds the bottom eigenvector of A_res (refuted)",
     source=Source(PAPER, "INCRT companion code's MCA-EXIN step", "§2.4, §5.6"),
     provenance=("companion", "derived"),
+    strength="code",
     statement=_text("coded MCA step: R(u_-) -> lambda_min(A_res)"),
     hypotheses=("A_res indefinite (lambda_min <= 0 always, spec §3.9)",),
     reading=("The factor y = u^T A u reverses the step when y < 0; regression case A = diag(1, .6, .3, .1, "
@@ -732,6 +833,7 @@ TRACKER_MCA_OK = Claim(
     title="The MCA step without the factor y reaches lambda_min and the bottom eigenvector",
     source=Source(PAPER, "repaired MCA step", "§5.6"),
     provenance=("derived",),
+    strength="derived",
     statement=_text("MCA step without y: R(u_-) -> lambda_min, |cos(u_-, v_min)| -> 1"),
     hypotheses=("as the refuted claim",),
     reading="The repair of §5.6 on the same regression case.",
@@ -745,6 +847,7 @@ DWELL = Claim(
     title="The code's dwell time T_d covers the tracker's convergence at every scale (refuted)",
     source=Source(PAPER, "INCRT companion code: T_d = ceil(kappa ln(1/eps)/(eta Delta^2))", "§2.4, §5.5"),
     provenance=("companion", "derived"),
+    strength="code",
     statement=_text("T_d >= steps for sin angle < eps, kappa = 2, eps = 0.05, at every scale"),
     hypotheses=("eta = 1/60 fixed",),
     reading=("T_d scales as c^-2 but a fixed-step Oja iteration needs ~c^-1 steps: on A = c A0 (seed-0 start) "
@@ -763,6 +866,7 @@ DWELL_OK = Claim(
     title="The scale-consistent dwell time covers the normalised tracker's convergence at every scale",
     source=Source(PAPER, "repaired dwell time", "§5.5"),
     provenance=("derived", "reading"),
+    strength="derived",
     statement=_text("T = ceil(kappa ln(1/eps)/(eta_0 Delta/|A|_2)) >= steps needed, eta = eta_0/|A|_2"),
     hypotheses=("eta_0 = 1/2, kappa = 2, eps = 0.05",),
     reading="Both T and the steps needed are invariant under A -> cA; measured on the regression operator.",

@@ -26,6 +26,11 @@ POPULATION_LIMIT = Claim(
     title="The finite-context loss converges to the closed-form population loss as s -> oo",
     source=Source(PAPER, "population gradient-flow limit (N, s -> oo) of the seed", "§4.1"),
     provenance=("derived", "seed", "reading"),
+    strength="derived",
+    quote=("This study applies the population gradient-flow limit (population gradient-flow limit), "
+           "with a large sample size $N$ and a long context $s$, in order to derive deterministic "
+           "dynamics."),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L9",
     statement=_text("L_s(theta) -> L(theta) = -sum pi_q P_qy log softmax(A_q M)_y with "
                     "A = row-softmax(Phi/tau + 1 log pi^T), gap O(1/s) with a stationary start; with a "
                     "uniform start the bias shrinks roughly like 1/s"),
@@ -53,6 +58,7 @@ GRADIENTS = Claim(
     title="Closed-form gradients G_M = A^T D, G_Phi = A o (X - rowsum(A o X)) / tau and the chain rule",
     source=Source(PAPER, "closed-form population gradients (toolkit derivation)", "§4.2"),
     provenance=("derived",),
+    strength="derived",
     statement=_text("G_M = A^T diag(pi)(Pred - P), G_Phi = (1/tau) A o (X - rowsum(A o X) 1^T), "
                     "X = D M^T; dL/dW0 = G_M W1^T + G_Phi W0 W_K W_Q^T + G_Phi^T W0 W_Q W_K^T, ..."),
     hypotheses=("any theta, any tau > 0",),
@@ -81,6 +87,7 @@ CONSERVATION = Claim(
     title="D = W0^T W0 - W1 W1^T - W_Q W_Q^T - W_K W_K^T, E = W_Q^T W_Q - W_K^T W_K and W1 1 are conserved",
     source=Source(PAPER, "balancedness behind the rank-one condensation (toolkit derivation)", "§4.3"),
     provenance=("derived",),
+    strength="derived",
     statement=_text("d/dt D = d/dt E = d/dt (W1 1) = 0 under theta' = -grad L"),
     hypotheses=("exact gradient flow; any pi, P, tau",),
     reading="A1: a value matrix or a residual would change the invariants.",
@@ -110,6 +117,10 @@ ORIGIN_SPECTRUM = Claim(
     title="At theta = 0: G_M = -pi (pi - 1/d)^T (rank one), flow eigenvalues +-mu0 (x m each), mu0 = |pi| |v|",
     source=Source(PAPER, "Lemma 3.1 / Thm 3.2 (stage-wise linearization at the origin) [secondary]", "§4.4"),
     provenance=("seed", "derived", "secondary"),
+    strength="derived",
+    quote=("Under small initialization, the trajectory is governed by the linearization near the "
+           "origin."),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L24",
     statement=_text("G_M(0) = -pi v^T, G_Phi(0) = 0, spec(J0) = {+mu0 (x m), -mu0 (x m), 0 (x 2dm + 2mm_k - 2m)}, "
                     "mu0 = |pi| |v|, unstable space {(pi_hat a^T, a v_hat^T)}"),
     hypotheses=("pi not uniform (uniform pi: G0 = 0, N/A)", "every P with stationary pi"),
@@ -141,6 +152,9 @@ SADDLE_LOCATION = Claim(
     title="theta_c1: W0 = s_c pi_hat a1^T, W1 = s_c a1 l_hat^T, W_Q = W_K = 0 is critical with L = H(pi)",
     source=Source(PAPER, "Thms 3.3-3.5: the second critical point [secondary]; location derived", "§4.6"),
     provenance=("secondary", "derived"),
+    strength="derived",
+    quote=r"The trajectory reaches the second critical point $\theta_c^1$, which is a saddle point.",
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L30",
     statement=_text("grad L(theta_c1) = 0, L(theta_c1) = H(pi), G_M = 0, "
                     "(G_Phi)_qk = -(1/tau) pi_q pi_k (pi_k/n2 - 1) r_q, s_c^2 = |l|/|pi|"),
     hypotheses=("pi not uniform",),
@@ -165,6 +179,10 @@ SADDLE_EIGEN = Claim(
     title="At theta_c1: outer block has d - 1 stable modes and zeros; attention block +-c (x m_k); no coupling",
     source=Source(PAPER, "Thm 3.3-3.4 (saddle with a unique unstable attention mode) [seed/secondary]", "§4.7"),
     provenance=("seed", "secondary", "derived"),
+    strength="strengthened",
+    quote=("The $(W_0, W_1)$ subsystem contracts (or is neutrally stable), and the attention subsystem"
+           " has a unique [or: 'its own'/'intrinsic'; '고유한' also means 'eigen-'] unstable mode."),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L30",
     statement=_text("J(theta_c1) = J_outer (+) J_att, J_outer = -K^T (diag pi - pi pi^T) K with exactly d - 1 "
                     "negative eigenvalues, J_att eigenvalues +-c (x m_k), c = -gamma^T G_Phi gamma = "
                     "(s_c^2/n2) K1 K2"),
@@ -202,6 +220,7 @@ GROWTH_SIGN = Claim(
     title="For F1, c = lam |l| Var Cov / |pi|^5 > 0, linear in lam; in general sign(c) = sign(K2)",
     source=Source(PAPER, "growth of the attention parameters (Stage II) [paper]; sign law derived", "§4.9"),
     provenance=("paper", "derived"),
+    strength="derived",
     statement=_text("F1: K2 = lam Cov_pi(pi., log pi.), K1 = Var_pi(pi.)/n2, c > 0 for lam in (0, 1); "
                     "sign(c) = sign(K2) and the unstable mode has sign(dW_Q . dW_K) = sign(K2)"),
     hypotheses=("pi not uniform",),
@@ -223,9 +242,14 @@ GROWTH_SIGN = Claim(
 
 CONDENSATION = Claim(
     id="focus.stage1.condensation",
-    title="Stage I: W0 -> pi, W1 -> pi - 1/d at rate mu0, rank one, attention frozen (O(eps^2))",
+    title="Stage I (strengthened bundle): W0 -> pi, W1 -> pi - 1/d at rate mu0, rank one; attention weights "
+          "A - 1 pi^T = O(eps^2)",
     source=Source(PAPER, "abstract stage (i); Thm 3.2 [secondary]; seed", "§4.5"),
     provenance=("paper", "seed", "secondary", "derived"),
+    strength="strengthened",
+    quote=(r"Specifically, $W_0$ is aligned with $\pi$, and $W_1$ is aligned with $\pi - "
+           r"\frac{1}{d}\mathbf{1}$."),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L25",
     statement=_text("sigma1(W0) grows at mu0 = |pi||v| along (pi_hat a^T, a v_hat^T); sigma2(W0) = O(eps); "
                     "A - 1 pi^T = O(eps^2); |theta - theta_lin| ~ eps^3 e^{3 mu0 t}; at the H(pi) plateau W1 is "
                     "along l (not v)"),
@@ -256,6 +280,10 @@ FOCUS_DIRECTION = Claim(
     title="Stage II: Phi ~ kappa gamma gamma^T ∝ pi pi^T, kappa ~ e^{2ct}; key k gains attention iff pi_k > |pi|^2",
     source=Source(PAPER, "abstract stage (ii): frequency-driven focus; Thm 3.5 [secondary]", "§4.8"),
     provenance=("paper", "secondary", "derived"),
+    strength="strengthened",
+    quote=("This induces a high-frequency bias, causing the attention mechanism to focus on the most "
+           "frequent token [or: 'tokens'] in the stationary distribution."),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L31",
     statement=_text("Delta A_qk = (kappa/tau) s_c^2 pi_q pi_k (pi_k - n2)/n2, kappa ∝ e^{2ct}, Phi/|Phi| -> pi_hat pi_hat^T"),
     hypotheses=("c > 0 (for c < 0 see focus.ext.anti_focus)", "the flow near theta_c1"),
     reading="A7: the frequent query focuses fully; rare queries tilt toward token 1 only at first order.",
@@ -284,6 +312,10 @@ REDISTRIBUTION = Claim(
     title="Stage III: P_pi^perp gamma = kappa rho + o(kappa) (u.gamma ∝ e^{2ct}); rare components flip sign",
     source=Source(PAPER, "abstract stage (iii); Prop 3.7 [secondary]", "§4.10"),
     provenance=("paper", "secondary", "derived"),
+    strength="strengthened",
+    quote=("The embeddings of the high-frequency token [or: 'tokens'] and of the remaining tokens "
+           "begin to move in directions opposite to each other."),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L36",
     statement=_text("P_pi^perp gamma(t) = kappa(t) rho + o(kappa), rho = (|pi|/(2 s_c)) P_pi^perp "
                     "[pi o r/K2 + 2 pi o pi/(n2 K1)]; F1: rho_1 > 0 > rho_d"),
     hypotheses=("K2 != 0", "F4 for the u-form"),
@@ -318,6 +350,11 @@ DILUTION = Claim(
     title="The focus is progressively diluted: F rises above pi1 then falls; rare queries drop below pi1",
     source=Source(PAPER, "abstract stage (iii): mass redistribution dilutes the focus", "§4.11"),
     provenance=("paper", "secondary", "derived"),
+    strength="strengthened",
+    quote=("This growing separation in the embedding space progressively weakens the high-frequency "
+           "focus, causing the attention weights to spread (dilute) across the tokens as a whole [or: "
+           "'across all tokens']."),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L36",
     statement=_text("F = sum_q pi_q A_q1 falls >= 3% below its first peak before sigma2(W0) = 0.1; every rare q "
                     "has max A_q1 > pi1 and later A_q1 < pi1; in E1 D-bar rises, drops >= 20%, rises"),
     hypotheses=("c > 0", "rare components of gamma flip sign (focus.stage3.mass_redistribution)"),
@@ -343,6 +380,11 @@ PLATEAUS = Claim(
     title="Loss plateaus log d -> H(pi) -> intermediate values -> H(Y|X), events in the stated order",
     source=Source(PAPER, "multi-stage learning; plateaus at successive critical points [paper/seed]", "§4.12, §5.1"),
     provenance=("paper", "seed", "derived", "reading"),
+    strength="strengthened",
+    quote=("Experiments on synthetic Markov data confirm the four predicted stages (initial "
+           "condensation, attention growth (focus), attention dilution, and the emergence of new "
+           "directions)."),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L45",
     statement=_text("plateau values strictly decrease from log d through H(pi) (within 2e-3 at eps = 1e-3) to "
                     "H(Y|X) (within 1e-5); final rank(W0) = d - 1; R1 < onset < {flip, focus, peak} < new "
                     "direction < third direction"),
@@ -369,6 +411,7 @@ ANTI_FOCUS = Claim(
     title="EXTENSION (toolkit, not the paper): for K2 < 0 attention tilts AWAY from the frequent token",
     source=Source(PAPER, "toolkit extension of Thms 3.3-3.5 to chains with K2 < 0", "§4.15"),
     provenance=("extension", "derived"),
+    strength="derived",
     statement=_text("sign(kappa after take-off) = sign(K2) = sign(c); A_11 - pi1 has the same sign"),
     hypotheses=("|K2| bounded away from 0", "non-uniform pi"),
     reading="The reconstruction of §2 applied to chains outside the paper's self-transition family.",
@@ -390,6 +433,10 @@ DEGENERATE_POINT = Claim(
     title="F4 (symmetric rare tokens): the flow reaches theta_c2, a lumped-Bayes critical point (G_M = G_Phi = 0)",
     source=Source(PAPER, "Prop 3.8 (degenerate critical point) [secondary]; lumped form derived", "§4.13"),
     provenance=("paper", "seed", "secondary", "derived"),
+    strength="derived",
+    quote=("a degenerate critical point on the rank-1 manifold where the driving force for the "
+           "perfectly symmetric low-frequency tokens vanishes"),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L40",
     statement=_text("the symmetric reduced flow from theta_c1 converges to theta_c2 with L = L_lump and "
                     "G_M = G_Phi = 0 exactly; lumped equations h1 b = T1, h' b = T'"),
     hypotheses=("F4 exactly (delta = 0)",),
@@ -431,6 +478,7 @@ DEGENERATE_POINT_CERTIFIED = Claim(
     title="theta_c2 exists: the lumped equations have a unique zero within 1e-20 of the computed point",
     source=Source(PAPER, "Prop 3.8 (degenerate critical point) [secondary]; lumped form derived", "§4.13"),
     provenance=("secondary", "derived"),
+    strength="derived",
     statement=_lumped_statement,
     hypotheses=("F4: pi = (3/5, 1/10 x 4), d = 5", "kappa fixed at the value the symmetric flow reaches",
                 "gauges 1^T beta = 0 and |gamma|^2 - |beta|^2 = 2 kappa"),
@@ -455,6 +503,10 @@ STALL = Claim(
     title="At delta = 0 training stalls at theta_c2 -- in the stable regime (pi = (0.6, 0.1 x 4), lam <= 0.6)",
     source=Source(PAPER, "abstract stage (iv) / Prop 3.8: with symmetric rare tokens training stalls", "§4.13"),
     provenance=("paper", "seed", "derived"),
+    strength="repaired",
+    quote=("The system becomes trapped at a degenerate critical point on the rank-1 manifold where the"
+           " driving force for the perfectly symmetric low-frequency tokens vanishes"),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L40",
     statement=_text("top in-manifold eigenvalue at theta_c2 <= 1e-20 for lam in {1/2, 11/20, 3/5}; the full flow "
                     "keeps sigma2(W0) <= 10 eps and L = L_lump to 1e-9 on [300, T]"),
     hypotheses=("F4, delta = 0", "theta_c2 stable within the rank-one manifold (REGIME, see the map in the details)"),
@@ -477,9 +529,14 @@ STALL = Claim(
 
 STALL_ALL = Claim(
     id="focus.stage4.stall_all_lambda",
-    title="The stall at delta = 0 for every lam (F1 self-transition chains) -- REFUTED at lam = 0.7",
+    title="Stage IV as stated (every lam; F4, symmetric rare tokens): trapped at theta_c2 at delta = 0 -- "
+          "REFUTED at lam = 0.7",
     source=Source(PAPER, "abstract stage (iv) read without a regime restriction", "§4.13, §5.2"),
     provenance=("paper", "seed", "derived"),
+    strength="as-stated",
+    quote=("The system becomes trapped at a degenerate critical point on the rank-1 manifold where the"
+           " driving force for the perfectly symmetric low-frequency tokens vanishes"),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L40",
     statement=_text("for F4 and every lam in [0, 1), theta_c2 is stable within the rank-one manifold and the "
                     "flow stalls at delta = 0"),
     hypotheses=("F4, delta = 0",),
@@ -505,6 +562,10 @@ LYAPUNOV_SCHMIDT = Claim(
     title="Small asymmetry delta lifts theta_c2: transverse eigenvalue kappa_T delta + O(delta^2), escape ~ 1/delta",
     source=Source(PAPER, "Thm 3.9 (Lyapunov-Schmidt reduction) [secondary/seed]", "§4.14"),
     provenance=("paper", "seed", "secondary", "derived"),
+    strength="repaired",
+    quote=(r"This creates a fast transverse unstable mode of order $\Theta(\delta)$, causing the "
+           "trajectory to escape from the rank-1 manifold and unlocking a new embedding direction."),
+    quote_source="seeds/002_33c0cd80d27af751.txt.en.md L41",
     statement=_text("lambda_perp(delta) = sigma_max(G_M(theta2_delta)) = kappa_T delta + O(delta^2); in-manifold "
                     "eigenvalues stay 0; t_esc ∝ 1/delta"),
     hypotheses=("the stable regime of focus.stage4.stall", "small delta", "c != 0"),
@@ -537,6 +598,7 @@ TRANSVERSE_CERTIFIED = Claim(
     title="theta2_delta exists (Krawczyk) and lambda_perp/delta = sigma_max(G_M)/delta is certified on the delta grid",
     source=Source(PAPER, "Thm 3.9 (Lyapunov-Schmidt) [secondary/seed]; certified form derived", "§4.14"),
     provenance=("secondary", "derived"),
+    strength="derived",
     statement=_text("for delta in {1e-4, 2e-4, 5e-4, 1e-3}: the reduced critical equations with 1^T beta = 0, "
                     "|gamma|^2 - |beta|^2 = 2 kappa and kappa pinned have exactly one zero theta2_delta within "
                     "1e-20 of the Newton point, with G_Phi = 0, G_M beta = 0, G_M^T gamma = 0 there; "

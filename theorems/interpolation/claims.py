@@ -56,6 +56,9 @@ SOFTMAX_TO_HARDMAX = Claim(
     title="Softmax attention converges to tie-averaging hardmax at rate exp(-gap/tau)",
     source=Source(PAPER, "softmax-to-hardmax limit behind Theorem S (1.8 in the seed)", "§4.10"),
     provenance=("derived", "reading"),
+    strength="derived",
+    quote=r"hardmax (hardmax) (the softmax limit as the temperature $\tau \to 0$)",
+    quote_source="seeds/004_4ff95cab01770f63.txt.en.md L15",
     statement=_softmax_statement,
     derivation=_softmax_derivation,
     hypotheses=(
@@ -113,6 +116,9 @@ HARDMAX_EXACT = Claim(
     title="Theorem H (exactness): the hardmax construction maps every X^j exactly onto the target set Y^j",
     source=Source(PAPER, "Theorem 1.6 (seed numbering), exactness part", "§4.1, construction §3.2-3.4"),
     provenance=("seed", "paper", "reading"),
+    strength="as-stated",
+    quote="Such a Transformer satisfies $T_0(X_j) = Y_j$ for all $j$.",
+    quote_source="seeds/004_4ff95cab01770f63.txt.en.md L75",
     statement=_hardmax_exact_statement,
     hypotheses=HYP,
     reading=("Tie-averaging hardmax, set comparison (order and multiplicities ignored), the toolkit's own "
@@ -161,10 +167,14 @@ HARDMAX_BLOCKS = Claim(
     title="Theorem H (depth): L_H <= 2M + 2N + 1 blocks of width <= 4; identity padding reaches equality",
     source=Source(PAPER, "Theorem 1.6 (seed numbering), block count", "§4.2, §3.6"),
     provenance=("seed", "reading", "derived"),
+    strength="as-stated",
+    quote=r"Number of blocks $L = 2 \sum_{j=1}^N m_j + 2N + 1$.",
+    quote_source="seeds/004_4ff95cab01770f63.txt.en.md L73",
     statement=_block_statement,
     hypotheses=HYP,
-    reading=("The paper's '=' is read as an upper bound, reached exactly by inserting identity blocks "
-             "(which change no output). The construction has L_H = R + 2M with R <= N - 1."),
+    reading=("The seed's '=' is met exactly: the construction has L_H = R + 2M with R <= N - 1, so "
+             "L_H <= 2M + 2N + 1, and inserting identity blocks (which change no output) reaches "
+             "L = 2M + 2N + 1 exactly."),
     checks=(
         Check("symbolic", _ct.block_formulas_symbolic, description="sympy: count identities and inequalities"),
         Check("instances", _ct.hardmax_blocks, description="exact counts, widths, padding at random positions"),
@@ -193,6 +203,9 @@ HARDMAX_PARAMS = Claim(
     title="Theorem H (size): P_H <= (N-1)(10d+7) + M(12d+12) + 2d + 1 + kappa <= (22d+19)M = O(dM)",
     source=Source(PAPER, "abstract: O(d sum_j m^j) parameters; Theorem 1.6 (seed)", "§4.3, §2.5, §3.6"),
     provenance=("paper", "derived", "reading"),
+    strength="as-stated",
+    quote=r"Number of parameters $P = O(d \sum_{j=1}^N m_j)$.",
+    quote_source="seeds/004_4ff95cab01770f63.txt.en.md L74",
     statement=_params_statement,
     hypotheses=HYP,
     reading=("Counting convention of spec §2.5 (declared structure: FF 1 + d'(2d+1), SA 2 + [alpha] + 2rd). "
@@ -239,6 +252,10 @@ SOFTMAX_EXACT = Claim(
     title="Theorem S (exactness): one fixed set of softmax weights interpolates exactly for every tau < tau*",
     source=Source(PAPER, "Theorem 1.8 (seed numbering), exactness part", "§4.4, §3.5"),
     provenance=("seed", "paper", "reading", "derived"),
+    strength="strengthened",
+    quote=(r"there exists a temperature $\tau^* > 0$ such that, for all $0 < \tau < \tau^*$, there "
+           "exists a softmax Transformer"),
+    quote_source="seeds/004_4ff95cab01770f63.txt.en.md L79",
     statement=_softmax_exact_statement,
     hypotheses=HYP + ("tie-free S1 rows (ensured by the builder)",),
     reading=("Fixed weights for every tau (the builder takes no tau). tau_c is a rigorous lower bound "
@@ -282,6 +299,9 @@ SOFTMAX_BLOCKS = Claim(
     title="Theorem S (depth/size): L_S <= 2M + 3N, width <= 4, P_S <= (24d+20)M, padded <= (24d+29)M; padding changes nothing",
     source=Source(PAPER, "Theorem 1.8 (seed numbering), block count", "§4.5, §3.6"),
     provenance=("seed", "reading", "derived"),
+    strength="as-stated",
+    quote=r"Number of blocks $L = 2 \sum_{j=1}^N m_j + 3N$.",
+    quote_source="seeds/004_4ff95cab01770f63.txt.en.md L82",
     statement=_softmax_blocks_statement,
     hypotheses=HYP,
     reading="Upper bound, equality after identity padding (identical mpmath outputs at every tau).",
@@ -312,6 +332,11 @@ LENGTH_INDEPENDENCE = Claim(
     title="Block and parameter counts do not change when the input sequences get longer",
     source=Source(PAPER, "abstract: bounds independent of the input lengths", "§4.6"),
     provenance=("paper", "seed", "reading"),
+    strength="as-stated",
+    quote=("The key finding is that the required Transformer size depends only on the **total output "
+           r"length ($\sum m_j$)** and the embedding dimension $d$, and does not depend on the input "
+           "sequence length ($n_j$)."),
+    quote_source="seeds/004_4ff95cab01770f63.txt.en.md L52",
     statement="L(D+) = L(D) and P(D+) = P(D) for D+ = D with fresh tokens appended to each X^j",
     hypotheses=HYP + ("fresh tokens absent from D; targets unchanged; leaders are the first m_j tokens",),
     reading="E(D) is reused for D+ (fresh tokens do not change traces on E); parameter values do depend on the data.",
@@ -336,6 +361,7 @@ RANK_ONE_COLLAPSE = Claim(
     title="Lemma 4.1 (reading): rank-one hardmax attention sends each token to an extreme or the mean",
     source=Source(PAPER, "Lemma 4.1 (figure 4a label)", "§4.7"),
     provenance=("paper", "reading"),
+    strength="derived",
     statement=("A = v v^T, rho = 0, V = I: x_i -> mean argmax_l v.x_l if v.x_i > 0; mean argmin if "
                "v.x_i < 0; the sequence mean if v.x_i = 0"),
     hypotheses=("hardmax with tie-averaging", "any finite list of rational tokens, v != 0"),
@@ -355,6 +381,7 @@ BOX_TO_CORNER = Claim(
     title="Lemma 4.2 (reading): box tokens jump to a leader at R'(1,..,1) beyond the box; the leader stays",
     source=Source(PAPER, "Lemma 4.2 (figure 4b label)", "§4.8"),
     provenance=("paper", "reading"),
+    strength="derived",
     statement="A = I, rho = 0, V = I: tokens in [0, R]^d minus {0} plus a leader R'(1..1), R' > R, all map to the leader",
     hypotheses=("hardmax", "R' > R strictly", "no token at 0"),
     reading="t sum_k x_k > sum_k x_k z_k for x >= 0, x != 0, z in [0, R]^d and t > R.",
@@ -376,6 +403,7 @@ SPHERE_FIXED = Claim(
     title="Lemma 4.3 (reading): distinct points on a sphere are their own unique maximisers, hence fixed",
     source=Source(PAPER, "Lemma 4.3 (figure 4c label)", "§4.9"),
     provenance=("paper", "reading"),
+    strength="derived",
     statement="A = I, rho = 0, V = I: <s_i, s_i> = R^2 > <s_i, s_l> and > <s_i, z> for other tokens z",
     hypotheses=("hardmax", "distinct s_1..s_k with |s_i| = R", "extra tokens z with <s_i, z> < R^2"),
     reading="Strict Cauchy-Schwarz on the sphere; extra tokens inside the open ball or in the opposite orthant.",
@@ -397,6 +425,9 @@ ASSUMPTIONS_NECESSARY = Claim(
     title="The distinctness assumptions are necessary: every network of the class is permutation-equivariant",
     source=Source(PAPER, "assumptions of Theorems 1.6/1.8 (seed)", "§4.11, §2.1"),
     provenance=("derived", "seed", "reading"),
+    strength="derived",
+    quote="The input sequences are pairwise distinct.",
+    quote_source="seeds/004_4ff95cab01770f63.txt.en.md L11",
     statement=("(E1) T(X o sigma) = T(X) o sigma; (E2) x_i = x_k => T_i(X) = T_k(X); (E3) equal sets => "
                "equal output sets; (E4) |set T(X)| <= n; hence datasets violating A2 (or A1/A4 beyond the "
                "number of distinct tokens) cannot be interpolated by any network of the class"),
@@ -431,6 +462,7 @@ TIKHONOV_UPPER = Claim(
     title="Regularised training: inf J_eps <= J_eps(theta_dag) = eps |theta_dag|^2 for every exact interpolant",
     source=Source(PAPER, "abstract (regularised training) and Figure 1a (red line eps |theta*|^2)", "§4.12, §5.1-5.3"),
     provenance=("paper", "seed", "derived", "reading"),
+    strength="derived",
     statement=_tikhonov_statement,
     hypotheses=("softmax attention (E continuous)", "the architecture contains an exact interpolant theta_dag",
                 "J_eps = E + eps |theta|^2, E = (1/N) sum_j d_H(T(X^j), Y^j)^2"),
@@ -474,6 +506,11 @@ TIKHONOV_LINEAR = Claim(
     title="Linear law: min J_eps / eps -> minimal interpolant norm^2; the data term is o(eps)",
     source=Source(PAPER, "abstract; seed: training loss linear in eps; Figure 1b", "§4.13, §5.1"),
     provenance=("seed", "derived", "reading"),
+    strength="derived",
+    quote=("if a global minimizer of the Tikhonov regularization objective function exists, the "
+           r"training loss is linearly proportional to the regularization parameter $\varepsilon$ as "
+           r"$\varepsilon \to 0$."),
+    quote_source="seeds/004_4ff95cab01770f63.txt.en.md L64",
     statement=_linear_statement,
     hypotheses=("softmax (E continuous); ridge instances with N <= d and independent columns",),
     reading=("The linear law is about J_eps (not the plotted data term, which is o(eps) at global "
@@ -508,6 +545,9 @@ RESNET = Claim(
     title="Transformer O(d sum m_j) vs ResNet O(dNn) parameters: crossover n* ~ 2m + 5/3 (heuristic counts)",
     source=Source(PAPER, "introduction (transformer/ResNet contrast); seed", "§4.14, §6"),
     provenance=("seed", "paper", "derived", "reading"),
+    strength="derived",
+    quote="Transformers are strictly [or: 'rigorously'] more parameter-efficient than ResNet.",
+    quote_source="seeds/004_4ff95cab01770f63.txt.en.md L92",
     statement=_resnet_statement,
     hypotheses=("same gadgets: ResNet = one 3-neuron hat block per sequence on flattened inputs R^{dn}",
                 "hardmax construction with kappa = 1 and R = N - 1"),

@@ -28,7 +28,7 @@ FAKE_CLAIMS = textwrap.dedent('''
                      statement="x = x", reading="r",
                      checks=(Check("main", check_fn, params or {}),),
                      controls=(Control("ctrl", "a false variant", Check("main", control_fn)),),
-                     expected=expected)
+                     expected=expected, strength="derived")
 
 
     CLAIMS = (

@@ -35,7 +35,7 @@ def _claim(cid, level="CERTIFIED"):
     return Claim(id=cid, title=cid, source=Source("0000.00000", "Thm 1", "§1"), statement="x = x",
                  reading="r", checks=(Check("main", at_level, {"level": level}),),
                  controls=(Control("ctrl", "false", Check("ctrl", at_level, {"level": "REFUTED"})),),
-                 expected=Verdict.CERTIFIED)
+                 expected=Verdict.CERTIFIED, strength="derived")
 
 
 FUZZ_CLAIMS = textwrap.dedent('''

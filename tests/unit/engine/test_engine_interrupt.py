@@ -67,7 +67,7 @@ SLOW_CLAIMS = textwrap.dedent('''
         return Claim(id=cid, title=cid, source=Source("0000.00000", "Thm 1", "§1"), statement="s",
                      reading="r", checks=(Check("main", fn),),
                      controls=(Control("ctrl", "false", Check("main", fast, {"refute": True})),),
-                     expected=Verdict.CERTIFIED)
+                     expected=Verdict.CERTIFIED, strength="derived")
 
 
     CLAIMS = (_claim("slow.fast", fast),) + tuple(_claim(f"slow.s{k}", slow) for k in range(4))

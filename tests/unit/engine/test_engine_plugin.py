@@ -19,7 +19,7 @@ HEADER = textwrap.dedent('''
         return Claim(id=cid, title=cid, source=Source("0", "T", "§"), statement="s", reading="r",
                      checks=(Check("main", holds),),
                      controls=(Control("ctrl", "false", Check("main", control)),),
-                     expected=expected)
+                     expected=expected, strength="derived")
 ''')
 
 

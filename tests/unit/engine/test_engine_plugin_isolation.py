@@ -31,7 +31,7 @@ TOOLKIT_CLAIMS = textwrap.dedent('''
     CLAIMS = (Claim(id="mine.fine", title="t", source=Source("0", "T", "§"), statement="s", reading="r",
                     checks=(Check("main", holds),),
                     controls=(Control("ctrl", "false", Check("main", fails)),),
-                    expected=Verdict.CERTIFIED),)
+                    expected=Verdict.CERTIFIED, strength="derived"),)
 ''')
 
 STRICT_INI = "[pytest]\nfilterwarnings = error\naddopts = -p no:cacheprovider\n"

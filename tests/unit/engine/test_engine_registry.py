@@ -16,7 +16,7 @@ def make(cid="demo.group.a", *, controls=True, expected=Verdict.CERTIFIED, check
         id=cid, title="t", source=Source("0000.00000", "Thm 1", "§1"), statement="s", reading="r",
         checks=(Check("c", _ok),) if checks else (),
         controls=(Control("k", "false variant", Check("c", _ok, {"variant": 1})),) if controls else (),
-        expected=expected,
+        expected=expected, strength="derived",
     )
 
 

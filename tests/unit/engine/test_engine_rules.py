@@ -91,7 +91,7 @@ def make_claim(cid, checks, controls=None, expected=Verdict.CERTIFIED):
         controls = (Control("ctrl", "false variant", Check("ctrl", at_level, {"level": "REFUTED"})),)
     return Claim(id=cid, title=cid, source=_src(), statement="s", reading="r",
                  checks=tuple(Check(n, fn, p, role=r) for n, fn, p, r in checks),
-                 controls=controls, expected=expected)
+                 controls=controls, expected=expected, strength="derived")
 
 
 def lvl(level, role="decisive", name=None):
@@ -349,7 +349,7 @@ RULES_CLAIMS = textwrap.dedent('''
         return Claim(id=cid, title=cid, source=Source("0000.00000", "Thm 1", "§1"), statement="s",
                      reading="r", checks=(Check("main", fn, params),),
                      controls=(Control("ctrl", "false", Check("ctrl", at_level, {"level": "REFUTED"})),),
-                     expected=expected)
+                     expected=expected, strength="derived")
 
 
     CLAIMS = (

@@ -121,7 +121,7 @@ def test_run_claim_verdict_matches_the_rule(pairs, control_level):
                   checks=tuple(Check(f"c{k}", at_level, {"level": v.value}, role=r)
                                for k, (v, r) in enumerate(pairs)),
                   controls=(Control("ctrl", "false", Check("ctrl", at_level, {"level": control_level.value})),),
-                  expected=expected)
+                  expected=expected, strength="derived")
     o = run_claim(claim)
     assert o.verdict is expected
     assert o.passed is (control_level is Verdict.REFUTED)
