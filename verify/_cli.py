@@ -53,9 +53,12 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--json", metavar="PATH", help="write the JSON report here")
     pr.add_argument("--junit", metavar="PATH", help="write a JUnit XML report here")
     pr.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
-    pr.add_argument("--no-progress", action="store_true", help="no progress bar")
-    pr.add_argument("--scheduler", metavar="ADDRESS",
-                    help="run on a dask cluster (e.g. tcp://HOST:8786); needs the [dask] extra")
+    pr.add_argument("--no-progress", action="store_true",
+                    help="no progress bar (there is none when stderr is not a terminal)")
+    pr.add_argument("--scheduler", metavar="ADDRESS|local[:N]",
+                    help="run on dask.distributed: the scheduler at ADDRESS (tcp://HOST:8786), or "
+                         "'local[:N]', a cluster of N worker processes on this machine (default: one "
+                         "per CPU); needs the [dask] extra")
 
     ps = sub.add_parser("show", help="statement, hypotheses, reading, derivation and fresh evidence")
     ps.add_argument("id", metavar="ID")
@@ -113,64 +116,31 @@ def _cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([
             {"id": c.id, "title": c.title, "paper": c.source.paper, "source": str(c.source),
-             "expected": c.expected.value, "strength": c.strength, "quote": c.quote,
-             "quote_source": c.quote_source, "expected_refutation": _refutation_kind(c),
-             "provenance": list(c.provenance),
+             "expected": c.expected.value, "provenance": list(c.provenance),
              "checks": [k.name for k in c.checks], "controls": [k.name for k in c.controls]}
             for c in claims], indent=2))
         return EXIT_OK
     from rich.console import Console
     from rich.table import Table
 
-    t = Table(title=f"{len(claims)} claims", caption=_list_caption(claims))
+    t = Table(title=f"{len(claims)} claims")
     t.add_column("claim", no_wrap=True)
     t.add_column("expected", no_wrap=True)
-    t.add_column("strength", no_wrap=True)
     t.add_column("source", overflow="fold", max_width=40)
     t.add_column("title", overflow="fold")
     for c in claims:
-        t.add_row(c.id, c.expected.value, c.strength,
-                  f"arXiv:{c.source.paper} {c.source.where} ({c.source.spec})",
+        t.add_row(c.id, c.expected.value, f"arXiv:{c.source.paper} {c.source.where} ({c.source.spec})",
                   c.title)
     Console(width=None if sys.stdout.isatty() else 200).print(t)
     return EXIT_OK
 
 
-def _refutation_kind(claim: Any) -> str | None:
-    """For a claim expected REFUTED: "source" (the source's statement does not hold: as-stated or code)
-    or "boundary" (where a stronger or the toolkit's own reading stops); None otherwise."""
-    from ._verdict import Verdict
+def _progress(enabled: bool, total: int | None = None, stream: Any = None) -> Any:
+    """The progress bar on stderr (None with ``--no-progress`` or when stderr is not a terminal)."""
+    from ._progress import ProgressBar
 
-    if claim.expected is not Verdict.REFUTED:
-        return None
-    return "source" if claim.is_source_statement else "boundary"
-
-
-def _list_caption(claims: Sequence[Any]) -> str:
-    from collections import Counter
-
-    from ._claim import STRENGTHS
-
-    strengths = Counter(c.strength for c in claims)
-    kinds = Counter(_refutation_kind(c) for c in claims)
-    return (", ".join(f"{s} {strengths[s]}" for s in STRENGTHS) + "; expected REFUTED: "
-            f"{kinds['source']} the source's statement (as-stated/code), "
-            f"{kinds['boundary']} boundary (where a stronger reading stops)")
-
-
-def _progress(enabled: bool) -> Any:
-    if not enabled or not sys.stderr.isatty():
-        return None, None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    prog = Progress(TextColumn("{task.description}", style="dim"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), transient=True)
-    task = prog.add_task("running", total=None)
-
-    def cb(label: str, done: int, total: int) -> None:
-        prog.update(task, completed=done, total=total, description=label[:48])
-
-    return prog, cb
+    bar = ProgressBar(stream if stream is not None else sys.stderr, total=total)
+    return bar if enabled and bar.enabled else None
 
 
 def _check_outputs(args: argparse.Namespace, options: Sequence[str]) -> None:
@@ -210,26 +180,39 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return code
     if not args.scheduler:
         args.workers = _cap_workers(args.workers, sum(len(c.checks) + len(c.controls) for c in claims))
-    executor = None
+    session = None
     if args.scheduler:
         try:
-            from dask.distributed import Client
+            from ._dask import connect, parse_scheduler
         except ImportError as e:
             raise UsageError("--scheduler needs dask: pip install 'transformer-theory-verify[dask]'") from e
-        executor = Client(args.scheduler).get_executor()
-    prog, cb = _progress(not args.no_progress)
-    kwargs = dict(profile=args.profile, seed=args.seed, workers=args.workers, executor=executor)
+        try:
+            parse_scheduler(args.scheduler)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        try:
+            session = connect(args.scheduler)
+        except (OSError, TimeoutError) as e:
+            raise UsageError(f"--scheduler {args.scheduler!r}: cannot reach the scheduler: {e}") from e
+        args.workers = max(1, session.workers)
+    prog = _progress(not args.no_progress, sum(len(c.checks) + len(c.controls) for c in claims))
+    kwargs = dict(profile=args.profile, seed=args.seed, workers=args.workers,
+                  executor=session.executor if session is not None else None)
     guard = stop_on_signals()  # SIGTERM stops the run as Ctrl-C does
     try:
         guard.__enter__()
     except ValueError:  # not the main thread: leave the signals alone
         guard = None
     try:
-        if prog is not None:
-            with prog:
-                result = run_claims(claims, progress=cb, **kwargs)
-        else:
-            result = run_claims(claims, **kwargs)
+        try:
+            if prog is not None:
+                with prog:
+                    result = run_claims(claims, progress=prog, **kwargs)
+            else:
+                result = run_claims(claims, **kwargs)
+        finally:
+            if session is not None:  # cancel what is left, close the client and a local cluster
+                session.close()
         print_table(result)
         if args.json:
             write_json(result, args.json)
@@ -269,19 +252,9 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print(f"{c.id}: {c.title}", file=out)
     print(f"source:     {c.source}", file=out)
     print(f"provenance: {', '.join(c.provenance)}", file=out)
-    print(f"strength:   {c.strength}", file=out)
     print(f"expected:   {c.expected}", file=out)
-    kind = _refutation_kind(c)
-    if kind == "source":
-        print("            (a REFUTED here means the source's statement does not hold)", file=out)
-    elif kind == "boundary":
-        print("            (a REFUTED here marks where this stronger reading stops; "
-              "not the source's statement)", file=out)
     if c.uses:
         print(f"uses:       {', '.join(c.uses)}", file=out)
-    if c.quote:
-        print(f"\nquote ({c.quote_source}; the line-numbered English translation of the seed):", file=out)
-        print(_indent(f'"{c.quote}"'), file=out)
     print("\nstatement:", file=out)
     print(_indent(_pretty(c.resolved_statement())), file=out)
     if c.hypotheses:

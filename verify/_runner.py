@@ -36,7 +36,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._claim import SOURCE_STRENGTHS, Check, Claim, derive_seed
+from ._claim import Check, Claim, derive_seed
 from ._profile import Profile, get_profile
 from ._verdict import Evidence, Verdict, combine
 
@@ -92,20 +92,6 @@ class ClaimOutcome:
     checks: tuple[CheckOutcome, ...]
     controls: tuple[CheckOutcome, ...]
     condition: str = ""
-    strength: str = ""  # the claim's strength (as-stated, strengthened, repaired, code, derived)
-
-    @property
-    def refuted_source(self) -> bool:
-        """REFUTED, and the claim is the source's own statement (as-stated, or the authors' code)."""
-        return self.verdict is Verdict.REFUTED and self.strength in SOURCE_STRENGTHS
-
-    @property
-    def refuted_boundary(self) -> bool:
-        """REFUTED, and the claim is not the source's statement (a strengthened or the toolkit's own
-        reading): where the stronger reading stops, never the source's failure.  False when the
-        strength is not recorded (a report written before strengths existed)."""
-        return (self.verdict is Verdict.REFUTED and bool(self.strength)
-                and self.strength not in SOURCE_STRENGTHS)
 
     @property
     def controls_refuted(self) -> bool:
@@ -232,6 +218,8 @@ class RunResult:
     environment: Mapping[str, str] = field(default_factory=dict)
     interrupted: bool = False
     unfinished: list[str] = field(default_factory=list)
+    #: for a run on dask: address, kind (local/remote), workers and each worker's package versions
+    scheduler: Mapping[str, Any] | None = None
 
     @property
     def passed(self) -> bool:
@@ -334,8 +322,13 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
                progress: Callable[[str, int, int], None] | None = None) -> RunResult:
     """Run every check and control of ``claims`` and return their outcomes.
 
-    ``progress(label, done, total)`` is called after each finished task.  Ctrl-C (``KeyboardInterrupt``)
-    stops the run and returns the finished claims with ``interrupted=True`` (module docstring).
+    ``progress(label, done, total)`` is called after each finished task, as soon as it is collected
+    (at one worker after every task, not at the end); if ``progress`` also has a ``started(label)``
+    method (:class:`verify._progress.ProgressBar`), that is called when a task begins: just before an
+    in-process task runs, or when the executor first reports it running.  An executor with a
+    ``scheduler_info`` mapping (:class:`verify._dask.DaskExecutor`) has it recorded in the result.
+    Ctrl-C (``KeyboardInterrupt``) stops the run and returns the finished claims with
+    ``interrupted=True`` (module docstring).
     """
     prof = get_profile(profile)
     claims = list(claims)
@@ -358,11 +351,23 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
     limit = 2 * workers  # bounded: queued work to cancel on interruption stays small
     interrupted = False
 
+    sync = isinstance(executor, SerialExecutor)  # runs each task inside submit()
+    on_start = getattr(progress, "started", None)
+    seen: set[int] = set()
+
+    def label(k: int) -> str:
+        claim, _, item, _ = plan[k]
+        return f"{claim.id} {item.name}"
+
+    def note_start(k: int) -> None:
+        if on_start is not None and k not in seen:
+            seen.add(k)
+            on_start(label(k))
+
     def collect(fut: Future, k: int) -> None:
         results[k] = fut.result()
         if progress:
-            claim, _, item, _ = plan[k]
-            progress(f"{claim.id} {item.name}", len(results), total)
+            progress(label(k), len(results), total)
 
     try:
         nxt = 0
@@ -370,8 +375,19 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
             while nxt < total and len(in_flight) < limit:
                 claim, kind, item, s = plan[nxt]
                 chk = item if kind == "check" else item.check
-                in_flight[executor.submit(_run_task, chk, s, prof.name)] = nxt
+                if sync:
+                    note_start(nxt)
+                fut = executor.submit(_run_task, chk, s, prof.name)
+                in_flight[fut] = nxt
                 nxt += 1
+                if fut.done():  # ran in-process: report it now, not after the next task
+                    collect(fut, in_flight.pop(fut))
+            if not in_flight:
+                continue
+            if on_start is not None:
+                for fut, k in in_flight.items():
+                    if fut.running():
+                        note_start(k)
             done, _ = wait(list(in_flight), timeout=0.5, return_when=FIRST_COMPLETED)
             for fut in done:
                 collect(fut, in_flight.pop(fut))
@@ -421,11 +437,11 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
             checks=checks,
             controls=controls,
             condition=claim.condition,
-            strength=claim.strength,
         ))
     return RunResult(outcomes=outcomes, profile=prof.name, seed=seed, workers=workers,
                      wall_time=time.perf_counter() - t0, started=started,
-                     environment=_environment(), interrupted=interrupted, unfinished=unfinished)
+                     environment=_environment(), interrupted=interrupted, unfinished=unfinished,
+                     scheduler=getattr(executor, "scheduler_info", None))
 
 
 def run_claim(claim: Claim, *, profile: str | Profile = "quick", seed: int = 0) -> ClaimOutcome:
