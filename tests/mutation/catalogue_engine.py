@@ -93,10 +93,15 @@ MUTATIONS: list[Mutation] = [
     # (h) NaN is UNKNOWN
     _m("engine.nan_close_consistent", _TALLY,
        "if not math.isfinite(err) or math.isnan(budget):\n"
-       "            return self.add(Observation(Verdict.UNKNOWN, error=None))",
+       "                return self.add(Observation(Verdict.UNKNOWN, error=None))",
        "if not math.isfinite(err) or math.isnan(budget):\n"
-       "            return self.add(Observation(Verdict.CONSISTENT, error=None))",
+       "                return self.add(Observation(Verdict.CONSISTENT, error=None))",
        (RULES,), "rule (h): a NaN difference passes a float comparison"),
+    _m("engine.close_through_floats", _TALLY,
+       "        diff = _exact_difference(value, target)\n",
+       "        diff = None\n",
+       ("pytest:tests/unit/engine/test_engine_tally_precision.py",),
+       "rule (h'): Tally.close converts each side to float, hiding a 1e-30 discrepancy at dps 50"),
     _m("engine.nan_le_consistent", _TALLY,
        "or math.isnan(b - v):\n            return self.add(Observation(Verdict.UNKNOWN))",
        "or math.isnan(b - v):\n            return self.add(Observation(Verdict.CONSISTENT))",
