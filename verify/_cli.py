@@ -116,23 +116,49 @@ def _cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([
             {"id": c.id, "title": c.title, "paper": c.source.paper, "source": str(c.source),
-             "expected": c.expected.value, "provenance": list(c.provenance),
+             "expected": c.expected.value, "strength": c.strength, "quote": c.quote,
+             "quote_source": c.quote_source, "expected_refutation": _refutation_kind(c),
+             "provenance": list(c.provenance),
              "checks": [k.name for k in c.checks], "controls": [k.name for k in c.controls]}
             for c in claims], indent=2))
         return EXIT_OK
     from rich.console import Console
     from rich.table import Table
 
-    t = Table(title=f"{len(claims)} claims")
+    t = Table(title=f"{len(claims)} claims", caption=_list_caption(claims))
     t.add_column("claim", no_wrap=True)
     t.add_column("expected", no_wrap=True)
+    t.add_column("strength", no_wrap=True)
     t.add_column("source", overflow="fold", max_width=40)
     t.add_column("title", overflow="fold")
     for c in claims:
-        t.add_row(c.id, c.expected.value, f"arXiv:{c.source.paper} {c.source.where} ({c.source.spec})",
+        t.add_row(c.id, c.expected.value, c.strength,
+                  f"arXiv:{c.source.paper} {c.source.where} ({c.source.spec})",
                   c.title)
     Console(width=None if sys.stdout.isatty() else 200).print(t)
     return EXIT_OK
+
+
+def _refutation_kind(claim: Any) -> str | None:
+    """For a claim expected REFUTED: "source" (the source's statement does not hold: as-stated or code)
+    or "boundary" (where a stronger or the toolkit's own reading stops); None otherwise."""
+    from ._verdict import Verdict
+
+    if claim.expected is not Verdict.REFUTED:
+        return None
+    return "source" if claim.is_source_statement else "boundary"
+
+
+def _list_caption(claims: Sequence[Any]) -> str:
+    from collections import Counter
+
+    from ._claim import STRENGTHS
+
+    strengths = Counter(c.strength for c in claims)
+    kinds = Counter(_refutation_kind(c) for c in claims)
+    return (", ".join(f"{s} {strengths[s]}" for s in STRENGTHS) + "; expected REFUTED: "
+            f"{kinds['source']} the source's statement (as-stated/code), "
+            f"{kinds['boundary']} boundary (where a stronger reading stops)")
 
 
 def _progress(enabled: bool, total: int | None = None, stream: Any = None) -> Any:
@@ -252,9 +278,19 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print(f"{c.id}: {c.title}", file=out)
     print(f"source:     {c.source}", file=out)
     print(f"provenance: {', '.join(c.provenance)}", file=out)
+    print(f"strength:   {c.strength}", file=out)
     print(f"expected:   {c.expected}", file=out)
+    kind = _refutation_kind(c)
+    if kind == "source":
+        print("            (a REFUTED here means the source's statement does not hold)", file=out)
+    elif kind == "boundary":
+        print("            (a REFUTED here marks where this stronger reading stops; "
+              "not the source's statement)", file=out)
     if c.uses:
         print(f"uses:       {', '.join(c.uses)}", file=out)
+    if c.quote:
+        print(f"\nquote ({c.quote_source}; the line-numbered English translation of the seed):", file=out)
+        print(_indent(f'"{c.quote}"'), file=out)
     print("\nstatement:", file=out)
     print(_indent(_pretty(c.resolved_statement())), file=out)
     if c.hypotheses:

@@ -1,15 +1,23 @@
 """Reports of a run: a rich terminal table, JSON (schema ``verify/report.schema.json``), JUnit XML.
 
-JSON layout (schema id ``verify-report/1``; one record per claim, per check and per control)::
+JSON layout (schema id ``verify-report/2``; one record per claim, per check and per control)::
 
-    {"schema": "verify-report/1", "profile", "seed", "workers", "started", "wall_time", "passed",
+    {"schema": "verify-report/2", "profile", "seed", "workers", "started", "wall_time", "passed",
      "environment": {package: version},
-     "summary": {"claims", "passed", "failed", "verdicts": {level: count}},
-     "claims": [{"id", "title", "source", "reading", "expected", "verdict", "passed",
+     "summary": {"claims", "passed", "failed", "verdicts": {level: count},
+                 "refuted_source", "refuted_boundary"},
+     "claims": [{"id", "title", "source", "reading", "strength", "expected", "verdict", "passed",
                  "controls_refuted", "condition", "wall_time",
                  "checks":   [{"name", "kind": "check", "role", "description", "target", "seed",
                                "passed", "evidence": {...}}],
                  "controls": [{... "kind": "control", "role": "control" ...}]}]}
+
+``strength`` is the claim's relation to its source (as-stated, strengthened, repaired, code, derived).
+``summary.refuted_source`` counts the REFUTED claims that are the source's own statement (as-stated, or
+the authors' code): the source's statement does not hold.  ``summary.refuted_boundary`` counts the other
+REFUTED claims (strengthened readings, the toolkit's own statements): where a stronger reading stops.
+Version 2 added these three keys; ``verify report`` still reads ``verify-report/1`` files (their claims
+have no recorded strength, and neither count is shown).
 
 ``evidence`` holds level, instances, margin_min, margin_max, error, tolerance, precision, backend,
 seeds, wall_time, counterexample ({description, data, margin, seed} or null), notes, details.
@@ -51,11 +59,15 @@ __all__ = [
     "junit_xml",
     "print_table",
     "markdown",
+    "refuted_summary",
+    "READABLE_SCHEMAS",
     "write_markdown",
     "VERDICT_STYLE",
 ]
 
-SCHEMA_ID = "verify-report/1"
+SCHEMA_ID = "verify-report/2"
+#: Report versions :func:`from_json` and :func:`validate` accept (version 1 had no strengths).
+READABLE_SCHEMAS = ("verify-report/1", SCHEMA_ID)
 
 VERDICT_STYLE = {
     Verdict.PROVED: "bold green",
@@ -79,9 +91,12 @@ def validate(obj: Any) -> None:
     summary counts the claims listed.
     """
     sch = schema()
+    # name the version the file claims to be, when it is one this toolkit reads
+    claimed = obj.get("schema") if isinstance(obj, dict) else None
+    sid = claimed if claimed in READABLE_SCHEMAS else SCHEMA_ID
     if (isinstance(obj, dict) and obj.get("claims") == [] and obj.get("interrupted") is not True
-            and obj.get("schema") == SCHEMA_ID):
-        raise ValueError(f"not a valid {SCHEMA_ID} report: it lists no claim and is not marked "
+            and obj.get("schema") in READABLE_SCHEMAS):
+        raise ValueError(f"not a valid {sid} report: it lists no claim and is not marked "
                          "interrupted (a finished run reports at least one claim)")
     try:
         import jsonschema
@@ -96,10 +111,25 @@ def validate(obj: Any) -> None:
     if problem is not None:
         if len(problem) > 300:
             problem = problem[:297] + "..."
-        raise ValueError(f"not a valid {SCHEMA_ID} report: {problem}")
+        raise ValueError(f"not a valid {sid} report: {problem}")
     if obj["summary"]["claims"] != len(obj["claims"]):
-        raise ValueError(f"not a valid {SCHEMA_ID} report: summary.claims = {obj['summary']['claims']} "
+        raise ValueError(f"not a valid {sid} report: summary.claims = {obj['summary']['claims']} "
                          f"but {len(obj['claims'])} claims are listed")
+    if obj["schema"] == SCHEMA_ID:  # version 2: strengths and the two kinds of REFUTED are required
+        for k, c in enumerate(obj["claims"]):
+            if "strength" not in c:
+                raise ValueError(f"not a valid {sid} report: at /claims/{k}: 'strength' is a "
+                                 "required property")
+        for key in ("refuted_source", "refuted_boundary"):
+            if key not in obj["summary"]:
+                raise ValueError(f"not a valid {sid} report: at /summary: {key!r} is a required "
+                                 "property")
+        refuted = [c for c in obj["claims"] if c["verdict"] == "REFUTED"]
+        n_src = sum(c["strength"] in ("as-stated", "code") for c in refuted)
+        if (obj["summary"]["refuted_source"], obj["summary"]["refuted_boundary"]) != (n_src, len(refuted) - n_src):
+            raise ValueError(f"not a valid {sid} report: summary.refuted_source/refuted_boundary = "
+                             f"{obj['summary']['refuted_source']}/{obj['summary']['refuted_boundary']} but "
+                             f"the claims listed give {n_src}/{len(refuted) - n_src}")
 
 
 _TYPES: dict[str, Any] = {
@@ -242,6 +272,8 @@ def to_json(result: RunResult) -> dict[str, Any]:
             "passed": sum(o.passed for o in result.outcomes),
             "failed": sum(not o.passed for o in result.outcomes),
             "verdicts": {v.value: verdicts.get(v.value, 0) for v in Verdict},
+            "refuted_source": sum(o.refuted_source for o in result.outcomes),
+            "refuted_boundary": sum(o.refuted_boundary for o in result.outcomes),
         },
         "claims": [
             {
@@ -249,6 +281,7 @@ def to_json(result: RunResult) -> dict[str, Any]:
                 "title": o.title,
                 "source": o.source,
                 "reading": o.reading,
+                "strength": o.strength,
                 "expected": o.expected.value,
                 "verdict": o.verdict.value,
                 "passed": o.passed,
@@ -278,7 +311,7 @@ def _check_from(obj: Mapping[str, Any]) -> CheckOutcome:
 def from_json(obj: Mapping[str, Any]) -> RunResult:
     """Rebuild a :class:`RunResult` from :func:`to_json` output (the round trip is lossless for
     every field the report holds)."""
-    if obj.get("schema") != SCHEMA_ID:
+    if obj.get("schema") not in READABLE_SCHEMAS:
         raise ValueError(f"not a {SCHEMA_ID} report (schema = {obj.get('schema')!r})")
     outcomes = [
         ClaimOutcome(
@@ -291,6 +324,7 @@ def from_json(obj: Mapping[str, Any]) -> RunResult:
             checks=tuple(_check_from(x) for x in c["checks"]),
             controls=tuple(_check_from(x) for x in c["controls"]),
             condition=c.get("condition", ""),
+            strength=c.get("strength", ""),
         )
         for c in obj["claims"]
     ]
@@ -318,7 +352,6 @@ def scheduler_line(result: RunResult) -> str:
         return ""
     n = sch.get("workers", result.workers)
     return f"dask {sch.get('kind', '')} {sch.get('address', '?')}, {n} worker{'s' if n != 1 else ''}"
-
 
 
 def write_json(result: RunResult, path: str | Path) -> None:
@@ -364,6 +397,28 @@ def write_junit(result: RunResult, path: str | Path) -> None:
 
 
 # -- terminal -------------------------------------------------------------------------------------
+def _refuted_kind(o: ClaimOutcome) -> str:
+    if o.refuted_source:
+        return f"(the source's statement does not hold; {o.strength})"
+    if o.refuted_boundary:
+        return f"(boundary: where a {o.strength} reading stops, not the source's statement)"
+    return "(strength not recorded)"
+
+
+def refuted_summary(result: RunResult) -> str:
+    """One line separating the two kinds of REFUTED ("" when nothing was refuted)."""
+    refuted = [o for o in result.outcomes if o.verdict is Verdict.REFUTED]
+    if not refuted:
+        return ""
+    src = sum(o.refuted_source for o in refuted)
+    bnd = sum(o.refuted_boundary for o in refuted)
+    line = (f"REFUTED {len(refuted)}: {src} where the source's statement does not hold (as-stated or "
+            f"code), {bnd} where a stronger reading stops (boundary findings)")
+    if src + bnd < len(refuted):
+        line += f", {len(refuted) - src - bnd} with no recorded strength"
+    return line
+
+
 def _fmt_margin(m: float | None) -> str:
     return "-" if m is None else f"{m:.3g}"
 
@@ -387,6 +442,7 @@ def print_table(result: RunResult, *, file: IO[str] | None = None, width: int | 
     table.add_column("claim", no_wrap=True, min_width=id_width)
     table.add_column("verdict", no_wrap=True, min_width=10)
     table.add_column("expected", no_wrap=True, min_width=10)
+    table.add_column("strength", no_wrap=True, min_width=12)
     table.add_column("controls", no_wrap=True, justify="right", min_width=8)
     table.add_column("inst", justify="right", no_wrap=True, min_width=5)
     table.add_column("margin", justify="right", no_wrap=True, min_width=8)
@@ -400,6 +456,7 @@ def print_table(result: RunResult, *, file: IO[str] | None = None, width: int | 
             o.claim_id + mark,
             Text(o.verdict.value, style=VERDICT_STYLE[o.verdict]),
             o.expected.value,
+            o.strength or "-",
             Text(ctrl, style="green" if o.controls_refuted else "bold red"),
             str(o.instances),
             _fmt_margin(o.margin),
@@ -411,7 +468,7 @@ def print_table(result: RunResult, *, file: IO[str] | None = None, width: int | 
     refuted = [o for o in result.outcomes if o.verdict is Verdict.REFUTED]
     for o in refuted:
         ce = o.counterexample
-        console.print(f"[bold red]REFUTED[/] {o.claim_id}: {ce.description if ce else ''}")
+        console.print(f"[bold red]REFUTED[/] {_refuted_kind(o)} {o.claim_id}: {ce.description if ce else ''}")
         if ce is not None and ce.data:
             console.print(f"    counterexample: {json.dumps(ce.to_json()['data'])[:400]}")
         if o.condition:
@@ -426,6 +483,9 @@ def print_table(result: RunResult, *, file: IO[str] | None = None, width: int | 
                       f"check and control finished are reported; {len(result.unfinished)} unfinished"
                       + (f": {', '.join(result.unfinished[:8])}" if result.unfinished else "")
                       + (" ..." if len(result.unfinished) > 8 else ""))
+    line = refuted_summary(result)
+    if line:
+        console.print(line)
     n_ok = sum(o.passed for o in result.outcomes)
     style = "bold green" if result.passed else "bold red"
     console.print(f"[{style}]{n_ok}/{len(result.outcomes)} claims at their expected verdict with every "
@@ -447,22 +507,24 @@ def markdown(result: RunResult) -> str:
         + (f" (on {scheduler_line(result)})" if result.scheduler else "") + ".",
         "",
     ]
+    if refuted_summary(result):
+        lines += [refuted_summary(result) + ".", ""]
     if result.interrupted:
         lines += [f"**Interrupted**: only the claims whose every check and control finished are reported; "
                   f"{len(result.unfinished)} unfinished"
                   + (": " + ", ".join(f"`{c}`" for c in result.unfinished) if result.unfinished else "")
                   + ".", ""]
     lines += [
-        "| claim | verdict | expected | controls refuted | instances | margin | time |",
-        "|---|---|---|---|---|---|---|",
+        "| claim | verdict | expected | controls refuted | instances | margin | time | strength |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for o in result.outcomes:
         lines.append(f"| `{o.claim_id}` | {o.verdict.value} | {o.expected.value} | "
                      f"{sum(c.passed for c in o.controls)}/{len(o.controls)} | {o.instances} | "
-                     f"{_fmt_margin(o.margin)} | {o.wall_time:.1f} s |")
+                     f"{_fmt_margin(o.margin)} | {o.wall_time:.1f} s | {o.strength or '-'} |")
     for o in result.outcomes:
         lines += ["", f"## `{o.claim_id}`: {_md(o.title)}", "", f"Source: {_md(o.source)}", "",
-                  f"Reading: {_md(o.reading)}", ""]
+                  f"Strength: {o.strength or 'not recorded'}", "", f"Reading: {_md(o.reading)}", ""]
         if o.condition:
             lines += [f"Holds under: {_md(o.condition)}", ""]
         lines += ["| check | kind | level | instances | precision | error | tolerance | seed |",

@@ -36,7 +36,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._claim import Check, Claim, derive_seed
+from ._claim import SOURCE_STRENGTHS, Check, Claim, derive_seed
 from ._profile import Profile, get_profile
 from ._verdict import Evidence, Verdict, combine
 
@@ -92,6 +92,20 @@ class ClaimOutcome:
     checks: tuple[CheckOutcome, ...]
     controls: tuple[CheckOutcome, ...]
     condition: str = ""
+    strength: str = ""  # the claim's strength (as-stated, strengthened, repaired, code, derived)
+
+    @property
+    def refuted_source(self) -> bool:
+        """REFUTED, and the claim is the source's own statement (as-stated, or the authors' code)."""
+        return self.verdict is Verdict.REFUTED and self.strength in SOURCE_STRENGTHS
+
+    @property
+    def refuted_boundary(self) -> bool:
+        """REFUTED, and the claim is not the source's statement (a strengthened or the toolkit's own
+        reading): where the stronger reading stops, never the source's failure.  False when the
+        strength is not recorded (a report written before strengths existed)."""
+        return (self.verdict is Verdict.REFUTED and bool(self.strength)
+                and self.strength not in SOURCE_STRENGTHS)
 
     @property
     def controls_refuted(self) -> bool:
@@ -437,6 +451,7 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
             checks=checks,
             controls=controls,
             condition=claim.condition,
+            strength=claim.strength,
         ))
     return RunResult(outcomes=outcomes, profile=prof.name, seed=seed, workers=workers,
                      wall_time=time.perf_counter() - t0, started=started,
