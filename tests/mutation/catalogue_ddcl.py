@@ -463,6 +463,16 @@ MUTATIONS: list[Mutation] = [
         family="bound",
     ),
     Mutation(
+        id="ddcl.checks.tracker_dwell_witness_deep_inside",
+        path=_C.format("tracker"),
+        old="lr = (T - 0.5) * r_lo",
+        new="lr = (T / 2) * r_lo",
+        kills=("ddcl.growth.dwell_time_normalised",),
+        why="the dwell time's tightness witness moved deep inside T's cover radius: it no longer approaches "
+            "T (T/needed ~ 2 > phi), so the other side of the bound is not exercised",
+        family="bound",
+    ),
+    Mutation(
         id="ddcl.checks.tracker_dwell_gap_unsquared",
         path=_C.format("tracker"),
         old="T = math.ceil(kappa * math.log(1 / eps) / (eta * gap ** 2))",

@@ -116,16 +116,37 @@ def mca_bottom(*, seed: int, profile: Profile, mca_factor: bool = True, target: 
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
-def dwell(*, seed: int, profile: Profile, rule: str = "code", max_overwait: float = math.inf) -> Evidence:
+def dwell(*, seed: int, profile: Profile, rule: str = "code", max_overwait: float = math.inf,
+          variant: str = "statement") -> Evidence:
     """Statement: the dwell time T is at least the number of Oja steps needed to reach sin angle < 0.05
     (kappa = 2, eps = 0.05), at every scale c in {0.1, 1, 10} of A0 (seed-0 start vector).  ``rule="code"``:
     T_d = ceil(kappa ln(1/eps)/(eta Delta^2)) with eta = 1/60; ``rule="normalised"``: eta = eta_0/|A|_2,
     T = ceil(kappa ln(1/eps)/(eta_0 Delta/|A|_2)), eta_0 = 0.5.  ``max_overwait`` adds the statement
-    T <= max_overwait x steps needed (a control claims the code's T_d is within 10x)."""
+    T <= max_overwait x steps needed (a control claims the code's T_d is within 10x).
+
+    The other side (``rule="normalised"``): T is not merely an upper bound that happens to hold, it is
+    approached.  For a start in span(v_1, v_2) with tan angle t_0 one Oja step multiplies the tangent by
+    (1 - eta x)/(1 + eta (Delta - x)), x = R(u) - lambda_2 in [0, Delta], i.e. by a factor in
+    [1 - eta Delta, 1/(1 + eta Delta)].  So with t_eps = eps/sqrt(1 - eps^2), r_hi = -ln(1 - eta Delta)
+    and r_lo = ln(1 + eta Delta), the steps needed lie in
+    [floor(ln(t_0/t_eps)/r_hi) + 1, floor(ln(t_0/t_eps)/r_lo) + 1], and T covers every such start with
+    t_0 <= t_eps exp(T r_lo).  Sub-checks on A = c A0 (v_1 = e_1, v_2 = e_2), each with its own control:
+
+    * bracket: the product's tracker needs a number of steps inside that bracket at both witnesses;
+    * tight: at the witness t_w = t_eps exp((T - 1/2) r_lo) (covered) the steps needed are <= T and
+      >= T / phi, phi = (r_hi/r_lo) T/(T - 1/2) (recorded: the bound is approached within phi; control
+      ``variant="overwait_2x"``: T >= 2 x steps needed there);
+    * edge: at t_u = t_eps exp((T + 1/2) r_hi) the steps needed exceed T (the cover radius is sharp;
+      control ``variant="covers_every_start"``: T >= steps needed there).
+    """
+    if variant not in ("statement", "overwait_2x", "covers_every_start"):
+        raise ValueError(f"unknown variant {variant!r}")
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
     rng = np.random.default_rng(0)
     u0 = rng.standard_normal(6)
     kappa, eps = 2.0, 0.05
+    t_eps = eps / math.sqrt(1 - eps * eps)
+    phis = []
     for c in (0.1, 1.0, 10.0):
         A = c * A_OJA
         w = np.linalg.eigvalsh(A)
@@ -137,13 +158,68 @@ def dwell(*, seed: int, profile: Profile, rule: str = "code", max_overwait: floa
         else:
             eta = 0.5 / nA
             T = math.ceil(kappa * math.log(1 / eps) / (0.5 * gap / nA))
-        _, need = oja_run(A, eta, 400000, u0, tol=eps)
-        tally.details[f"c={c}"] = {"T": T, "needed": need}
-        ok = need >= 0 and T >= need and T <= max_overwait * need
-        tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-            f"{rule} dwell time T = {T} vs {need} steps needed at scale c = {c} "
-            f"({'under-waits' if T < need else f'over-waits {T / need:.0f}x'})",
-            rule=rule, c=c, T=T, needed=need))
+        if variant == "statement":
+            _, need = oja_run(A, eta, 400000, u0, tol=eps)
+            tally.details[f"c={c}"] = {"T": T, "needed": need}
+            ok = need >= 0 and T >= need and T <= max_overwait * need
+            tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+                f"{rule} dwell time T = {T} vs {need} steps needed at scale c = {c} "
+                f"({'under-waits' if T < need else f'over-waits {T / need:.0f}x'})",
+                rule=rule, c=c, T=T, needed=need))
+            if tally.counterexample is not None:
+                break
+        if rule != "normalised":
+            continue
+        # -- the other side: two-dimensional witnesses with a derived bracket of the steps needed ----
+        x = eta * gap
+        r_hi, r_lo = -math.log1p(-x), math.log1p(x)
+
+        def bracket(log_ratio: float) -> tuple[int, int]:
+            # floor(y) + 1 for y = log_ratio / r; y within 1e-9 of an integer (float rounding of the
+            # iteration could decide either way there) widens the bracket by one step
+            lo_y, hi_y = log_ratio / r_hi, log_ratio / r_lo
+            lo = math.floor(lo_y) + 1 - (1 if abs(lo_y - round(lo_y)) < 1e-9 else 0)
+            hi = math.floor(hi_y) + 1 + (1 if abs(hi_y - round(hi_y)) < 1e-9 else 0)
+            return lo, hi
+
+        def needed(log_ratio: float) -> int:
+            t0 = t_eps * math.exp(log_ratio)
+            u = np.zeros(6)
+            u[0], u[1] = 1.0, t0
+            return oja_run(A, eta, 50 * T, u, tol=eps)[1]
+
+        phi = (r_hi / r_lo) * T / (T - 0.5)
+        phis.append(phi)
+        if variant in ("statement", "overwait_2x"):
+            lr = (T - 0.5) * r_lo
+            nw, (lo, hi) = needed(lr), bracket(lr)
+            tally.details[f"c={c} witness"] = {"t0": t_eps * math.exp(lr), "needed": nw, "bracket": [lo, hi],
+                                               "T": T, "T/needed": T / nw if nw > 0 else None, "phi": phi}
+            if variant == "statement":
+                ok = lo <= nw <= hi
+                tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+                    f"witness start (tan {t_eps * math.exp(lr):.4g}) needs {nw} steps, outside the derived "
+                    f"bracket [{lo}, {hi}] (c = {c})", c=c, needed=nw, bracket=[lo, hi]))
+                ok = 0 < nw <= T and T <= phi * nw
+            else:
+                ok = 0 < nw and T >= 2 * nw
+            tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+                f"witness start (tan {t_eps * math.exp(lr):.4g}) inside T's cover: {nw} steps needed, T = {T} "
+                f"({'T >= 2 x needed claimed' if variant == 'overwait_2x' else f'T/needed within phi = {phi:.4f} claimed'})",
+                c=c, T=T, needed=nw, phi=phi, variant=variant))
+        if variant in ("statement", "covers_every_start"):
+            lr = (T + 0.5) * r_hi
+            nu, (lo, hi) = needed(lr), bracket(lr)
+            tally.details[f"c={c} edge"] = {"t0": t_eps * math.exp(lr), "needed": nu, "bracket": [lo, hi], "T": T}
+            if variant == "statement":
+                ok = lo <= nu <= hi and nu > T
+            else:
+                ok = 0 < nu <= T
+            tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+                f"start just outside T's derived cover (tan {t_eps * math.exp(lr):.4g}): {nu} steps needed, "
+                f"T = {T}, bracket [{lo}, {hi}] (variant {variant})", c=c, T=T, needed=nu, variant=variant))
         if tally.counterexample is not None:
             break
+    if phis:
+        tally.details["phi (T approached within)"] = max(phis)
     return tally.evidence(level_cap=Verdict.CONSISTENT)

@@ -243,8 +243,8 @@ CRITICAL = Claim(
     checks=(
         Check("symbolic", _sep.symbolic, description="sympy Hessian for Z = {-a, a}, K = 2, both modes"),
         Check("certified", _sep.certified,
-              description="exact inertia + arb enclosures; sympy Hessian equality on small cases; "
-                          "tau = c lambda_1 (1 +- 1e-30)"),
+              description="exact inertia of the loss's Hessian (exact forward mode on every case, sympy on "
+                          "small ones, both = block formula) + arb enclosures; tau = c lambda_1 (1 +- 1e-30)"),
         Check("torch_hessian", _sep.torch_hessian, role="corroborating",
               description="autograd Hessian = block formula; sign of the min eigenvalue"),
         Check("simulation", _sep.simulation, role="corroborating",
@@ -869,9 +869,21 @@ DWELL_OK = Claim(
     strength="derived",
     statement=_text("T = ceil(kappa ln(1/eps)/(eta_0 Delta/|A|_2)) >= steps needed, eta = eta_0/|A|_2"),
     hypotheses=("eta_0 = 1/2, kappa = 2, eps = 0.05",),
-    reading="Both T and the steps needed are invariant under A -> cA; measured on the regression operator.",
-    checks=(Check("dwell", _trk.dwell, {"rule": "normalised"}, description="c in {0.1, 1, 10}"),),
-    controls=(Control("code_rule", "the code's T_d on the same runs", Check("dwell", _trk.dwell, {"rule": "code"})),),
+    reading=("Both T and the steps needed are invariant under A -> cA; measured on the regression operator. "
+             "Checked from both sides: T covers the seed-0 start, and on starts in span(v_1, v_2), whose steps "
+             "needed are bracketed by ln(t_0/t_eps)/r with r in [ln(1 + eta Delta), -ln(1 - eta Delta)], T "
+             "covers every start with tan angle <= t_eps (1 + eta Delta)^T; at the witness just inside that "
+             "radius T is approached within phi = 1.20 (33 steps needed, T = 36), just outside it the "
+             "steps needed (41) exceed T."),
+    checks=(Check("dwell", _trk.dwell, {"rule": "normalised"},
+                  description="c in {0.1, 1, 10}: seed-0 start, covered witness (tight within phi), edge start"),),
+    controls=(Control("code_rule", "the code's T_d on the same runs", Check("dwell", _trk.dwell, {"rule": "code"})),
+              Control("overwait_2x", "T leaves a 2x margin at every start it covers (T >= 2 x steps needed at "
+                      "the covered witness)",
+                      Check("dwell", _trk.dwell, {"rule": "normalised", "variant": "overwait_2x"})),
+              Control("covers_every_start", "T covers every start not orthogonal to v_1 (the start just "
+                      "outside the derived cover radius)",
+                      Check("dwell", _trk.dwell, {"rule": "normalised", "variant": "covers_every_start"})),),
     expected=Verdict.CONSISTENT,
 )
 
