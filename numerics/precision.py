@@ -158,7 +158,9 @@ def to_arb(x: Any) -> Any:
         if not math.isfinite(x):
             raise ValueError(f"cannot make a ball of non-finite {x!r}")
         return flint.arb(x)  # floats are dyadic: exact
-    if isinstance(x, mpmath.mpf):
+    if isinstance(x, mpmath.ctx_mp_python._mpf):
+        # any context's mpf (mp_context() makes its own mpf class, which is *not* an mpmath.mpf: it
+        # used to fall through to flint.arb(x), i.e. through a float, losing everything beyond 53 bits)
         # exactly, from the binary representation (a decimal string of the value would round it)
         if not mpmath.isfinite(x):
             raise ValueError(f"cannot make a ball of non-finite {x!r}")
