@@ -336,7 +336,9 @@ class Jet2:
 
     def __truediv__(self, o: Any) -> Jet2:
         if not isinstance(o, Jet2):
-            return self._scaled(1 / o)
+            # 1 / o in the values' own type: ``1 / 3`` would be a float and silently turn an exact
+            # (Fraction / fmpq) jet into a float one
+            return self._scaled((self.v * 0 + 1) / o)
         return self * o.reciprocal()
 
     def __rtruediv__(self, o: Any) -> Jet2:
