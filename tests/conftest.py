@@ -26,6 +26,16 @@ settings.register_profile("thorough", deadline=None, max_examples=500,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
+def pytest_configure(config):
+    """The fuzz modules scale their example counts with ``--verify-profile`` (see tests/fuzzing.py)."""
+    try:
+        name = config.getoption("--verify-profile") or config.getini("verify_profile")
+    except ValueError:  # the plugin is disabled (-p no:transformer_theory_verify)
+        name = None
+    if name:
+        os.environ.setdefault("VERIFY_FUZZ_PROFILE", name)
+
+
 @pytest.fixture(autouse=True)
 def _reset_numeric_state():
     """Every test starts and ends with default numeric global state (mpmath, flint, torch)."""

@@ -8,6 +8,7 @@ ValueError from Fraction("x"), no OverflowError, no warning.
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 from fractions import Fraction
 
 import numpy as np
@@ -71,7 +72,7 @@ def _c_lambda1(data, c):
     return ctx, c * lam
 
 
-@settings(deadline=None, max_examples=100)
+@settings(deadline=None, max_examples=fuzz_examples(100))
 @given(data=garbage_data, K=Ks, tau=taus, mode=modes)
 @example(data=[[1e-200, 0], [-1e-200, 0]], K=2, tau=Fraction(3, 10**400), mode="full")  # FALSE (4e-400 > tau)
 @example(data=[[1, 2], [3, 4]], K=2, tau="x", mode="full")  # was a bare ValueError from Fraction("x")

@@ -8,6 +8,7 @@ the offending argument.  Nothing else: no TypeError, OverflowError, NaN, warning
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 from fractions import Fraction
 
 import numpy as np
@@ -99,7 +100,7 @@ def _check(data, mode, certified, bits_):
     return ct
 
 
-@settings(deadline=None, max_examples=80)
+@settings(deadline=None, max_examples=fuzz_examples(80))
 @given(data=garbage_data, mode=modes, certified=st.one_of(st.booleans(), st.sampled_from([0, "yes", None])),
        bits_=bits)
 @example(data=[[1e-200, 0], [-1e-200, 0]], mode="full", certified=True, bits_=128)  # was the ball 0

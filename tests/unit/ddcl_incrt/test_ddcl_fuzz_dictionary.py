@@ -10,6 +10,7 @@ warning or hang.
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 import math
 from fractions import Fraction
 
@@ -58,7 +59,7 @@ def _reference_F(Z, P, t):
     return tot / len(Z)
 
 
-@settings(deadline=None, max_examples=80)
+@settings(deadline=None, max_examples=fuzz_examples(80))
 @given(Z=garbage, P=garbage, tau=taus)
 @example(Z=[[1e200, 0.0]], P=[[0.0, 0.0]], tau=1.0)  # |z - p|^2 = 1e400 overflowed to NaN losses
 @example(Z=[[0.0, 0.0], [1.0, 0.0]], P=[[0.0, 0.0], [2.0, 0.0]], tau=5e-324)  # tiny tau: NaN rows before
@@ -104,7 +105,7 @@ def _init(kind, K, d):
             "str": "init", "huge": np.full((K, d), 1e300)}[kind]
 
 
-@settings(deadline=None, max_examples=80)
+@settings(deadline=None, max_examples=fuzz_examples(80))
 @given(d=st.one_of(st.integers(1, 3), st.sampled_from([0, -1, 2.5, "2", None, True])),
        K=st.one_of(st.integers(1, 3), st.sampled_from([0, -2, 1.5, None])), kw=block_kwargs,
        Z=st.one_of(arrays(n_max=3, d=2), arrays(n_max=3, d=2, entries=scalars), garbage),
@@ -175,7 +176,7 @@ def exact_block(draw):
     return Z, P, Q
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=fuzz_examples(60))
 @given(args=st.one_of(exact_block(), st.tuples(garbage, garbage, garbage)))
 @example(args=([[0]], [[1]], [[None]]))  # was TypeError deep inside the loop
 @example(args=([[0, 1]], [[1]], [[1]]))  # dimension mismatch

@@ -8,6 +8,7 @@ computed independently by mpmath) or a VerifyError (InputError / InputTypeError)
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
@@ -61,7 +62,7 @@ def _lambda_max(S):
     return max(ctx.eigsy(M, eigvals_only=True)) if S.shape[0] > 1 else M[0, 0]
 
 
-@settings(deadline=None, max_examples=100)
+@settings(deadline=None, max_examples=fuzz_examples(100))
 @given(signal=signals, threshold=thresholds, heads=max_heads, u0=U0s, use_rng=st.booleans())
 @example(signal=np.diag([1.0, 0.5, -1.0]), threshold=0.3, heads=-1, u0=None, use_rng=False)  # -1: silently 0 heads
 @example(signal=np.diag([1.0, 0.5, -1.0]), threshold=0.3, heads=2.5, u0=None, use_rng=False)  # 2.5 read as 2

@@ -8,6 +8,7 @@ module works in a temporary directory, so a stray output path cannot land in the
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 import contextlib
 import io
 import json
@@ -133,7 +134,7 @@ def _call(args):
 def test_cli_never_crashes(world):
     """Rule (o): random argument lists give an exit code in {0, 1, 4, 5}, never another exception."""
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=fuzz_examples(150), deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(argv(world))
     def fuzz(args):
         assert "run" not in args[:3] or "--no-run" in args

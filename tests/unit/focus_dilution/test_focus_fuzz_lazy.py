@@ -7,6 +7,7 @@ raises a VerifyError naming ``pi`` or ``lam``.
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 from fractions import Fraction
 
 import numpy as np
@@ -59,7 +60,7 @@ def _check(pi, lam):
     return ch
 
 
-@settings(deadline=None, max_examples=150)
+@settings(deadline=None, max_examples=fuzz_examples(150))
 @given(pi=laws(), lam=st.one_of(scalars, st.sampled_from(["1/2", "0", "9/10", 0.3])))
 @example(pi=["3/4", "1/4"], lam="1/2")
 @example(pi="ab", lam="1/2")  # a string is not a sequence of probabilities (was read letter by letter)

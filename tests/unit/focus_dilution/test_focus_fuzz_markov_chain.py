@@ -7,6 +7,7 @@ included), else in mpmath at 50 digits.  Bad input raises a VerifyError naming `
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 from fractions import Fraction
 
 import mpmath
@@ -81,7 +82,7 @@ def _check(P, pi=None):
     return ch
 
 
-@settings(deadline=None, max_examples=150)
+@settings(deadline=None, max_examples=fuzz_examples(150))
 @given(P=matrices())
 @example(P=[["1/2", "1/2"], ["1/4", "3/4"]])  # the docstring's "p/q" strings: was "not a real number"
 @example(P=[["1/2", 0.5], ["1/4", "3/4"]])  # mixed strings and floats
@@ -97,7 +98,7 @@ def test_markov_chain_fuzz(P):
     _check(P)
 
 
-@settings(deadline=None, max_examples=40)
+@settings(deadline=None, max_examples=fuzz_examples(40))
 @given(pi=st.one_of(st.lists(entries, max_size=3), entries, st.just("ab")))
 @example(pi=["1/3", "2/3"])
 @example(pi=[0.9, 0.1])

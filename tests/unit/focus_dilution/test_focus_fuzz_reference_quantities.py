@@ -8,6 +8,7 @@ run at dps + 20 (tau enters c exactly).  Bad input raises a VerifyError naming `
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 from fractions import Fraction
 
 import mpmath
@@ -62,7 +63,7 @@ def _check(chain, dps, tau):
     return q
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=fuzz_examples(60))
 @given(chain=chains, dps=dpss, tau=taus)
 @example(chain=E1, dps=40, tau=float("nan"))  # returned c = nan
 @example(chain=E1, dps=40, tau="1/2")  # raised TypeError ('<=' between str and int)

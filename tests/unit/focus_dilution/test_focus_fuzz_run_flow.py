@@ -8,6 +8,7 @@ only a RuntimeWarning; a flow that leaves the float range raises FlowError.
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 import math
 from fractions import Fraction
 
@@ -60,7 +61,7 @@ def _check(chain, **kw):
 BASE = dict(T=5.0, m=2, mk=2, eps=1e-3, seed=0, tau=1.0, per_decade=5)
 
 
-@settings(deadline=None, max_examples=40)
+@settings(deadline=None, max_examples=fuzz_examples(40))
 @given(chain=st.one_of(st.sampled_from([E1, TWO]), junk), T=st.one_of(st.just(5.0), junk, st.just("5")),
        m=st.one_of(st.just(2), junk, st.sampled_from([2.5, "2", 10**6])),
        tau=st.one_of(st.sampled_from([1.0, "1/2", Fraction(2), 1e-300, 1e300]), junk),
@@ -81,7 +82,7 @@ def test_run_flow_fuzz(chain, T, m, tau, eps, seed, method, per_decade):
     _check(chain, T=T, m=m, mk=2, tau=tau, eps=eps, seed=seed, method=method, per_decade=per_decade)
 
 
-@settings(deadline=None, max_examples=20)
+@settings(deadline=None, max_examples=fuzz_examples(20))
 @given(theta0=st.one_of(junk, st.sampled_from([np.zeros(3), "abc", [[1.0]], np.full(20, np.nan)]),
                         st.lists(st.floats(-1, 1), min_size=0, max_size=30)))
 @example(theta0=np.full(20, np.nan))

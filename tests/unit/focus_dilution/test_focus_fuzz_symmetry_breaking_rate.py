@@ -8,6 +8,7 @@ accepted silently).  Valid draws are kept few: each one integrates a flow and po
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 from fractions import Fraction
 
 import mpmath
@@ -37,7 +38,7 @@ def _check(pi1, d, lam, direction, delta, dps, T):
     return lp
 
 
-@settings(deadline=None, max_examples=40)
+@settings(deadline=None, max_examples=fuzz_examples(40))
 @given(pi1=st.one_of(st.just("3/5"), junk, st.sampled_from([0.1, "1/5", 1])),
        d=st.one_of(st.just(5), junk, st.sampled_from([1, 2, 3.0, "5", 10**6])),
        lam=st.one_of(st.just("1/2"), junk, st.sampled_from([1, "3/2"])),

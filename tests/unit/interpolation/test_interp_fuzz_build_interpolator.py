@@ -8,6 +8,7 @@ a VerifyError naming the argument.  Nothing else (no OverflowError from a float 
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 from fractions import Fraction
 
 import numpy as np
@@ -51,7 +52,7 @@ def _interpolates_exactly(model, D):
         assert {tuple(_fr(v) for v in t) for t in out} == {tuple(_fr(v) for v in t) for t in y}
 
 
-@settings(deadline=None, max_examples=12)
+@settings(deadline=None, max_examples=fuzz_examples(12))
 @given(D=datasets(), attention=st.sampled_from(["hardmax", "softmax"]),
        separation=st.sampled_from(["bondy", "mean", "auto"]))
 @example(D=Dataset([[(0, 0), (1e308, 0)], [(0, 0), (0, 1)]], [[(1, 1)], [(2, 2)]]), attention="hardmax",
@@ -77,7 +78,7 @@ CHAIN = Dataset([[(0, 0), (1, 0)], [(0, 0), (0, 1)]], [[(5, 5)], [(-1, 2), (3, 3
 junk = st.sampled_from([None, 0, -1, 1.5, "", "x", "HARDMAX", b"hardmax", ["hardmax"], float("nan"), True])
 
 
-@settings(deadline=None, max_examples=40)
+@settings(deadline=None, max_examples=fuzz_examples(40))
 @given(dataset=st.one_of(st.just(CHAIN), junk, st.just([[(0, 0)]])),
        attention=st.one_of(st.sampled_from(["hardmax", "softmax"]), junk),
        separation=st.one_of(st.sampled_from(["bondy", "mean"]), junk),
@@ -109,7 +110,7 @@ taus = st.one_of(st.none(), st.sampled_from([1e-3, Fraction(1, 10**30), 0, -1, 0
 dpss = st.one_of(st.none(), st.sampled_from([30, 0, -5, 2.5, "60", True, 10**9]))
 
 
-@settings(deadline=None, max_examples=50)
+@settings(deadline=None, max_examples=fuzz_examples(50))
 @given(X=xs, tau=taus, dps=dpss, soft=st.booleans())
 @example(X=[(0, 0), (1, 0)], tau=1e-3, dps=0, soft=True)  # dps = 0 was accepted silently
 @example(X=[(0, 0), (1, 0)], tau=0, dps=30, soft=True)

@@ -9,6 +9,7 @@ argument.
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 import math
 from fractions import Fraction
 
@@ -65,7 +66,7 @@ def two_sequence_datasets(draw):
     return Dataset(inputs, outputs)
 
 
-@settings(deadline=None, max_examples=8)
+@settings(deadline=None, max_examples=fuzz_examples(8))
 @given(D=two_sequence_datasets())
 @example(D=Dataset([[(0, 0), (1e-300, 0)], [(0, 0), (0, 1)]], [[(1, 1)], [(2, 2)]]))  # was OverflowError
 @example(D=Dataset([[(0, 0), (1e308, 0)], [(0, 0), (0, 1)]], [[(1, 1)], [(2, 2)]]))  # was OverflowError
@@ -84,7 +85,7 @@ SOFT = build_interpolator(CHAIN, attention="softmax")
 HARD = build_interpolator(CHAIN)
 
 
-@settings(deadline=None, max_examples=30)
+@settings(deadline=None, max_examples=fuzz_examples(30))
 @given(model=st.sampled_from([SOFT, HARD, None, 5, "softmax", CHAIN]),
        tau_max=st.sampled_from([100.0, 1.0, 0, -1, float("nan"), float("inf"), 1e-320, "1", None, 10**400]),
        bits=st.sampled_from([256, 64, 0, -3, 31, 2.5, "256", None, True, 10**9]))

@@ -7,6 +7,7 @@ at fault (``inputs``, ``outputs``, ``backend`` or the dataset as a whole).  Noth
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 from fractions import Fraction
 
 import numpy as np
@@ -73,7 +74,7 @@ def _check(inputs, outputs, backend=None):
     return D
 
 
-@settings(deadline=None, max_examples=150)
+@settings(deadline=None, max_examples=fuzz_examples(150))
 @given(inputs=parts(st.one_of(small, scalars)), outputs=parts(st.one_of(small, scalars)))
 @example(inputs=5, outputs=5)  # was a bare TypeError (len of int)
 @example(inputs=[[(0, 0), (1, 0)]], outputs=5)
@@ -91,7 +92,7 @@ def test_dataset_fuzz(inputs, outputs):
     _check(inputs, outputs)
 
 
-@settings(deadline=None, max_examples=30)
+@settings(deadline=None, max_examples=fuzz_examples(30))
 @given(backend=st.one_of(st.sampled_from(["flint", "fraction", "mpmath", "", 3, b"flint"]), st.text(max_size=4)))
 def test_dataset_backend_fuzz(backend):
     _check([[(0, 0), (1, 0)]], [[(1, 1)]], backend=backend or None)

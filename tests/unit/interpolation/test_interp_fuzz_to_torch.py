@@ -9,6 +9,7 @@ naming the argument (``tau``, ``X``, ``mask``, ``kernel``): never NaN (``tau = 0
 
 from __future__ import annotations
 
+from tests.fuzzing import fuzz_examples
 from fractions import Fraction
 
 import numpy as np
@@ -42,7 +43,7 @@ def _valid(out, X):
     assert bool(torch.isfinite(out).all()), out
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=fuzz_examples(60))
 @given(tau=taus, soft=st.booleans())
 @example(tau=0, soft=True)  # was NaN
 @example(tau=-1, soft=True)  # was garbage
@@ -91,7 +92,7 @@ def masks(draw, shape):
     return [[True]]
 
 
-@settings(deadline=None, max_examples=80)
+@settings(deadline=None, max_examples=fuzz_examples(80))
 @given(data=st.data(), shape=shapes, fill=fills, dtype=dtypes, soft=st.booleans(),
        tau=st.one_of(st.none(), st.sampled_from([1e-3, 0.5, 0, -1, float("nan")])),
        kernel=st.sampled_from([None, "softmax", "hardmax", "linear", 3]))
