@@ -192,6 +192,17 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="ddcl.hessian.critical_temperature_enclosure_shifted_1e18",
+        path=_H,
+        old="enc = top * c",
+        new="enc = top * c * (top * 0 + 1 + 2 ** -60)",
+        kills=("ddcl.separation.critical_temperature",),
+        why="the certified enclosure of tau_c shifted up by 2^-60 (~1e-18) relative: the check's 1e-20 "
+            "bracket must see it, which it does only if the enclosure's endpoints are read exactly (not "
+            "rounded outward to 53 bits, which widens them by ~1e-16)",
+        family="formula",
+    ),
+    Mutation(
         id="ddcl.hessian.stability_inertia_flipped",
         path=_H,
         old="M = [[t * (1 if a == b else 0) - c * C[a][b] for b in range(d)] for a in range(d)]",

@@ -178,18 +178,11 @@ def _grid(avals: list[Fraction]) -> list[list[Fraction]]:
     return pts
 
 
-def _arb_endpoints(x: Any) -> tuple[Fraction, Fraction]:
-    """The exact dyadic endpoints of an arb ball."""
-    out = []
-    for e in (x.lower(), x.upper()):
-        m, ex = e.man_exp()
-        out.append(Fraction(int(m)) * (Fraction(2) ** int(ex)))
-    return out[0], out[1]
-
-
 def _exact_endpoints(x: Any) -> tuple[Fraction, Fraction]:
-    """mid -+ rad of an arb ball as exact Fractions (``lower()`` / ``upper()`` would round outward to
-    the current arb precision, which can merge two balls 1e-40 apart)."""
+    """The endpoints mid -+ rad of an arb ball as exact Fractions.  ``lower()`` / ``upper()`` round
+    outward to the *current* arb precision (53 bits by default): still valid bounds, but ~1e-16 relative
+    wider, which merges balls 1e-40 apart and swallows a 1e-18 shift of an enclosure."""
+
     def frac(v: Any) -> Fraction:
         m, e = v.man_exp()
         return Fraction(int(m)) * (Fraction(2) ** int(e))
@@ -230,7 +223,7 @@ def _product_subchecks(tally: Tally, Z: Any, K: int, mode: str, tau: Fraction, C
     if not ok or not _dyadic(Z):
         return ok
     tc = critical_temperature([[float(x) for x in z] for z in Z], claimed)
-    lo, hi = _arb_endpoints(tc.enclosure)
+    lo, hi = _exact_endpoints(tc.enclosure)  # exact: lower()/upper() at 53 bits would widen by ~1e-16
     widen = Fraction(1, 10 ** 20)
     c_true = mode_constant(mode)
     below = inertia(collapse_hessian(C, K, lo * (1 - widen), c_true))
