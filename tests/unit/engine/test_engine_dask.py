@@ -9,6 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
 
 import pytest
 
@@ -124,3 +130,118 @@ def test_one_thread_plugin_sets_the_environment(monkeypatch):
                                                   "OPENBLAS_NUM_THREADS"))
     finally:
         torch.set_num_threads(before)
+
+
+SLOW_CLAIMS = textwrap.dedent('''
+    import os
+    import time
+
+    from verify import Check, Claim, Control, Evidence, Source, Verdict, refuted
+
+
+    def _mark(text):
+        with open(os.path.join(os.environ["VERIFY_TEST_MARKERS"], "log"), "a") as fh:
+            fh.write(f"{text} {os.getpid()}\\n")
+
+
+    def fast(*, seed, profile, refute=False):
+        _mark("fast")
+        if refute:
+            return Evidence(Verdict.REFUTED, instances=1, counterexample=refuted("1 > 0"))
+        return Evidence(Verdict.CERTIFIED, instances=1)
+
+
+    def slow(*, seed, profile):
+        _mark("start")
+        time.sleep(120)
+        return Evidence(Verdict.CERTIFIED, instances=1)
+
+
+    def _claim(cid, fn):
+        return Claim(id=cid, title=cid, source=Source("0000.00000", "Thm 1", "§1"), statement="s",
+                     reading="r", checks=(Check("main", fn),), strength="derived",
+                     controls=(Control("ctrl", "false", Check("main", fast, {"refute": True})),),
+                     expected=Verdict.CERTIFIED)
+
+
+    CLAIMS = (_claim("slow.fast", fast),) + tuple(_claim(f"slow.s{k}", slow) for k in range(4))
+''')
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg") or not Path("/proc/self/stat").exists(),
+                    reason="POSIX process groups and /proc")
+def test_ctrl_c_on_a_local_cluster_cancels_and_closes(tmp_path):
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during a --scheduler local:2
+    run: exit 130 promptly, the finished claim reported, and no cluster process left behind."""
+    import dataclasses
+
+    from verify import Claim
+
+    if "strength" not in {f.name for f in dataclasses.fields(Claim)}:
+        pytest.skip("this checkout's Claim has no strength field")
+    pkg = tmp_path / "slowdask_pkg"
+    (pkg / "slow").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "slow" / "__init__.py").write_text("")
+    (pkg / "slow" / "claims.py").write_text(SLOW_CLAIMS)
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    log = markers / "log"
+    env = dict(os.environ, VERIFY_TEST_MARKERS=str(markers),
+               PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    cmd = [sys.executable, "-m", "verify", "--catalogue", "slowdask_pkg", "run", "--no-progress",
+           "--scheduler", "local:2", "--json", str(tmp_path / "r.json")]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            lines = log.read_text().splitlines() if log.exists() else []
+            if sum(ln.startswith("fast") for ln in lines) >= 2 and \
+                    sum(ln.startswith("start") for ln in lines) >= 2:
+                break
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.1)
+        else:
+            pytest.fail("the slow checks never started")
+        time.sleep(0.5)  # the fast claim's results reach the client
+        t0 = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            _, stderr = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail("verify run did not stop within 60 s of Ctrl-C")
+        elapsed = time.monotonic() - t0
+        print(f"Ctrl-C on a local dask cluster: exited {proc.returncode} in {elapsed:.2f} s\n{stderr[-3000:]}")
+        assert proc.returncode == 130, stderr[-2000:]
+        assert elapsed < 20
+        left = []
+        for _ in range(40):  # the cluster's processes end with the client (loose bound: a busy machine)
+            left = _group(proc.pid)
+            if not left:
+                break
+            time.sleep(0.25)
+        assert not left, f"processes left behind: {left}"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.communicate()
+    rep = json.loads((tmp_path / "r.json").read_text())
+    assert rep["interrupted"] is True and [c["id"] for c in rep["claims"]] == ["slow.fast"]
+    assert rep["scheduler"]["kind"] == "local" and rep["scheduler"]["workers"] == 2
+
+
+def _group(pgid: int) -> list[int]:
+    """Live (non-zombie) processes of process group ``pgid``."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                out.append(int(d.name))
+    return out
