@@ -27,6 +27,9 @@ check and control finished, and ``"unfinished"`` lists the ids of the others.  B
 (reports written before they existed have neither and read as not interrupted).  A report with no claim
 is valid only when interrupted.
 
+A run on dask (``verify run --scheduler``) adds the optional ``"scheduler": {"address", "kind"
+(local/remote), "workers", "worker_environments": {worker: {package: version}}}``.
+
 Every report file is written atomically (a temporary file in the same directory, then ``os.replace``):
 a reader never sees half a report, and an interrupted write leaves the previous file in place.
 """

@@ -3,8 +3,10 @@
 * Every check and control gets its own seed, derived from the run's base seed, the claim id and the
   check name (:func:`~verify.derive_seed`), and recorded in its evidence.
 * Work is submitted to any :class:`concurrent.futures.Executor`.  The default is in-process for one
-  worker and a process pool (one torch thread per worker) otherwise; a dask ``Client.get_executor()``
-  or any other executor can be passed instead.
+  worker and a process pool (one torch thread per worker) otherwise; a
+  :class:`verify._dask.DaskExecutor` (``verify run --scheduler``) or any other executor can be passed
+  instead.  Tasks are submitted lazily and collected as they complete; an in-process task is collected
+  (and its progress reported) before the next one is submitted.
 * A check that raises is reported as UNKNOWN with the error in its notes: a crash is never a pass,
   and it is not a refutation either.  ``KeyboardInterrupt`` and ``SystemExit`` are not crashes of a
   check: they stop the run (see *Interruption*).
