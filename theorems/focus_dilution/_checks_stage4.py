@@ -212,6 +212,89 @@ def regime_classification(*, seed: int, profile: Profile) -> Evidence:
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
+# Regression values of the pinned counterexample (pi = (0.6, 0.1 x 4), lam = 7/10), from the 30-digit lumped
+# point: the top in-manifold eigenvalue (printed to 16 significant digits) and the point itself (12
+# significant digits).  Budgets: the eigenvalue comes from a 30-digit point and a central-difference Hessian
+# at working precision 50 (error < 1e-19), converted to float64 (ulp 3.5e-18 at 0.02) and printed with a
+# half-unit of 5e-19: total < 4.1e-18; budget 1e-16 (safety factor ~25).  The point's coordinates: printed
+# half-unit 5e-12, polish error < 1e-25; budget 1e-11 (safety 2).
+STALL_07_TOP = (0.02007901282596534, 1e-16)
+STALL_07_POINT = {"g1": 2.01148085637, "g_l": -0.527353408373, "kappa": 1.44948847493, "b": 1.68058202529}
+STALL_07_POINT_TOL = 1e-11
+# the full flow at lam = 7/10 to T = 800 (seed 0, LSODA rtol 1e-9): L_lump (lumped_loss in float64, 15
+# digits: budget 1e-13, ~20 ulps of its ~10 float operations) and the largest sigma2(W0) on [300, 800].  The
+# flow escapes along the unstable mode (eigenvalue 0.0201), which amplifies the local error rtol = 1e-9 by
+# at most e^{0.0201 x 500} = 2.3e4 over [300, 800]: relative error <= 2.3e-5; budget 1e-4 (safety ~4).
+STALL_07_FLOW = {"L_lump": (0.9632301339356198, 1e-13), "sigma2_max": (1.8245352248324178, 1e-4)}
+
+
+def _void(what: str, **details: Any) -> Evidence:
+    """UNKNOWN evidence for an expected-REFUTED reading whose inputs are not sound: the product's
+    quantities disagree with an independent computation or drift from the pinned regression values.  A
+    refutation computed from them would prove nothing, and REFUTED would hide the change behind the claim's
+    expected verdict."""
+    return Evidence(Verdict.UNKNOWN, notes=f"evidence void: {what}", details=details)
+
+
+def _flow_07_drift(s2: float, Ll: float, dev: float) -> Evidence | None:
+    """UNKNOWN evidence when the lam = 7/10 flow drifts from STALL_07_FLOW, else None."""
+    for k, v in (("L_lump", Ll), ("sigma2_max", s2)):
+        ref, tol = STALL_07_FLOW[k]
+        if not abs(v - ref) <= tol * abs(ref):
+            return _void(f"lam = 7/10 flow: {k} = {v!r} drifts from the regression value {ref!r} (relative "
+                         f"budget {tol:g})", sigma2_max=s2, L_lump=Ll, loss_dev=dev)
+    return None
+
+
+def _flow_07() -> tuple[float, float, float]:
+    """(max sigma2(W0), L_lump, max |L - L_lump|) on [300, 800] of the lam = 7/10 flow of stall_flow."""
+    from .population import lumped_loss
+
+    tr = run_flow(symmetric_rare(D, PI1, F(7, 10)), T=800.0, per_decade=50)
+    Ll = float(lumped_loss(0.6, 0.7, D))
+    sel = tr.t >= 300
+    return float(tr.sv_W0[sel, 1].max()), Ll, float(np.max(np.abs(tr.loss[sel] - Ll)))
+
+
+def _stall_all_soundness(seed: int, *, flow: bool = True) -> Evidence | None:
+    """The soundness gate of the 'all_lambda' reading (focus.stage4.stall_all_lambda, expected REFUTED): at
+    lam in {1/2, 7/10} the product's in-manifold Hessian (critical_points.in_manifold_hessian) must equal
+    the torch autograd Hessian of L (an independent computation, :func:`_hessian_cross_check`), and at
+    lam = 7/10 the lumped point and the top in-manifold eigenvalue must match STALL_07_POINT / STALL_07_TOP
+    within their derived budgets; with ``flow`` the lam = 7/10 flow must match STALL_07_FLOW (both halves of
+    the pinned counterexample are checked by every check of the reading, so a product change that moves
+    either half voids the claim's evidence instead of hiding behind the other half's refutation).  None
+    when sound, else UNKNOWN evidence."""
+    if flow:
+        void = _flow_07_drift(*_flow_07())
+        if void is not None:
+            return void
+    rows: dict[str, Any] = {}
+    for lam in (F(1, 2), F(7, 10)):
+        ch = symmetric_rare(D, PI1, lam)
+        pt, _ = degenerate_point(D, PI1, lam, dps=DPS)
+        side = Tally(precision=f"dps={DPS}", backend="mpmath", seeds=(seed,))
+        _hessian_cross_check(ch, pt, side, f"lam = {lam}")
+        rows[f"hessian_vs_autograd lam = {lam}"] = side.details.get("hessian_vs_autograd")
+        if side.counterexample is not None:
+            return _void(f"the in-manifold Hessian disagrees with the autograd Hessian of L at lam = {lam}",
+                         **rows)
+        if lam == F(7, 10):
+            vals = {"g1": float(pt.gamma[0]), "g_l": float(pt.gamma[1]), "kappa": float(pt.kappa),
+                    "b": float(pt.beta[0] - pt.beta[1])}
+            rows["point"] = vals
+            for k, v in vals.items():
+                if not abs(v - STALL_07_POINT[k]) <= STALL_07_POINT_TOL:
+                    return _void(f"lumped point at lam = 7/10: {k} = {v!r} drifts from the regression value "
+                                 f"{STALL_07_POINT[k]} by more than {STALL_07_POINT_TOL:g}", **rows)
+            top = _top_in_manifold(pt, ch)
+            rows["top"] = top
+            if not abs(top - STALL_07_TOP[0]) <= STALL_07_TOP[1]:
+                return _void(f"top in-manifold eigenvalue at lam = 7/10 is {top!r}, not the regression value "
+                             f"{STALL_07_TOP[0]!r} (budget {STALL_07_TOP[1]:g})", **rows)
+    return None
+
+
 def stall_spectrum(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """The top in-manifold flow eigenvalue at theta_c^2 (30 digits, central-difference Hessian at working
     precision 50) is <= 1e-20 for pi = (0.6, 0.1 x 4) at lam in {1/2, 11/20, 3/5} (the stable regime).
@@ -221,6 +304,10 @@ def stall_spectrum(*, seed: int, profile: Profile, variant: str = "statement") -
     instability (> 1e-20) at lam = 1/2, 'hessian_sign' asserts the in-manifold Hessian equals +J (the
     cross-check's control; only that sub-check is asserted)."""
     tally = Tally(precision=f"dps={DPS}", backend="mpmath", tolerance=1e-20, seeds=(seed,))
+    if variant == "all_lambda":
+        void = _stall_all_soundness(seed)
+        if void is not None:
+            return void
     lams = [F(1, 2), F(11, 20), F(3, 5)]
     if variant == "all_lambda":
         lams = [F(1, 2), F(7, 10)]  # the pinned counterexample lam = 0.7 (spec §4.13)
@@ -233,7 +320,7 @@ def stall_spectrum(*, seed: int, profile: Profile, variant: str = "statement") -
         if variant == "hessian_sign":
             _hessian_cross_check(ch, pt, tally, f"lam = {lam}", sign=-1)
             break
-        if variant in ("statement", "all_lambda"):
+        if variant == "statement":
             _hessian_cross_check(ch, pt, tally, f"lam = {lam}")
         top = _top_in_manifold(pt, ch)
         rows[str(lam)] = top
@@ -266,6 +353,12 @@ def stall_flow(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
     sel = tr.t >= 300
     s2 = float(tr.sv_W0[sel, 1].max())
     dev = float(np.max(np.abs(tr.loss[sel] - Ll)))
+    if variant == "lam_0.7":
+        # expected REFUTED (the flow escapes): the pinned counterexample's other half (the in-manifold
+        # spectrum) must be sound too, and this flow must match its regression values; else void
+        void = _stall_all_soundness(seed, flow=False) or _flow_07_drift(s2, float(Ll), dev)
+        if void is not None:
+            return void
     tally = Tally(precision="float64 LSODA rtol 1e-9", backend="scipy", seeds=(seed,))
     tally.le(s2, 10 * 1e-3, 0.0, counterexample=lambda: refuted(
         f"sigma2(W0) reaches {s2:.3g} > 10 eps: the flow escapes", lam=str(lam), T=T))
@@ -587,6 +680,43 @@ def zero_modes(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
+def ratio_spread(balls: list[Any], bound: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """Is max/min of the exact values inside ``balls`` at most ``bound`` (an exact rational)?  Decided in
+    arb, never through floats: the true max is at most the largest UPPER end and the true min at least the
+    smallest LOWER end, so spread <= max(upper)/min(lower) (an arb quotient, outward-rounded ball); and
+    spread >= max(lower)/min(upper).  TRUE when the first is certainly <= bound, FALSE when the second is
+    certainly > bound, else UNKNOWN.  Ends are exact arbs, so picking the extreme ends is decided exactly
+    (tri_ge).  Choosing the extreme balls by their midpoints (as floats) is wrong: a wide ball with a
+    smaller midpoint can hold the largest value.  Returns (decision, upper-spread ball, lower-spread ball,
+    max upper end, min lower end)."""
+    from numerics.precision import Tri, tri_ge, tri_gt, tri_le, tri_positive
+
+    import flint
+
+    if not balls or any(tri_positive(b.lower()) is not Tri.TRUE for b in balls):
+        inf = flint.arb("inf")  # a ratio that may be <= 0: the spread is not bounded, undecided
+        return Tri.UNKNOWN, inf, flint.arb(0), inf, flint.arb(0)
+
+    def pick(ends: list[Any], larger: bool) -> Any:
+        best = ends[0]
+        for e in ends[1:]:
+            if (tri_ge(e, best) if larger else tri_ge(best, e)) is Tri.TRUE:
+                best = e
+        return best
+
+    ups, lows = [b.upper() for b in balls], [b.lower() for b in balls]
+    hi_up, lo_low = pick(ups, True), pick(lows, False)
+    hi_low, lo_up = pick(lows, True), pick(ups, False)
+    spread_hi, spread_lo = hi_up / lo_low, hi_low / lo_up
+    if tri_le(spread_hi, bound) is Tri.TRUE:
+        decision = Tri.TRUE
+    elif tri_gt(spread_lo, bound) is Tri.TRUE:
+        decision = Tri.FALSE
+    else:
+        decision = Tri.UNKNOWN
+    return decision, spread_hi, spread_lo, hi_up, lo_low
+
+
 def transverse_rate(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """Certified enclosures of lambda_perp(delta) = sigma_max(G_M(theta^2_delta)) at the Krawczyk-certified
     points, delta in LS_DELTAS.  The statement on the grid: lambda_perp/delta^p varies by at most 1%
@@ -620,15 +750,14 @@ def transverse_rate(*, seed: int, profile: Profile, variant: str = "statement") 
                 tally.ball(decision, counterexample=lambda: refuted(
                     f"lambda_perp/delta = {cp.sigma_max / dl} is not within 1e-5 of {LS_ANCHORS[delta]}",
                     delta=str(delta)))
-        hi = max(ratios.values(), key=lambda b: float(b.mid()))
-        lo = min(ratios.values(), key=lambda b: float(b.mid()))
-        spread_up = float((hi / lo).upper())
-        spread_low = float((hi / lo).lower())
-    decision = Tri.TRUE if spread_up <= 1.01 else Tri.FALSE if spread_low > 1.01 else Tri.UNKNOWN
+        decision, spread_hi, spread_lo, hi_up, lo_low = ratio_spread(list(ratios.values()), F(101, 100))
+        spread_up = float(spread_hi.upper())   # reporting only: the decision above is taken in arb
+        spread_low = float(spread_lo.lower())
     tally.details.update({"power": power, "ratios": {str(k): str(v) for k, v in ratios.items()},
-                          "spread": [spread_low, spread_up]})
+                          "spread": [spread_low, spread_up], "spread_upper_ball": str(spread_hi),
+                          "spread_lower_ball": str(spread_lo)})
     tally.ball(decision, margin=1.01 - spread_up, counterexample=lambda: refuted(
         f"lambda_perp/delta^{power} varies by a factor {spread_low:.4g} over delta in [1e-4, 1e-3] "
         f"(certified lower bound): it is not constant to 1%", ratios=[str(v) for v in ratios.values()]))
-    tally.note(f"lambda_perp/delta^{power} in [{float(lo.lower()):.8f}, {float(hi.upper()):.8f}]")
+    tally.note(f"lambda_perp/delta^{power} in [{float(lo_low):.8f}, {float(hi_up):.8f}]")
     return tally.evidence()
