@@ -16,7 +16,7 @@ Variants (negative controls):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -595,6 +595,46 @@ def _att_index(d: int, m: int, mk: int) -> tuple[int, int, int]:
     return n0, n0, n0 + m * mk
 
 
+def _product_c_identity(S: SymbolicSaddle, d: int, att: Any, tally: Tally, fail: Callable[..., Any],
+                        level: Verdict) -> None:
+    """The PRODUCT's closed forms (population.reference_formulas, evaluated on sympy expressions: it is
+    written against a generic arithmetic) against the Hessian of L, in sympy:
+
+    * s_c^2 of the product satisfies s_c^4 = |l|^2/n2, the balancedness |gamma| = |beta| of the family
+      member W0 = a pi e1^T, W1 = e1 l^T/(a n2) at a^2 = s_c^2/n2 (theta_c^1);
+    * the product's c equals the attention entry -H[W_Q, W_K] of the Hessian of L at that member: the
+      field's generators l'_k are replaced by the product's l_k/n2 and a by sqrt(s_c^2/n2).
+
+    log pi_k is a free symbol L_k (so the identity holds for every value of the logs, in particular the
+    true ones); l = centred L is what the product builds from them.  A mutation of the product's c, K1, K2,
+    r or s_c^2 leaves this check's level."""
+    import sympy as sp
+
+    pi = [p.as_expr() for p in S.pi]
+    P = [[x.as_expr() for x in row] for row in S.P]
+    Ls = sp.symbols(f"L1:{d + 1}")
+    lmap: dict[Any, Any] = {}
+    for p, L_ in zip(pi, Ls):
+        lmap.setdefault(sp.sympify(p), L_)
+
+    def log(x: Any) -> Any:
+        x = sp.sympify(x)
+        return lmap.get(x, sp.log(x))
+
+    R = reference_formulas(pi, P, log=log, sqrt=sp.sqrt)
+    n2, ell, sc2 = R["n2"], R["ell"], R["sc2"]
+    bal = sp.cancel(sp.together(sc2 ** 2 - sum(x * x for x in ell) / n2))
+    tally.exact(bal == 0, level=level, counterexample=fail(
+        "the product's s_c^2 violates s_c^4 = |l|^2/n2 (theta_c^1 not balanced)", residual=str(bal)[:120]))
+    gens = S.K.gens
+    sub = {gens[1 + k].as_expr(): ell[k] / n2 for k in range(d)}
+    sub[gens[0].as_expr()] = sp.sqrt(sc2 / n2)
+    diff = sp.cancel(sp.together(R["c"] - att.as_expr().subs(sub)))
+    tally.exact(diff == 0, level=level, counterexample=fail(
+        "the product's c (reference_formulas) is not the attention entry of -Hessian(L) at theta_c^1",
+        residual=str(diff)[:120]))
+
+
 def _symbolic_structure(S: SymbolicSaddle, d: int, m: int, mk: int, tally: Tally, label: str,
                         level: Verdict) -> str:
     """The exact block structure of -Hessian(L) on the critical family (see :func:`eigen_symbolic`)."""
@@ -625,6 +665,7 @@ def _symbolic_structure(S: SymbolicSaddle, d: int, m: int, mk: int, tally: Tally
     att_ok = all(-H[n0 + i][n0 + j] == want[i][j] for i in range(n - n0) for j in range(n - n0))
     tally.exact(att_ok and c_jac == c, level=level, counterexample=fail(
         "attention block of -Hessian(L) is not c (E_QK + E_KQ) with c = a^2 K1 K2 = -gamma^T G_Phi gamma"))
+    _product_c_identity(S, d, -H[q0][k0], tally, fail, level)
     Kmat = _outer_K(pi, [list(r_) for r_ in S.W[0]], [list(r_) for r_ in S.W[1]], z)
     tally.exact(all(H[i][j] == v for i, row in enumerate(_KtSK(Kmat, pi, z)) for j, v in enumerate(row)),
                 level=level,
