@@ -161,7 +161,9 @@ class _Gate:
 # -- §4.5 condensation -----------------------------------------------------------------------------------
 _COND_TARGETS = {"uniform_direction": ("W0_direction",), "W1_along_v": ("W1_plateau",),
                  "first_order_deviation": ("cubic_deviation",), "rate_2pct": ("rate",),
-                 "mu_v_spectrum": ("mu0_spectrum",)}
+                 "mu_v_spectrum": ("mu0_spectrum",), "rank_two": ("rank_one",),
+                 "attention_moves": ("frozen",), "frozen_first_order": ("frozen_eps2",),
+                 "quartic_bound": ("linear_bound",)}
 
 
 def _origin_jacobian(pi: np.ndarray, v: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -218,7 +220,9 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
     'W1_along_v' ((f) with v instead of l), 'first_order_deviation' ((e) with eps e^{mu0 t}: the ratio
     must lie in [0.1, 10] -- it is <= 0.027 on the window and tends to 0), 'rate_2pct' ((a) against
     1.02 mu0: a 2 % error in the rate must fall outside the budget), 'mu_v_spectrum' (the top eigenvalue of
-    J0 is |v|)."""
+    J0 is |v|), 'rank_two' ((c) claims sigma2(W0) >= 0.1 before T_I), 'attention_moves' ((d) claims
+    max|A(T_I) - 1 pi^T| >= eps, a first-order move), 'frozen_first_order' ((d) claims the eps ratio is
+    O(eps): in [3, 30]), 'quartic_bound' ((e) claims |theta - theta_lin| <= eps^4 e^{4 mu0 t})."""
     tally = Tally(precision="float64 LSODA rtol 1e-9", backend="scipy", tolerance=None,
                   seeds=tuple(profile.pick((0,), (0, 1, 2), (0, 1, 2))))
     gate = _Gate(tally, variant, _COND_TARGETS)
@@ -281,30 +285,43 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
         TI = _event_time(t, tr.loss <= R["H"] + 0.05, "T_I (L <= H(pi) + 0.05)")
         iT = tr.at(TI)
         s2 = float(sv[:iT + 1, 1].max())
-        gate("rank_one").le(s2, 10 * EPS, 0.0, counterexample=lambda: refuted(
-            f"sigma2(W0) reached {s2:.3g} > 10 eps before T_I", seed=s))
+        if variant == "rank_two":  # control: W0 is rank two before T_I (sigma2 reaches 0.1, order one)
+            gate("rank_one").le(0.1, s2, 0.0, counterexample=lambda: refuted(
+                f"sigma2(W0) stays at {s2:.3g} < 0.1 before T_I: W0 is not rank two", seed=s))
+        else:
+            gate("rank_one").le(s2, 10 * EPS, 0.0, counterexample=lambda: refuted(
+                f"sigma2(W0) reached {s2:.3g} > 10 eps before T_I", seed=s))
         frozen = float(np.max(np.abs(tr.A[iT] - ch.pi[None, :])))
-        gate("frozen").le(frozen, 1e-4, 0.0, counterexample=lambda: refuted(
-            f"attention moved {frozen:.3g}", seed=s))
         dq = float(np.linalg.norm(WQ[iT] - WQ[0]) / np.linalg.norm(WQ[0]))
-        gate("frozen").le(dq, 0.5, 0.0, counterexample=lambda: refuted(
-            f"|W_Q(T_I) - W_Q(0)| = {dq:.3g} |W_Q(0)|", seed=s))
+        if variant == "attention_moves":  # control: the attention moves at first order, O(eps) = 1e-3
+            gate("frozen").le(EPS, frozen, 0.0, counterexample=lambda: refuted(
+                f"attention moved only {frozen:.3g} < eps by T_I: it does not move at first order", seed=s))
+        else:
+            gate("frozen").le(frozen, 1e-4, 0.0, counterexample=lambda: refuted(
+                f"attention moved {frozen:.3g}", seed=s))
+            gate("frozen").le(dq, 0.5, 0.0, counterexample=lambda: refuted(
+                f"|W_Q(T_I) - W_Q(0)| = {dq:.3g} |W_Q(0)|", seed=s))
         TI4 = _event_time(tr4.t, tr4.loss <= R["H"] + 0.05, "T_I at eps = 1e-4")
         f4 = float(np.max(np.abs(tr4.A[tr4.at(TI4)] - ch.pi[None, :])))
         ratio = frozen / f4
-        gate("frozen_eps2").le(30, ratio, 0.0, counterexample=lambda: refuted(
-            f"frozen-attention ratio eps 1e-3 / 1e-4 = {ratio:.3g} < 30 (not O(eps^2))", seed=s))
-        gate("frozen_eps2").le(ratio, 300, 0.0, counterexample=lambda: refuted(
-            f"frozen-attention ratio eps 1e-3 / 1e-4 = {ratio:.3g} > 300", seed=s))
+        # O(eps^2): the ratio between eps = 1e-3 and 1e-4 is 100, window [30, 300]; the control
+        # 'frozen_first_order' (O(eps): ratio 10) uses [3, 30] on the same ratio
+        r_lo, r_hi, order = (3, 30, "eps") if variant == "frozen_first_order" else (30, 300, "eps^2")
+        gate("frozen_eps2").le(r_lo, ratio, 0.0, counterexample=lambda: refuted(
+            f"frozen-attention ratio eps 1e-3 / 1e-4 = {ratio:.3g} < {r_lo} (not O({order}))", seed=s))
+        gate("frozen_eps2").le(ratio, r_hi, 0.0, counterexample=lambda: refuted(
+            f"frozen-attention ratio eps 1e-3 / 1e-4 = {ratio:.3g} > {r_hi} (not O({order}))", seed=s))
         row.update({"T_I": TI, "sigma2_max": s2, "frozen": frozen, "WQ_rel_change": dq,
                     "frozen_ratio_eps": ratio})
         # (e) on the whole windows, at both eps
         for eps_e, tre in ((EPS, tr), (1e-4, tr4)):
             t_end = np.log(0.1 / eps_e) / mu0
             te, dev = _linear_deviation(tre, w, Q, t_end)
-            worst = float(np.max(dev / (eps_e ** 2 * np.exp(2 * mu0 * te))))
+            # the control 'quartic_bound' claims the deviation is fourth order, eps^4 e^(4 mu0 t)
+            pw = 4 if variant == "quartic_bound" else 2
+            worst = float(np.max(dev / (eps_e ** pw * np.exp(pw * mu0 * te))))
             gate("linear_bound").le(worst, 1.0, 0.0, counterexample=lambda: refuted(
-                f"deviation from the linear flow exceeds eps^2 e^(2 mu0 t) by x{worst:.3g}", eps=eps_e,
+                f"deviation from the linear flow exceeds eps^{pw} e^({pw} mu0 t) by x{worst:.3g}", eps=eps_e,
                 seed=s))
             win = te >= t_end / 3
             if variant == "first_order_deviation":
@@ -369,8 +386,46 @@ FOCUS_PINNED = ((E1_PI, "1/2"), (("1/2", "3/10", "1/10", "1/10"), "1/2"),
                 (("2/5", "2/5", "1/10", "1/10"), "9/10"))
 
 
+# integration error of log kappa on a saddle run: DOP853 at rtol 1e-11 accumulates at most ~1e3 local errors
+# (the runs take ~1e3 steps) -> 1e-8 relative, a bound on |log kappa - log kappa_exact|
+SADDLE_E_INT = 1e-8
+RATE_SAFETY = 2.0      # safety factor of the derived rate budgets
+E1_RATE_SAFETY = 1.5   # the E1 budget is an a-posteriori estimate (see _rate_budget): a thinner factor
+
+
+def _rate_budget(t: np.ndarray, y: np.ndarray, lo: float, hi: float, e_other: float, safety: float
+                 ) -> tuple[float, float, dict[str, float]]:
+    """Fitted rate of log y on the first contiguous run of lo <= y <= hi (numerics.flows.fit_rate's samples)
+    and a budget for |rate - the exponential rate of the linearisation| derived from the fit window, not
+    from the target: a least-squares slope over a window of length Dt moves by at most 3 e/Dt under a
+    perturbation |delta| <= e of log y (e_other: integration error and transients, given by the caller);
+    the curvature of log y (the nonlinear and transient drift of the rate) is measured by the fit's largest
+    residual r, and a quadratic drift q s^2 on [0, Dt] has residual Dt^2 q/6 and slope bias q Dt = 6 r/Dt;
+    plus the drift of the instantaneous rate between the window's start and the fitted slope (the quadratic
+    fit's derivative at the first sample: how far the rate moved inside the window).  budget = safety x
+    (6 r + 3 e_other)/Dt + safety x |rate(t_lo) - rate|.  None of these terms uses the target rate."""
+    sel = (y >= lo) & (y <= hi)
+    idx = np.flatnonzero(sel)
+    if len(idx) < 3:
+        raise ValueError(f"fewer than 3 samples with y in [{lo}, {hi}]")
+    end = idx[0]
+    while end + 1 < len(y) and sel[end + 1]:
+        end += 1
+    ii = np.arange(idx[0], end + 1)
+    tt, ly = t[ii], np.log(y[ii])
+    p1 = np.polyfit(tt, ly, 1)
+    r = float(np.max(np.abs(ly - np.polyval(p1, tt))))
+    q = np.polyfit(tt, ly, 2)
+    start_rate = float(2 * q[0] * tt[0] + q[1])
+    span = float(tt[-1] - tt[0])
+    rate = float(p1[0])
+    budget = safety * (6 * r + 3 * e_other) / span + safety * abs(start_rate - rate)
+    return rate, budget, {"rate": rate, "budget": budget, "fit_residual_max": r, "window_span": span,
+                          "start_rate": start_rate, "e_other": e_other, "safety": safety, "samples": len(ii)}
+
+
 def _saddle_focus(gate: _Gate, ch: MarkovChain, m: int, seed: int, variant: str) -> dict[str, Any]:
-    """One saddle-start run (spec §4.8, first bullet): kappa rate on [1e-9, 1e-6] vs 2c (1e-4 relative),
+    """One saddle-start run (spec §4.8, first bullet): kappa rate on [1e-9, 1e-6] vs 2c (derived budget),
     Delta A at kappa ~ 1e-7 vs the closed form (1e-5 relative to max |Delta A|), and the gain/loss signs.
 
     The closed form is the first-order term: the relative error is C kappa + O(rounding / kappa).  Over
@@ -380,10 +435,16 @@ def _saddle_focus(gate: _Gate, ch: MarkovChain, m: int, seed: int, variant: str)
     R = _refs(ch)
     tr = _from_saddle(ch, T=np.log(1e-5 / 1e-12) / (2 * R["c"]) + 20.0, m=m, mk=m, seed=seed)
     kap = _kappa(tr)
-    rate, _ = fit_rate(tr.t, np.abs(kap), 1e-9, 1e-6)
+    # transient: the attention block at theta_c1 is c (E_QK + E_KQ) on the pairs (W_Q[0, j], W_K[0, j]), so
+    # linearly kappa = U e^{2ct} - W e^{-2ct} with U = sum_j u_j^2, W = sum_j w_j^2, u, w = (q0 +- k0)/2 from
+    # the start (no c needed); at kappa >= 1e-9 the decaying part is at most U W / (1e-9)^2 relative
+    _, _, WQ, WK = tr.params
+    q0, k0 = WQ[0, 0], WK[0, 0]
+    e_tr = float(np.sum(((q0 + k0) / 2) ** 2) * np.sum(((q0 - k0) / 2) ** 2)) / 1e-18
+    rate, budget, info = _rate_budget(tr.t, np.abs(kap), 1e-9, 1e-6, SADDLE_E_INT + e_tr, RATE_SAFETY)
     target = R["c"] if variant == "rate_c" else 2 * R["c"]
-    gate("saddle_rate").close(rate, target, 1e-4, scale=target, counterexample=lambda: refuted(
-        f"kappa rate {rate:.8f} vs {target:.8f}", variant=variant))
+    gate("saddle_rate").close(rate, target, budget, counterexample=lambda: refuted(
+        f"kappa rate {rate:.10f} vs {target:.10f} (derived budget {budget:.2e})", variant=variant))
     i = int(np.argmin(np.abs(np.abs(kap) - 1e-7)))
     dA = tr.A[i] - ch.pi[None, :]
     pred = kap[i] * R["sc2"] * np.outer(ch.pi, ch.pi * (ch.pi - R["n2"])) / R["n2"]
@@ -399,7 +460,8 @@ def _saddle_focus(gate: _Gate, ch: MarkovChain, m: int, seed: int, variant: str)
     gate("gain_sign").exact(not bad, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
         f"sign(Delta A_qk) != sign(pi_k - {'1/d' if variant == 'threshold_1_over_d' else 'n2'}) at (q, k) = "
         f"{[(int(q) + 1, int(k) + 1) for q, k in bad]}", dA=dA.tolist(), variant=variant))
-    out = {"c": R["c"], "rate": rate, "2c": 2 * R["c"], "dA_rel_err": err, "kappa": float(kap[i]),
+    out = {"c": R["c"], "rate": rate, "2c": 2 * R["c"], "rate_budget": info, "dA_rel_err": err,
+           "kappa": float(kap[i]),
            "gains": [bool(x) for x in (dA[0] > 0)]}
     if ch.pi_exact is not None and ch.pi_exact[0] == ch.pi_exact[1]:
         both = bool(np.all(dA[:, 0] > 0) and np.all(dA[:, 1] > 0))
@@ -414,10 +476,13 @@ def focus_direction(*, seed: int, profile: Profile, variant: str = "statement") 
     pinned chains E1 (m = m_k = 8), pi = (0.5, 0.3, 0.1, 0.1) (n2 = 0.36 > pi2 = 0.3 > 1/d: key 2 LOSES) and
     the tie pi = (0.4, 0.4, 0.1, 0.1), lam = 0.9 (both top keys gain), then hypothesis F1 chains (S_pi x F1,
     lam > 0 so K2 > 0; c >= 0.01 for a bounded run; m = m_k = 4; quick 3, ci 10, thorough 40 draws):
-    the kappa rate on [1e-9, 1e-6] = 2c to 1e-4 relative; Delta A at kappa ~ 1e-6 equals
+    the kappa rate on [1e-9, 1e-6] = 2c within the budget derived by _rate_budget (fit-window curvature,
+    DOP853 integration error 1e-8 and the decaying attention mode, safety 2: 2e-6 to 3e-5 relative,
+    observed <= 8e-7); Delta A at kappa ~ 1e-6 equals
     (kappa/tau) s_c^2 pi_q pi_k (pi_k - n2)/n2 to 1e-5 relative; sign(Delta A_qk) = sign(pi_k - n2).
-    (2) E1 reference run, alpha1 = v1(W0) at the first plateau: the kappa rate on [1e-4, 1e-2] within 5%
-    of 2c; cos(Phi, pi_hat pi_hat^T) >= 0.999 on the whole Stage-II window [T_I, first t with kappa >= 1e-2]
+    (2) E1 reference run, alpha1 = v1(W0) at the first plateau: the kappa rate on [1e-4, 1e-2] equals 2c
+    within the budget of _rate_budget (safety 1.5: 3.6 % of 2c, observed -3.0 %: the window carries the
+    flow's approach to theta_c1, the rate drifts up through it); cos(Phi, pi_hat pi_hat^T) >= 0.999 on the whole Stage-II window [T_I, first t with kappa >= 1e-2]
     (T_I = first t with L <= H(pi) + 0.05; before T_I W0 is not yet condensed and kappa carries the sign of
     the random initialisation -- cos = -0.9999 at seed 2 -- so the statement, about the flow near theta_c1,
     starts there); A_11 rises from pi1 (|A_11(T_I) - pi1| <= 1e-4, A_11 > pi1 on (T_I, t_0.99]) to >= 0.99,
@@ -454,10 +519,13 @@ def focus_direction(*, seed: int, profile: Profile, variant: str = "statement") 
     R = _refs(ch)
     a1, tp = _first_plateau_alpha(tr)
     kap = _kappa_along(tr, a1)
-    rate, _ = fit_rate(tr.t, np.abs(kap), 1e-4, 1e-2)
+    # LSODA rtol 1e-9: integration error of log kappa <= 1e-6 (1e3 steps); the E1 run starts from random
+    # init, so the window carries the flow's approach to theta_c1 (the rate drifts up through the window):
+    # measured by the fit's curvature and start-rate drift (_rate_budget), safety 1.5
+    rate, e1_budget, e1_info = _rate_budget(tr.t, np.abs(kap), 1e-4, 1e-2, 1e-6, E1_RATE_SAFETY)
     target = R["c"] if variant == "rate_c" else 2 * R["c"]
-    gate("e1_rate").close(rate, target, 0.05, scale=target, counterexample=lambda: refuted(
-        f"E1 kappa rate {rate:.4f} vs {target:.4f}", variant=variant))
+    gate("e1_rate").close(rate, target, e1_budget, counterexample=lambda: refuted(
+        f"E1 kappa rate {rate:.5f} vs {target:.5f} (derived budget {e1_budget:.3g})", variant=variant))
     TI = _event_time(tr.t, tr.loss <= R["H"] + 0.05, "T_I (L <= H(pi) + 0.05)")
     i0 = tr.at(TI)
     reached = bool(np.any(kap[i0:] >= 1e-2))
@@ -491,7 +559,8 @@ def focus_direction(*, seed: int, profile: Profile, variant: str = "statement") 
     a139 = tr.value_at(a11, 139.0)
     gate("a11_rise").close(a139, 0.9997, 1e-3, counterexample=lambda: refuted(
         f"A_11(139) = {a139:.5f} vs 0.9997"))
-    tally.details["E1"] = {"alpha1_at": tp, "rate": rate, "2c": 2 * R["c"], "window": [TI, float(tr.t[i1])],
+    tally.details["E1"] = {"alpha1_at": tp, "rate": rate, "2c": 2 * R["c"], "rate_budget": e1_info,
+                           "window": [TI, float(tr.t[i1])],
                            "cos_min": cmin, "A11_minus_pi1_at_T_I": start, "t_A11_0.99": i99,
                            "A11_139": a139, "A11_max": float(a11[tr.t <= 300].max())}
     return gate.evidence()
@@ -936,6 +1005,7 @@ def dilution(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
 PLATEAU_VALUES = {"1/2": (0.72741, 0.63346, 0.61259, 0.60707, 0.56256), "9/10": (0.72859, 0.21682, 0.18807)}
 PLATEAU_TIMES = {"1/2": (54.0, 216.0, 424.0, 557.0, 3603.0)}   # seed 0, +-20%
 H_GAPS = {"1/2": (2.7e-4, None), "9/10": (1.45e-3, 4.5e-4)}   # seed 0 at eps 1e-3 and 1e-4, +-20%
+PLATEAU_HALF_UNIT = 5e-6   # PLATEAU_VALUES are printed to 5 decimals
 
 
 def plateaus(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
@@ -948,13 +1018,19 @@ def plateaus(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
       'rank': the final numerical rank of W0 (threshold 0.1) is d - 1 = 3;
     * 'value_anchors' (+-2e-3, every seed): lam = 1/2: 0.72741, 0.63346, 0.61259, 0.60707, 0.56256;
       lam = 9/10: 0.72859, 0.21682, 0.18807 (then H(Y|X) = 0.18029);
+    * 'value_budget' (seed 0): the same value anchors within the derived budget 2 x (printed half-unit 5e-6 +
+      the loss change over one grid step at the plateau + 1e-6 |L| integration error) -- 2.6e-5 to 1.8e-4,
+      observed <= 1.7e-5 -- beside the spec's +-2e-3 band, which stays the claim's reading;
     * 'time_anchors' (seed 0, +-20%): lam = 1/2 plateau times 54, 216, 424, 557, 3603; the H(pi) gaps
       2.7e-4 (lam = 1/2) and 1.45e-3 / 4.5e-4 (lam = 9/10 at eps = 1e-3 / 1e-4).
     Variant 'no_intermediate' (log d -> H(Y|X) with no plateau in between) asserts only 'no_H_plateau':
-    no interior plateau lies within 2e-3 of H(pi) -- refuted by the detected H(pi) plateau."""
+    no interior plateau lies within 2e-3 of H(pi) -- refuted by the detected H(pi) plateau.  Variant
+    'value_shifted' asserts only 'value_budget' against the anchors + 1e-4 (a 1e-4 error the spec band
+    accepts) -- refuted by the derived budget."""
     tally = Tally(precision="float64 LSODA rtol 1e-9", backend="scipy", tolerance=2e-3,
                   seeds=tuple(profile.pick((0,), (0, 1, 2), (0, 1, 2))))
-    gate = _Gate(tally, variant, {"no_intermediate": ("no_H_plateau",)})
+    gate = _Gate(tally, variant, {"no_intermediate": ("no_H_plateau",), "value_shifted": ("value_budget",)})
+    shift = 1e-4 if variant == "value_shifted" else 0.0  # control: anchors off by 1e-4 (inside +-2e-3)
     rows: dict[str, Any] = {}
     for lam in ("1/2", "9/10"):
         for s in tally.seeds:
@@ -998,6 +1074,22 @@ def plateaus(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
                 gate("value_anchors").close(v, a, 2e-3, counterexample=lambda: refuted(
                     f"plateau {v:.5f} vs the anchor {a}", lam=lam, seed=s))
             if s == 0:
+                # the derived budget beside the spec band (the anchors are seed-0 values printed to 5
+                # decimals): 2 x (printed half-unit 5e-6 + the loss change over one grid step at the plateau
+                # time -- the detector's reading may move by one sample -- + the integration error of L,
+                # LSODA rtol 1e-9 over ~1e3 steps: 1e-6 |L|); observed <= 1.7e-5
+                budgets = []
+                for p, a in zip(st.plateaus[1:], [x + shift for x in anchors]):
+                    i = tr.at(p.t_value)
+                    step = max(abs(tr.loss[min(i + 1, len(tr.t) - 1)] - tr.loss[i]),
+                               abs(tr.loss[i] - tr.loss[max(i - 1, 0)]))
+                    bud = 2 * (PLATEAU_HALF_UNIT + float(step) + 1e-6 * abs(p.value))
+                    v = p.value
+                    budgets.append({"value": v, "anchor": a, "error": v - a, "budget": bud})
+                    gate("value_budget").close(v, a, bud, counterexample=lambda: refuted(
+                        f"plateau {v:.6f} (t = {p.t_value:.1f}) vs the seed-0 anchor {a}: off by {v - a:.2e} > the "
+                        f"derived budget {bud:.2e}", lam=lam))
+                rows[f"lam{lam}/value_budget"] = budgets
                 for tv, a in zip(times[1:], PLATEAU_TIMES.get(lam, ())):
                     gate("time_anchors").close(tv, a, 0.2, scale=a, counterexample=lambda: refuted(
                         f"plateau time {tv:.1f} vs the anchor {a}", lam=lam))
@@ -1095,16 +1187,24 @@ def _k2_mixture_root(dps: int = 30) -> Any:
 
     P(theta) is the product's :func:`numerics.markov.lazy_anti_mixture`: its exact endpoints theta = 1 and 0
     are interpolated affinely (the root needs real theta), and the product's exact P(2/5) must equal that
-    interpolation entry by entry (else ValueError) -- so theta* is read off the very chains the flows use."""
+    interpolation entry by entry -- so theta* is read off the very chains the flows use.  Returns
+    (root, K2(root), K2(0.2), K2(0.6), problem): ``problem`` is None, or a dict naming the first entry where
+    the product's P(2/5) is not the affine mixture (then the other values are None: the check reports it
+    as a counterexample, it never raises)."""
     from numerics.markov import lazy_anti_mixture
 
     ctx = mp_context(dps)
     ends = {th: lazy_anti_mixture(E1_PI, "1/2", Fraction(th)) for th in (1, 0)}
     mid = Fraction(2, 5)
     Pmid = lazy_anti_mixture(E1_PI, "1/2", mid).P_exact
-    if Pmid is None or any(m != mid * x + (1 - mid) * y for rm, ra, rb in
-                           zip(Pmid, ends[1].P_exact, ends[0].P_exact) for m, x, y in zip(rm, ra, rb)):
-        raise ValueError("lazy_anti_mixture is not theta F1 + (1 - theta) F6 at theta = 2/5")
+    if Pmid is None or ends[1].P_exact is None or ends[0].P_exact is None:
+        return None, None, None, None, {"why": "lazy_anti_mixture returned no exact P"}
+    for i, (rm, ra, rb) in enumerate(zip(Pmid, ends[1].P_exact, ends[0].P_exact)):
+        for j, (m, x, y) in enumerate(zip(rm, ra, rb)):
+            if m != mid * x + (1 - mid) * y:
+                return None, None, None, None, {
+                    "why": "lazy_anti_mixture(2/5) is not 2/5 F1 + 3/5 F6", "entry": [i + 1, j + 1],
+                    "product": str(m), "affine": str(mid * x + (1 - mid) * y)}
     pi_m, Pa = chain_mp(ends[1], ctx)
     _, Pb = chain_mp(ends[0], ctx)
 
@@ -1112,8 +1212,12 @@ def _k2_mixture_root(dps: int = 30) -> Any:
         P = [[th * x + (1 - th) * y for x, y in zip(ra, rb)] for ra, rb in zip(Pa, Pb)]
         return reference_formulas(pi_m, P, log=ctx.log, sqrt=ctx.sqrt)["K2"]
 
-    root = ctx.findroot(K2, ctx.mpf("0.4"))
-    return root, K2(root), K2(ctx.mpf("0.2")), K2(ctx.mpf("0.6"))
+    try:
+        root = ctx.findroot(K2, ctx.mpf("0.4"))
+    except (ValueError, ZeroDivisionError) as exc:  # no convergence: undecided, not a refutation
+        return None, None, K2(ctx.mpf("0.2")), K2(ctx.mpf("0.6")), {"why": f"findroot failed: {exc}",
+                                                                     "undecided": True}
+    return root, K2(root), K2(ctx.mpf("0.2")), K2(ctx.mpf("0.6")), None
 
 
 def _take_off(tr: Trajectory) -> tuple[int, np.ndarray, float]:
@@ -1152,14 +1256,25 @@ def anti_focus(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
                   seeds=tuple(profile.pick((0,), (0, 1, 2), (0, 1, 2))) + (seed,))  # flows; hypothesis draws
     gate = _Gate(tally, variant, {"universal_focus": ("attention_sign",)})
     # theta*
-    root, k2root, k2lo, k2hi = _k2_mixture_root()
-    th = float(root)
-    gate("theta_star").close(th, THETA_STAR, 1e-10, counterexample=lambda: refuted(
-        f"theta* = {th:.12f} vs the spec's {THETA_STAR}"))
-    # the root is found at 30 digits (findroot), so |K2(theta*)| is ~1e-30: 1e-25 leaves 5 guard digits
-    gate("theta_star").exact(bool(k2lo < 0 < k2hi and abs(k2root) < 1e-25), level=Verdict.CONSISTENT,
-                             counterexample=lambda: refuted("K2(theta) does not change sign at theta*"))
-    tally.details["theta_star"] = {"theta": th, "K2(0.2)": float(k2lo), "K2(0.6)": float(k2hi)}
+    root, k2root, k2lo, k2hi, problem = _k2_mixture_root()
+    if problem is not None and problem.get("undecided"):
+        gate("theta_star").add(Observation(Verdict.UNKNOWN))
+        tally.note(f"theta*: {problem['why']}")
+        tally.details["theta_star"] = problem
+    elif problem is not None:
+        # the product's P(theta) is not the mixture the statement (and theta*) is about: a counterexample
+        gate("theta_star").exact(False, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+            f"P(theta) of lazy_anti_mixture is not theta F1 + (1 - theta) F6: {problem['why']}", **{
+                k: v for k, v in problem.items() if k != "why"}))
+        tally.details["theta_star"] = problem
+    else:
+        th = float(root)
+        gate("theta_star").close(th, THETA_STAR, 1e-10, counterexample=lambda: refuted(
+            f"theta* = {th:.12f} vs the spec's {THETA_STAR}"))
+        # the root is found at 30 digits (findroot), so |K2(theta*)| is ~1e-30: 1e-25 leaves 5 guard digits
+        gate("theta_star").exact(bool(k2lo < 0 < k2hi and abs(k2root) < 1e-25), level=Verdict.CONSISTENT,
+                                 counterexample=lambda: refuted("K2(theta) does not change sign at theta*"))
+        tally.details["theta_star"] = {"theta": th, "K2(0.2)": float(k2lo), "K2(0.6)": float(k2hi)}
     # closed forms
     for name, ch in (("F6", anti_persistent(E1_PI)), ("F7", two_state_anti_focus())):
         q = reference_quantities(ch, dps=40)

@@ -271,6 +271,15 @@ CONDENSATION = Claim(
                 Check("simulation", _dyn.condensation, {"variant": "rate_2pct"})),
         Control("mu_v_spectrum", "the top eigenvalue of J0 is |v| (mu0 without |pi|)",
                 Check("simulation", _dyn.condensation, {"variant": "mu_v_spectrum"})),
+        Control("rank_two", "W0 is rank two before T_I (sigma2(W0) >= 0.1; refuted by the rank-one sub-check)",
+                Check("simulation", _dyn.condensation, {"variant": "rank_two"})),
+        Control("attention_moves", "the attention moves at first order by T_I (max|A - 1 pi^T| >= eps)",
+                Check("simulation", _dyn.condensation, {"variant": "attention_moves"})),
+        Control("frozen_first_order", "the frozen-attention deviation is O(eps) (ratio between eps = 1e-3 and "
+                "1e-4 in [3, 30]; observed 102)",
+                Check("simulation", _dyn.condensation, {"variant": "frozen_first_order"})),
+        Control("quartic_bound", "|theta - theta_lin| <= eps^4 e^{4 mu0 t} (a fourth-order deviation)",
+                Check("simulation", _dyn.condensation, {"variant": "quartic_bound"})),
     ),
     expected=Verdict.CONSISTENT,
 )
@@ -402,6 +411,9 @@ PLATEAUS = Claim(
                 Check("plateaus", _dyn.plateaus, {"variant": "no_intermediate"})),
         Control("focus_threshold_0.85", "the focus event read at A_11 >= 0.85 (t = 88.6) is at the anchor 94",
                 Check("events", _dyn.event_order, {"variant": "focus_threshold_0.85"})),
+        Control("value_shifted", "the plateau values are the seed-0 anchors + 1e-4 (inside the spec's +-2e-3 "
+                "band; refuted by the derived value budget)",
+                Check("plateaus", _dyn.plateaus, {"variant": "value_shifted"})),
     ),
     expected=Verdict.CONSISTENT,
 )

@@ -2,6 +2,8 @@
 §4.10-§4.12, §4.15): the sub-check routing of the controls, the closed-form targets the checks compare with,
 and the cheap checks end to end.  The E1 reference runs are not exercised here (the claims run them)."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -82,13 +84,30 @@ def test_perp_projects_out_pi():
 
 
 def test_theta_star_is_the_linear_root():
-    root, k2root, k2lo, k2hi = dyn._k2_mixture_root()
+    root, k2root, k2lo, k2hi, problem = dyn._k2_mixture_root()
+    assert problem is None
     assert abs(k2root) < 1e-25 and k2lo < 0 < k2hi
     assert float(root) == pytest.approx(dyn.THETA_STAR, abs=1e-10)
     # K2 is linear in P, so theta* = -K2(F6) / (K2(F1) - K2(F6))
     a = dyn._refs(MarkovChain.lazy(dyn.E1_PI, "1/2"))["K2"]
     b = dyn._refs(anti_persistent(dyn.E1_PI))["K2"]
     assert float(root) == pytest.approx(-b / (a - b), abs=1e-13)
+
+
+def test_theta_star_mixture_mismatch_is_reported_not_raised(monkeypatch):
+    """A product P(theta) that is not the affine mixture comes back as a problem (the check turns it into
+    REFUTED evidence), never as an exception."""
+    import numerics.markov as markov
+
+    real = markov.lazy_anti_mixture
+
+    def skewed(pi, lam, theta):
+        th = Fraction(theta)
+        return real(pi, lam, th * th if 0 < th < 1 else th)  # not affine in theta
+
+    monkeypatch.setattr(markov, "lazy_anti_mixture", skewed)
+    root, k2root, k2lo, k2hi, problem = dyn._k2_mixture_root()
+    assert root is None and problem is not None and "entry" in problem
 
 
 def test_pinned_sign_law_chains():
