@@ -183,7 +183,23 @@ class Tally:
 
     def le(self, value: Any, bound: Any, tol: float, *,
            counterexample: Callable[[], Counterexample] | Counterexample | None = None) -> Observation:
-        """value <= bound + tol -> CONSISTENT (margin bound - value), else REFUTED; NaN -> UNKNOWN."""
+        """value <= bound + tol -> CONSISTENT (margin bound - value), else REFUTED; NaN -> UNKNOWN.
+
+        As in :meth:`close`, exact or multiple-precision sides are compared through their exact
+        difference (``bound - value >= -tol`` decided exactly); only the recorded margin is a float.
+        """
+        diff = _exact_difference(bound, value)
+        if diff is not None and not math.isnan(float(tol)):
+            try:
+                margin = float(diff)
+            except OverflowError:
+                margin = math.inf if diff > 0 else -math.inf
+            holds = float(tol) == math.inf or diff >= -Fraction(float(tol))
+            if holds:
+                return self.add(Observation(Verdict.CONSISTENT, margin=margin))
+            return self.add(Observation(
+                Verdict.REFUTED, margin=margin,
+                counterexample=_ce(counterexample, f"{value} > {bound} (+ tolerance {tol:.3g})")))
         v, b = float(value), float(bound)
         if math.isnan(v) or math.isnan(b) or math.isnan(float(tol)) or math.isnan(b - v):
             return self.add(Observation(Verdict.UNKNOWN))

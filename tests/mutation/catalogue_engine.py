@@ -10,6 +10,8 @@ RULES = "pytest:tests/unit/engine/test_engine_rules.py"
 ALGEBRA = "pytest:tests/unit/engine/test_engine_verdict_algebra.py"
 TRUST = "pytest:tests/unit/engine/test_engine_cli_trust.py"
 INTERRUPT = "pytest:tests/unit/engine/test_engine_interrupt.py"
+PROGRESS = "pytest:tests/unit/engine/test_engine_progress.py"
+DASK = "pytest:tests/unit/engine/test_engine_dask.py"
 
 _RUNNER = "verify/_runner.py"
 _VERDICT = "verify/_verdict.py"
@@ -102,6 +104,11 @@ MUTATIONS: list[Mutation] = [
        "        diff = None\n",
        ("pytest:tests/unit/engine/test_engine_tally_precision.py",),
        "rule (h'): Tally.close converts each side to float, hiding a 1e-30 discrepancy at dps 50"),
+    _m("engine.le_through_floats", _TALLY,
+       "        diff = _exact_difference(bound, value)\n",
+       "        diff = None\n",
+       ("pytest:tests/unit/engine/test_engine_tally_precision.py",),
+       "rule (h'): Tally.le compares exact / mpmath sides through floats (1 + 1e-30 <= 1 passes)"),
     _m("engine.nan_le_consistent", _TALLY,
        "or math.isnan(b - v):\n            return self.add(Observation(Verdict.UNKNOWN))",
        "or math.isnan(b - v):\n            return self.add(Observation(Verdict.CONSISTENT))",
@@ -182,4 +189,13 @@ MUTATIONS: list[Mutation] = [
        "        with contextlib.suppress(OSError):\n            os.unlink(tmp)\n        raise",
        "        raise",
        (TRUST,), "rule (n): a failed write leaves its temporary file next to the report"),
+    # progress and the dask engine
+    _m("engine.serial_progress_batched", _RUNNER,
+       "if fut.done():  # ran in-process: report it now, not after the next task",
+       "if False:  # ran in-process: report it now, not after the next task",
+       (PROGRESS,), "at one worker, a finished task is reported only after the next one has run"),
+    _m("engine.dask_scheduler_not_recorded", _RUNNER,
+       'scheduler=getattr(executor, "scheduler_info", None))',
+       "scheduler=None)",
+       (DASK,), "a run on dask does not record its scheduler, workers and their package versions"),
 ]

@@ -63,3 +63,21 @@ def test_scale_relative_and_special_values():
     assert _tally().close(ctx.nan, a, 1.0).level is Verdict.UNKNOWN
     # floats keep the float route
     assert _tally().close(1.0, 1.0 + 2**-52, 1e-15).level is Verdict.CONSISTENT
+
+
+def test_le_decides_exact_and_mp_sides_exactly():
+    """Tally.le: 1 + 1e-30 <= 1 is false beyond a 1e-35 tolerance, true within 1e-25 (rule h')."""
+    import mpmath
+
+    from verify import Tally, Verdict
+
+    ctx = mpmath.MPContext()
+    ctx.dps = 50
+    one, above = ctx.mpf(1), ctx.mpf(1) + ctx.mpf("1e-30")
+    t = Tally(precision="dps=50", backend="mpmath")
+    assert t.le(above, one, 1e-35).level is Verdict.REFUTED
+    assert t.le(above, one, 1e-25).level is Verdict.CONSISTENT
+    assert t.le(one, above, 0.0).level is Verdict.CONSISTENT
+    from fractions import Fraction
+
+    assert t.le(Fraction(1) + Fraction(1, 10**40), Fraction(1), 0.0).level is Verdict.REFUTED
