@@ -438,6 +438,17 @@ MUTATIONS: list[Mutation] = [
         family="construction",
     ),
     Mutation(
+        id="focus.markov.symmetric_rare_lam_nudged",
+        path=MARKOV,
+        old="return MarkovChain.lazy([p1] + [pl] * (d - 1), lam)",
+        new="return MarkovChain.lazy([p1] + [pl] * (d - 1), lam * 1001 / 1000)",
+        kills=("focus.stage4.stall_all_lambda",),
+        why=("F4's self-transition weight 0.1 % too large: at lam = 7/10 theta_c2 stays unstable and the flow "
+             "still escapes, so the expected-REFUTED stall_all_lambda kept its verdict; its checks now void the "
+             "evidence (UNKNOWN) when the pinned counterexample drifts from its regression values"),
+        family="construction",
+    ),
+    Mutation(
         id="focus.batched.matmul_order",
         path=BATCHED,
         old="return (a.unsqueeze(2) * b.unsqueeze(0)).sum(1)  # (i, k, j, B)",
