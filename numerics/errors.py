@@ -30,30 +30,27 @@ def _message(argument: str, rule: str, value: Any, has_value: bool) -> str:
     return msg
 
 
-class InputError(VerifyError, ValueError):
-    """An argument has a bad value; ``argument`` and ``rule`` are kept as attributes.
+class _ArgumentError(VerifyError):
+    """An error about one argument: ``argument`` and ``rule`` are kept as attributes."""
+
+    def __init__(self, argument: str, rule: str, value: Any = None, *, has_value: bool | None = None):
+        self.argument = argument
+        self.rule = rule
+        self.value = value
+        super().__init__(_message(argument, rule, value,
+                                  value is not None if has_value is None else has_value))
+
+
+class InputError(_ArgumentError, ValueError):
+    """An argument has a bad value.
 
     >>> str(InputError("tau", "must be a finite number > 0", 0))
     "argument 'tau': must be a finite number > 0 (got 0)"
     """
 
-    def __init__(self, argument: str, rule: str, value: Any = None, *, has_value: bool | None = None):
-        self.argument = argument
-        self.rule = rule
-        self.value = value
-        super().__init__(_message(argument, rule, value,
-                                  value is not None if has_value is None else has_value))
 
-
-class InputTypeError(VerifyError, TypeError):
+class InputTypeError(_ArgumentError, TypeError):
     """An argument has a type the entry point does not accept."""
-
-    def __init__(self, argument: str, rule: str, value: Any = None, *, has_value: bool | None = None):
-        self.argument = argument
-        self.rule = rule
-        self.value = value
-        super().__init__(_message(argument, rule, value,
-                                  value is not None if has_value is None else has_value))
 
 
 def check_arg(ok: bool, argument: str, rule: str, value: Any = None) -> None:

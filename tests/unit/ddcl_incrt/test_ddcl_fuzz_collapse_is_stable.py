@@ -17,7 +17,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from numerics.errors import InputError, InputTypeError, VerifyError
-from numerics.precision import Tri, mp_context
+from numerics.precision import Tri
+from tests.unit.ddcl_incrt._oracles import matrices, reference_tau
 from theorems.ddcl_incrt import collapse_is_stable
 
 DPS = 60
@@ -32,24 +33,9 @@ numbers = st.one_of(st.integers(-9, 9), st.floats(-100, 100),
                     st.sampled_from([1e-300, -1e-200, 1e200, 10**300, Fraction(1, 7)]))
 
 
-@st.composite
-def matrices(draw, entries=numbers):
-    n, d = draw(st.integers(0, 4)), draw(st.integers(0, 3))
-    rows = [[draw(entries) for _ in range(d)] for _ in range(n)]
-    kind = draw(st.sampled_from(["list", "array", "ragged", "column"]))
-    if kind == "array":
-        try:
-            return np.array(rows, dtype=float)
-        except (OverflowError, ValueError, TypeError):
-            return rows
-    if kind == "ragged" and rows:
-        return rows[:-1] + [rows[-1] + [draw(entries)]]
-    if kind == "column":
-        return [r[0] if r else draw(entries) for r in rows]
-    return rows
 
 
-garbage_data = st.one_of(matrices(), matrices(scalars), scalars, st.just([]), st.just([[]]),
+garbage_data = st.one_of(matrices(numbers), matrices(scalars), scalars, st.just([]), st.just([[]]),
                          st.just(np.zeros((2, 2, 2))))
 Ks = st.one_of(st.integers(1, 5), st.sampled_from([0, -1, 2.0, "2", None, True, np.int64(3), 10**20]))
 taus = st.one_of(st.fractions(min_value=Fraction(1, 1000), max_value=1000, max_denominator=1000),
@@ -57,19 +43,6 @@ taus = st.one_of(st.fractions(min_value=Fraction(1, 1000), max_value=1000, max_d
 modes = st.one_of(st.sampled_from(["full", "free_energy", "stopgrad"]), st.sampled_from(["hard", None, 4, ["full"]]))
 
 
-def _c_lambda1(data, c):
-    rows = np.asarray(data, dtype=object).tolist() if isinstance(data, np.ndarray) else list(data)
-    rows = [[Fraction(x) for x in (r if isinstance(r, (list, tuple)) else [r])] for r in rows]
-    N, d = len(rows), len(rows[0])
-    mu = [sum(r[j] for r in rows) / N for j in range(d)]
-    C = [[sum((r[a] - mu[a]) * (r[b] - mu[b]) for r in rows) / N for b in range(d)] for a in range(d)]
-    ctx = mp_context(DPS)
-    M = ctx.matrix(d, d)
-    for a in range(d):
-        for b in range(d):
-            M[a, b] = ctx.mpf(C[a][b].numerator) / C[a][b].denominator
-    lam = max(ctx.eigsy(M, eigvals_only=True)) if d > 1 else M[0, 0]
-    return ctx, c * lam
 
 
 @settings(deadline=None, max_examples=fuzz_examples(100))
@@ -98,7 +71,7 @@ def test_collapse_is_stable_fuzz(data, K, tau, mode):
         assert s.answer is Tri.TRUE
         return
     c = 4 if mode == "full" else 2
-    ctx, cl = _c_lambda1(data, c)
+    ctx, cl = reference_tau(data, c, DPS)
     t = Fraction(tau)
     tm = ctx.mpf(t.numerator) / t.denominator
     band = abs(cl) * ctx.mpf(10) ** (10 - DPS)

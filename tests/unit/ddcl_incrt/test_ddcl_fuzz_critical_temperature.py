@@ -17,7 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from numerics.errors import InputError, InputTypeError, VerifyError
-from numerics.precision import mp_context
+from tests.unit.ddcl_incrt._oracles import matrices, reference_tau
 from theorems.ddcl_incrt import critical_temperature
 
 DPS = 60
@@ -32,26 +32,9 @@ numbers = st.one_of(st.integers(-20, 20), st.floats(-1e3, 1e3),
                     st.sampled_from([1e-300, -1e-200, 1e200, 10**300, Fraction(1, 7)]))
 
 
-@st.composite
-def matrices(draw, entries=numbers):
-    n, d = draw(st.integers(0, 4)), draw(st.integers(0, 3))
-    rows = [[draw(entries) for _ in range(d)] for _ in range(n)]
-    kind = draw(st.sampled_from(["list", "tuple", "array", "ragged", "column"]))
-    if kind == "tuple":
-        return tuple(tuple(r) for r in rows)
-    if kind == "array":
-        try:
-            return np.array(rows, dtype=float)
-        except (OverflowError, ValueError, TypeError):
-            return rows
-    if kind == "ragged" and rows:
-        return rows[:-1] + [rows[-1] + [draw(entries)]]
-    if kind == "column":
-        return [r[0] if r else draw(entries) for r in rows]
-    return rows
+_KINDS = ("list", "tuple", "array", "ragged", "column")
 
-
-garbage_data = st.one_of(matrices(), matrices(scalars), scalars, st.just([]), st.just([[]]),
+garbage_data = st.one_of(matrices(numbers, _KINDS), matrices(scalars, _KINDS), scalars, st.just([]), st.just([[]]),
                          st.just(np.zeros((2, 2, 2))), st.just(np.array(["a", "b"])),
                          st.just(np.array([[1 + 1j, 2], [3, 4]])))
 modes = st.one_of(st.sampled_from(["full", "free_energy", "stopgrad"]),
@@ -59,20 +42,6 @@ modes = st.one_of(st.sampled_from(["full", "free_energy", "stopgrad"]),
 bits = st.one_of(st.just(128), st.sampled_from([0, -1, 31, 32, 64, 2.5, "128", None, True, 10**9]))
 
 
-def _reference(data, c):
-    """tau_c of the exact covariance (Fractions), by mpmath at DPS digits."""
-    rows = np.asarray(data, dtype=object).tolist() if isinstance(data, np.ndarray) else list(data)
-    rows = [[Fraction(x) for x in (r if isinstance(r, (list, tuple)) else [r])] for r in rows]
-    N, d = len(rows), len(rows[0])
-    mu = [sum(r[j] for r in rows) / N for j in range(d)]
-    C = [[sum((r[a] - mu[a]) * (r[b] - mu[b]) for r in rows) / N for b in range(d)] for a in range(d)]
-    ctx = mp_context(DPS)
-    M = ctx.matrix(d, d)
-    for a in range(d):
-        for b in range(d):
-            M[a, b] = ctx.mpf(C[a][b].numerator) / C[a][b].denominator
-    lam = max(ctx.eigsy(M, eigvals_only=True)) if d > 1 else M[0, 0]
-    return ctx, c * lam
 
 
 def _check(data, mode, certified, bits_):
@@ -82,7 +51,7 @@ def _check(data, mode, certified, bits_):
         assert isinstance(e, (InputError, InputTypeError))
         assert e.argument in ARGS and repr(e.argument) in str(e), str(e)
         return None
-    ctx, ref = _reference(data, ct.c)
+    ctx, ref = reference_tau(data, ct.c, DPS)
     if certified:
         enc = ct.enclosure
         assert enc.is_finite()

@@ -14,30 +14,13 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from numerics.errors import InputError
-from numerics.precision import Tri, arb_precision, mp_context, tri_contains
+from numerics.precision import Tri, arb_precision, tri_contains
+from tests.unit.ddcl_incrt._oracles import reference_tau
 from theorems.ddcl_incrt import collapse_is_stable, critical_temperature
 
 DPS = 80
 
 
-def _exact_cov(rows: list[list[Fraction]]) -> list[list[Fraction]]:
-    N, d = len(rows), len(rows[0])
-    mu = [sum(r[j] for r in rows) / N for j in range(d)]
-    return [[sum((r[a] - mu[a]) * (r[b] - mu[b]) for r in rows) / N for b in range(d)] for a in range(d)]
-
-
-def _reference_tau(data, c: int):
-    """c lambda_1 of the exact covariance, by mpmath at DPS digits (independent of the product)."""
-    rows = [[Fraction(x) for x in r] for r in data]
-    C = _exact_cov(rows)
-    ctx = mp_context(DPS)
-    d = len(C)
-    M = ctx.matrix(d, d)
-    for a in range(d):
-        for b in range(d):
-            M[a, b] = ctx.mpf(C[a][b].numerator) / C[a][b].denominator
-    lam = max(ctx.eigsy(M, eigvals_only=True)) if d > 1 else M[0, 0]
-    return ctx, c * lam
 
 
 def _contains(enclosure, ctx, v) -> bool:
@@ -71,7 +54,7 @@ def test_tiny_scale_enclosure_contains_the_true_value():
     with arb_precision(512):
         assert tri_contains(ct.enclosure, exact) is Tri.TRUE
     assert ct.enclosure > 0  # the old result was the ball 0
-    ctx, ref = _reference_tau(data, 4)
+    ctx, ref = reference_tau(data, 4, DPS)
     assert _contains(ct.enclosure, ctx, ref)
     assert ct.value_or_none is None  # 4e-400 is not a float64: never a wrong 0
     with pytest.raises(InputError, match="data"):
@@ -83,7 +66,7 @@ def test_tiny_scale_enclosure_contains_the_true_value():
 def test_huge_scale_has_an_enclosure_and_no_nan(s):
     data = [[s, 0.0], [-s, 1.0]]
     ct = critical_temperature(data)
-    ctx, ref = _reference_tau(data, 4)
+    ctx, ref = reference_tau(data, 4, DPS)
     assert _contains(ct.enclosure, ctx, ref)
     with pytest.raises(InputError, match="data"):
         _ = ct.value  # tau_c ~ 4e320 and beyond: not a float, and never NaN or inf
@@ -96,13 +79,13 @@ def test_big_integer_data_exact_and_certified():
     big = 10**350
     data = [[big + 1, 3], [big - 1, -3], [big, 0], [big + 7, 12345678901234567890]]
     ct = critical_temperature(data, mode="free_energy")
-    ctx, ref = _reference_tau(data, 2)
+    ctx, ref = reference_tau(data, 2, DPS)
     assert _contains(ct.enclosure, ctx, ref)
     assert ct.value == pytest.approx(float(ref), rel=1e-14)
     _agree_with_stability(ct, data)
     huge = [[10**400, 0], [-(10**400), 1]]
     ct = critical_temperature(huge)
-    ctx, ref = _reference_tau(huge, 4)
+    ctx, ref = reference_tau(huge, 4, DPS)
     assert _contains(ct.enclosure, ctx, ref) and ct.value_or_none is None
 
 
@@ -120,7 +103,7 @@ def test_every_scale_certified_and_consistent(k, n, d, data):
     Z = [[float(m) * 10.0**k for m in r] for r in ints]
     for mode, c in (("full", 4), ("free_energy", 2)):
         ct = critical_temperature(Z, mode=mode)
-        ctx, ref = _reference_tau(Z, c)
+        ctx, ref = reference_tau(Z, c, DPS)
         assert _contains(ct.enclosure, ctx, ref), (Z, mode, ct.enclosure, ref)
         v = ct.value_or_none
         if v is None:
