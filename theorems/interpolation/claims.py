@@ -468,7 +468,10 @@ TIKHONOV_UPPER = Claim(
                 "J_eps = E + eps |theta|^2, E = (1/N) sum_j d_H(T(X^j), Y^j)^2"),
     reading=("Euclidean norm in the trained parametrisation (dense V: d lam^2; a factor pair |p|^2 + |q|^2); "
              "for a tau = 1 model, tau0 = tau_c is absorbed into A. Adam's coupled weight decay targets "
-             "E + (eps/2)|theta|^2, so the figure's red line is conservative by a factor 2."),
+             "E + (eps/2)|theta|^2, so the figure's red line is conservative by a factor 2. Code finding "
+             "(the authors' tikhonov/src/generateData.py, read and run): `V = inputs @ V` overwrites V = I "
+             "with the inputs, so their code draws the Figure 1a line at |theta*|^2 = |inputs|^2 + 1 + "
+             "|W|^2 + |U|^2 + |b|^2 = 5402.77, while the published figure shows 62.53 (the value here)."),
     checks=(
         Check("ridge", _tk.upper_bound_ridge, description="sympy closed forms and the bound for V_mn and a non-minimal interpolant"),
         Check("construction", _tk.upper_bound_construction,
@@ -476,7 +479,9 @@ TIKHONOV_UPPER = Claim(
                           "mpmath), |theta_dag|^2 exact and equal to the materialised tensors' sum of squares"),
         Check("figure1", _tk.figure1_reproduction, role="corroborating",
               description="theta* in the trained model: E(theta*) <= float64 budget, |theta*|^2 = 62.53; "
-                          "E(theta_0) = 1.72e3 as in Fig. 1a (reading half-widths x 2); thorough: Fig. 1a/1b runs"),
+                          "E(theta_0) = 1.72e3 as in Fig. 1a (reading half-widths x 2); the authors' starting "
+                          "weights (E = 1718.66 of their code); their code's line norm 5402.77 (V overwritten); "
+                          "thorough: Fig. 1a/1b runs (1b minima within 2 x (0.5 % float32 effect + reading))"),
     ),
     controls=(
         Control("tenth", "min J_eps <= eps |V_mn|^2 / 10: refuted at eps = 1/100 (min J = 10723/296602)",
