@@ -601,4 +601,53 @@ MUTATIONS: list[Mutation] = [
         why="uniform attention averages over the padded tokens too (spec pitfall 8)",
         family="formula",
     ),
+    # -- faithful headline claims (interp.hardmax.theorem, softmax.theorem, tikhonov.as_stated, resnet.order)
+    Mutation(
+        id="interp.faithful.padding_block_averages",
+        path=BL,
+        old='return Block(FF(1), SA(1, 0), label=label, stage="pad")',
+        new='return Block(FF(1), SA(0, 1), label=label, stage="pad")',
+        kills=("interp.hardmax.theorem",),
+        why="the identity padding block is really uniform attention (rho = 0, lam = 1): the padded network "
+            "that meets 2M + 2N + 1 no longer interpolates (only the one-object headline sees it)",
+        family="construction",
+    ),
+    Mutation(
+        id="interp.faithful.alpha_not_counted",
+        path=BL,
+        old="return 2 + alpha_declared + 2 * self.A.rank * d",
+        new="return 2 + 2 * self.A.rank * d",
+        kills=("interp.hardmax.theorem",),
+        why="the declared alpha of A = alpha I is not counted: num_parameters disagrees with the headline's "
+            "recount from the blocks' fields",
+        family="formula",
+    ),
+    Mutation(
+        id="interp.faithful.softmax_paper_count_minus_one",
+        path=C,
+        old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
+        new="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N - 1",
+        kills=("interp.softmax.theorem",),
+        why="padding stops one block short of Theorem 1.8's 2M + 3N",
+        family="bound",
+    ),
+    Mutation(
+        id="interp.faithful.tikhonov_candidates_agree",
+        path="theorems/interpolation/_checks_faithful.py",
+        old='("E(theta_eps) = Theta(eps) (the plotted data term)", "linear_scaling_ridge", {"variant": "data_theta_eps"}),',
+        new='("E(theta_eps) = Theta(eps) (the plotted data term)", "linear_scaling_ridge", {}),',
+        kills=("interp.tikhonov.as_stated",),
+        why="the data-term candidate silently replaced by the J_eps one: the candidates agree, the undetermined "
+            "headline must notice (verdict off UNKNOWN, control 'determined' not refuted)",
+        family="check",
+    ),
+    Mutation(
+        id="interp.faithful.per_target_cost_grows",
+        path=C,
+        old="M * (12 * d + 12)",
+        new="M * (12 * d + 21)",
+        kills=("interp.resnet.order",),
+        why="nine more parameters per target: (22d + 19) M no longer bounds the count for large N",
+        family="formula",
+    ),
 ]
