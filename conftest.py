@@ -8,3 +8,20 @@ import os
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--run-slow", action="store_true", default=False,
+                     help="also run the tests marked slow (e.g. every catalogue control through its target)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``slow`` are skipped unless ``--run-slow`` is given."""
+    if config.getoption("--run-slow"):
+        return
+    import pytest
+
+    skip = pytest.mark.skip(reason="slow: run with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

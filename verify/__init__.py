@@ -4,7 +4,8 @@ Public API (explicit re-exports; the implementation lives in private modules):
 
 * claim model: :class:`Claim`, :class:`Check`, :class:`Control`, :class:`Source`
 * verdicts: :class:`Verdict`, :func:`combine`, :class:`Evidence`, :class:`Counterexample`
-* building evidence: :class:`Tally`, :class:`Observation`, :func:`explore`
+* building evidence: :class:`Tally` (``Tally.sub`` names a sub-check), :class:`Gate`, :class:`Observation`,
+  :func:`explore`
 * profiles: :class:`Profile`, :func:`get_profile`, :data:`PROFILES`
 * catalogue: :func:`catalogue`, :class:`Registry`
 * running: :func:`run_claims`, :func:`run_claim`, :class:`RunResult`, :class:`ClaimOutcome`
@@ -37,7 +38,7 @@ from ._runner import (
     run_claim,
     run_claims,
 )
-from ._tally import Observation, Tally, explore, reject
+from ._tally import SUB_CHECK, Gate, Observation, Tally, explore, reject
 from ._verdict import Counterexample, Evidence, Verdict, combine
 
 __version__ = "0.1.0"
@@ -48,6 +49,7 @@ __all__ = [
     "ROLES",
     "SOURCE_STRENGTHS",
     "STRENGTHS",
+    "SUB_CHECK",
     "Check",
     "CheckError",
     "CheckOutcome",
@@ -56,6 +58,7 @@ __all__ = [
     "Control",
     "Counterexample",
     "Evidence",
+    "Gate",
     "InputError",
     "InputTypeError",
     "Observation",

@@ -25,6 +25,7 @@ from typing import Any
 
 from ._errors import CheckError, RegistryError
 from ._profile import Profile
+from ._tally import SUB_CHECK
 from ._verdict import Counterexample, Evidence, Verdict
 
 __all__ = [
@@ -145,11 +146,41 @@ class Check:
 
 @dataclass(frozen=True)
 class Control:
-    """A false variant of the statement; its check must return REFUTED."""
+    """A false variant of the statement; its check must return REFUTED.
+
+    ``targets`` names the sub-check(s) the variant is about (a str or a tuple of str): the check names
+    the sub-check that produced its refutation (``counterexample.data["sub_check"]``, recorded by
+    :meth:`~verify.Tally.sub` or a :class:`~verify.Gate`), and the runner accepts the refutation only
+    when that sub-check is one of the targets -- so a control can never pass because some other
+    comparison, one that ignores the variant, failed.  Optional (``()``) so that claims can adopt it
+    one by one; ``tests/unit/engine/test_control_targets.py`` lists the controls that have none yet.
+    """
 
     name: str
     description: str
     check: Check
+    targets: str | Sequence[str] = ()
+
+    def __post_init__(self) -> None:
+        t = (self.targets,) if isinstance(self.targets, str) else tuple(self.targets)
+        if not all(isinstance(x, str) and x for x in t):
+            raise CheckError(f"control {self.name!r}: targets must be non-empty sub-check names, "
+                             f"got {self.targets!r}")
+        object.__setattr__(self, "targets", t)
+
+    def target_problem(self, evidence: Evidence) -> str | None:
+        """Why a REFUTED ``evidence`` of this control does not count as refuted through its declared
+        target (None when it does, when it is not REFUTED, or when no target is declared)."""
+        if not self.targets or evidence.level is not Verdict.REFUTED or evidence.counterexample is None:
+            return None
+        sub = evidence.counterexample.data.get(SUB_CHECK)
+        if sub is None:
+            return (f"control {self.name!r} declares target(s) {list(self.targets)} but its refutation "
+                    "names no sub-check (record the targeted comparison inside tally.sub(name) or a Gate)")
+        if sub not in self.targets:
+            return (f"control {self.name!r} was refuted by sub-check {sub!r}, not by its target(s) "
+                    f"{list(self.targets)}: a comparison that ignores the variant refuted it")
+        return None
 
 
 StatementLike = Any  # a sympy object, a string, or a zero-argument callable returning either

@@ -18,6 +18,10 @@ queued tasks, terminates the worker processes of the runner's own pool (none is 
 every check and control finished; the others are listed in ``unfinished``.  A half-run claim is never
 reported, so it can never be reported as passed; an interrupted run never passes.
 
+A control that declares its target sub-check(s) (``Control.targets``) counts as refuted only when its
+refutation names one of them (``counterexample.data["sub_check"]``); otherwise its evidence is voided
+to UNKNOWN with the reason in its notes.
+
 Claim verdict: REFUTED if any check refutes, otherwise the weakest level of the *decisive* checks
 (:data:`~verify.ROLES`).  A claim *passes* when its verdict equals the expected verdict and every
 negative control is REFUTED.
@@ -35,10 +39,10 @@ import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ._claim import SOURCE_STRENGTHS, Check, Claim, derive_seed
+from ._claim import SOURCE_STRENGTHS, Check, Claim, Control, derive_seed
 from ._profile import Profile, get_profile
 from ._verdict import Evidence, Verdict, combine
 
@@ -295,6 +299,19 @@ def _run_task(check: Check, seed: int, profile_name: str) -> Evidence:
         )
 
 
+def _through_target(control: Control, ev: Evidence) -> Evidence:
+    """A control's evidence, voided (UNKNOWN) when it was refuted by a sub-check other than the one the
+    control declares it targets (:meth:`Control.target_problem`): such a refutation says nothing about
+    the variant, so the control is not refuted.  The rejected counterexample stays in the details."""
+    problem = control.target_problem(ev)
+    if problem is None:
+        return ev
+    details = dict(ev.details)
+    details["rejected_counterexample"] = ev.counterexample.to_json() if ev.counterexample else None
+    notes = "; ".join(x for x in (ev.notes, problem) if x)
+    return replace(ev, level=Verdict.UNKNOWN, counterexample=None, notes=notes, details=details)
+
+
 def _environment() -> dict[str, str]:
     """Versions of the numeric stack, read from package metadata (nothing is imported)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -425,6 +442,8 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
         if k not in results:
             continue
         chk = item if kind == "check" else item.check
+        if kind == "control":
+            results[k] = _through_target(item, results[k])
         by_claim.setdefault(claim.id, []).append(CheckOutcome(
             name=item.name,
             kind=kind,

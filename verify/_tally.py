@@ -17,15 +17,20 @@ counterexample.
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from ._verdict import Counterexample, Evidence, Verdict, combine
 
-__all__ = ["Observation", "Tally", "explore", "reject"]
+__all__ = ["Gate", "Observation", "SUB_CHECK", "Tally", "explore", "reject"]
+
+#: the key of ``Counterexample.data`` naming the sub-check that produced a refutation (see
+#: :meth:`Tally.sub`); a control declares the sub-check it targets (``Control.targets``)
+SUB_CHECK = "sub_check"
 
 
 class _Rejected(Exception):
@@ -120,9 +125,33 @@ class Tally:
     counterexample: Counterexample | None = None
     notes: list[str] = field(default_factory=list)
     details: dict[str, Any] = field(default_factory=dict)
+    current_sub: str | None = field(default=None, repr=False, compare=False)
+
+    # -- sub-checks --------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def sub(self, name: str) -> Iterator[Tally]:
+        """Tag what is recorded inside the block as sub-check ``name``.
+
+        A refuting observation recorded inside (directly or through :func:`explore`) has its
+        counterexample's ``data["sub_check"]`` set to ``name`` (an inner, already named sub-check
+        wins), so the evidence says WHICH comparison refuted; a control declares the sub-check it
+        targets (``Control(..., targets=name)``) and the runner accepts its refutation only from there.
+        """
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"a sub-check name must be a non-empty str, got {name!r}")
+        prev, self.current_sub = self.current_sub, name
+        try:
+            yield self
+        finally:
+            self.current_sub = prev
 
     # -- recording ---------------------------------------------------------------------------
     def add(self, obs: Observation) -> Observation:
+        if (self.current_sub is not None and obs.counterexample is not None
+                and SUB_CHECK not in obs.counterexample.data):
+            ce = obs.counterexample
+            obs = replace(obs, counterexample=replace(
+                ce, data={**dict(ce.data), SUB_CHECK: self.current_sub}))
         self.levels.append(obs.level)
         m = _f(obs.margin)
         if m is not None and not math.isnan(m):
@@ -329,3 +358,89 @@ def explore(strategy: Any, body: Callable[[Any], Observation], tally: Tally, *, 
         _search()
     except _Refuted as r:
         tally.add(attach(r.obs, r.example))
+
+
+class _SubView:
+    """``tally`` seen through sub-check ``name``: every recording method runs inside ``tally.sub(name)``;
+    every other attribute (details, notes, tolerance, ...) is the tally's own."""
+
+    _RECORDING = frozenset({"add", "exact", "close", "le", "ball"})
+
+    def __init__(self, tally: Tally, name: str):
+        object.__setattr__(self, "_tally", tally)
+        object.__setattr__(self, "_name", name)
+
+    def __getattr__(self, attr: str) -> Any:
+        value = getattr(self._tally, attr)
+        if attr not in self._RECORDING:
+            return value
+
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            with self._tally.sub(self._name):
+                return value(*args, **kwargs)
+
+        return recorded
+
+    def __setattr__(self, attr: str, value: Any) -> None:
+        setattr(self._tally, attr, value)
+
+
+class Gate:
+    """Routes the named sub-checks of one check function, and names them in its evidence.
+
+    ``gate(name)`` is the tally sub-check ``name`` records into (a view that tags a refutation with
+    ``data["sub_check"] = name``, see :meth:`Tally.sub`).  Under the statement (``variant ==
+    "statement"``) every sub-check is asserted in ``tally``.  Under a control variant only the sub-checks
+    listed for it in ``targets`` are; the others go to side tallies whose verdicts are recorded in
+    ``details['recorded_only']`` (so an unrelated failing sub-check can never be what refutes a
+    control).  A targeted sub-check that never ran is a programming error (the control would pass for no
+    reason), and raises.
+    """
+
+    def __init__(self, tally: Tally, variant: str, targets: Mapping[str, Collection[str]]):
+        if variant != "statement" and variant not in targets:
+            raise ValueError(f"unknown variant {variant!r}; known: statement, {', '.join(targets)}")
+        self.tally = tally
+        self.variant = variant
+        self.active = None if variant == "statement" else frozenset(targets[variant])
+        self._side: dict[str, Tally] = {}
+        self._asked: set[str] = set()
+
+    def asserts(self, name: str) -> bool:
+        return self.active is None or name in self.active
+
+    def __call__(self, name: str) -> Any:
+        self._asked.add(name)
+        if self.asserts(name):
+            return _SubView(self.tally, name)
+        side = self._side.setdefault(name, Tally(precision=self.tally.precision, backend=self.tally.backend))
+        return _SubView(side, name)
+
+    def evidence(self, *, level_cap: Verdict | None = Verdict.CONSISTENT) -> Evidence:
+        if self.active is not None:
+            missing = self.active - self._asked
+            if missing:
+                raise RuntimeError(f"variant {self.variant!r}: targeted sub-check(s) {sorted(missing)} "
+                                   "never ran")
+            self.tally.details["variant"] = self.variant
+            self.tally.details["asserted_sub_checks"] = sorted(self.active)
+            self.tally.details["recorded_only"] = {n: t.evidence().level.name
+                                                   for n, t in sorted(self._side.items())}
+        return self.tally.evidence(level_cap=level_cap)
+
+    def child(self) -> Gate:
+        """A gate on a fresh per-instance tally (for ``explore`` bodies) that shares this gate's routing and
+        its record of which sub-checks ran."""
+        g = Gate.__new__(Gate)
+        g.tally = Tally(precision=self.tally.precision, backend=self.tally.backend)
+        g.variant, g.active, g._side, g._asked = self.variant, self.active, self._side, self._asked
+        return g
+
+    def observation(self) -> Observation:
+        """For an ``explore`` body: the per-instance tally as one observation, at the combined level of its
+        sub-checks (REFUTED if any refutes, UNKNOWN if any could not decide or none ran)."""
+        t = self.tally
+        if t.counterexample is not None:
+            return Observation(Verdict.REFUTED, margin=t.margin_min, error=t.error,
+                               counterexample=t.counterexample)
+        return Observation(combine(t.levels), margin=t.margin_min, error=t.error)

@@ -12,6 +12,7 @@ TRUST = "pytest:tests/unit/engine/test_engine_cli_trust.py"
 INTERRUPT = "pytest:tests/unit/engine/test_engine_interrupt.py"
 PROGRESS = "pytest:tests/unit/engine/test_engine_progress.py"
 DASK = "pytest:tests/unit/engine/test_engine_dask.py"
+TARGETS = "pytest:tests/unit/engine/test_control_targets.py"
 
 _RUNNER = "verify/_runner.py"
 _VERDICT = "verify/_verdict.py"
@@ -198,4 +199,20 @@ MUTATIONS: list[Mutation] = [
        'scheduler=getattr(executor, "scheduler_info", None))',
        "scheduler=None)",
        (DASK,), "a run on dask does not record its scheduler, workers and their package versions"),
+    # control targets: a control is refuted only through the sub-check it declares it targets
+    _m("engine.control_target_not_enforced", _RUNNER,
+       "            results[k] = _through_target(item, results[k])\n",
+       "",
+       (TARGETS,), "a sub-test that ignores its variant refutes a control, and the control passes for the "
+       "wrong reason (the runner no longer checks that the refutation came from the declared target)"),
+    _m("engine.sub_check_not_named", _TALLY,
+       "and SUB_CHECK not in obs.counterexample.data):",
+       "and False):",
+       (TARGETS,), "Tally.sub records nothing: no refutation names its sub-check, so every targeted "
+       "control is voided (and a wrong one could not be told apart)"),
+    _m("engine.gate_asserts_every_sub_check", _TALLY,
+       "        return self.active is None or name in self.active\n",
+       "        return True\n",
+       (TARGETS,), "a Gate asserts every sub-check under a control variant: an unrelated failing sub-check "
+       "can refute the control"),
 ]

@@ -100,16 +100,19 @@ def exact_instances(*, seed: int, profile: Profile, variant: str = "statement") 
         if main != 0:
             what = f"exact residual L_q - (L_OLS {'-' if variant == 'minus_v' else '+'} V) = {main}"
             worst = abs(float(main))
+            sub = "identity"
         elif any(r != 0 for r in per):
             bad = next(r for r in per if r != 0)
             what = f"V_i differs from the pairwise form by {bad} (identity residual 0)"
             worst = abs(float(bad))
+            sub = "pairwise"
         else:
             what = "V_i < 0 or outside the sandwich bounds"
             worst = 0.0
+            sub = "sandwich"
         return Observation(Verdict.REFUTED, margin=-worst, counterexample=refuted(
             what, margin=-worst, variant=variant, identity_residual=str(main),
-            pairwise_residuals=[str(r) for r in per]))
+            pairwise_residuals=[str(r) for r in per], sub_check=sub))
 
     explore(dictionary_instances(), body, tally, seed=seed,
             max_examples=profile.pick(60, 150, 1000), examples=PINNED,
@@ -140,7 +143,8 @@ def symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
             ok = r1 == 0 and r2 == 0
             tally.exact(bool(ok), level=Verdict.PROVED, counterexample=lambda: refuted(
                 f"symbolic residual is not zero for K={K}, d={d}",
-                K=K, d=d, variant=variant, residual=str(r1 if r1 != 0 else r2)))
+                K=K, d=d, variant=variant, residual=str(r1 if r1 != 0 else r2),
+                sub_check="identity" if r1 != 0 else "pairwise"))
             if not ok:
                 return tally.evidence()
     tally.details["scope"] = "per sample (hence every N), K in {2,3}, d in {1,2}, rows on the simplex"

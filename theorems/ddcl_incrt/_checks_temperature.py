@@ -55,14 +55,15 @@ def sign_laws(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         # |dL_q/dtau| <= 1e-40 (max d/tau)^2 instead of an exact 0
         floor = ctx.mpf(10) ** -40 * (max(d) / t) ** 2
         if variant == "reversed":
-            ok = dLq <= 0
+            ok, sub = dLq <= 0, "dLq_sign"
         elif variant == "F_rises":  # the F half alone, reversed: dF/dtau >= 0
-            ok = dF >= 0
+            ok, sub = dF >= 0, "dF_sign"
         else:
-            ok = dLq >= -floor and dF <= 0 and (abs(dLq) <= floor if const else dLq > 0)
+            lq_ok = dLq >= -floor and (abs(dLq) <= floor if const else dLq > 0)
+            ok, sub = lq_ok and dF <= 0, ("dF_sign" if lq_ok else "dLq_sign")
         tally.exact(bool(ok), level=Verdict.CONSISTENT, margin=float(dLq), counterexample=lambda: refuted(
             f"dL_q/dtau = {ctx.nstr(dLq, 6)}, dF/dtau = {ctx.nstr(dF, 6)} on the row {dist} at tau = {tau}",
-            variant=variant, row=dist, tau=tau))
+            variant=variant, row=dist, tau=tau, sub_check=sub))
         if not ok:
             break
     return tally.evidence(level_cap=Verdict.CONSISTENT)
@@ -241,7 +242,7 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
                 move = up if never_up else down
                 tally.le(move, 0.0, 1e-12, counterexample=lambda: refuted(
                     f"tau_h {'increased' if never_up else 'decreased'} by {move:.3g} in one step under "
-                    f"{drive} drive", **inst))
+                    f"{drive} drive", **inst, sub_check="sign"))
                 if tally.counterexample is not None:
                     return tally.evidence(level_cap=Verdict.CONSISTENT)
             if tc <= 0.8 * tau0 * (1 + 1e-9):
@@ -253,16 +254,18 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
                 else:
                     ok = abs(tau - tau0) <= 1e-4 and hr >= 0.999
                     what = "a low-lambda head did not stay collapsed/soft"
+                sub = "low"
             elif tc >= 1.2 * tau0 * (1 - 1e-9):
                 if not run["high"]:
                     continue
                 ok = (tau >= 0.9 * tau0) if variant == "reversed" else (tau <= 0.1 * tau0 and hr <= 0.2)
                 what = ("a high-lambda head lowered its tau (reversed law refuted)" if variant == "reversed"
                         else "a high-lambda head did not become hard/local")
+                sub = "high"
             else:
                 continue
             tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-                f"{what}: lambda_h = {lam:.4g}, tau_h(T) = {tau:.6g}, H/log K = {hr:.4g}", **inst))
+                f"{what}: lambda_h = {lam:.4g}, tau_h(T) = {tau:.6g}, H/log K = {hr:.4g}", **inst, sub_check=sub))
             if not ok:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
     return tally.evidence(level_cap=Verdict.CONSISTENT)

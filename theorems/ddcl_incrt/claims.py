@@ -96,16 +96,21 @@ DECOMPOSITION = Claim(
     ),
     controls=(
         Control("minus_v", "the wrong decomposition L_q = L_OLS - V",
-                Check("exact", _dec.exact_instances, {"variant": "minus_v"})),
+                Check("exact", _dec.exact_instances, {"variant": "minus_v"}),
+                targets="identity"),
         Control("off_simplex", "assignment rows scaled by 1 + 1/1000 (off the simplex)",
-                Check("exact", _dec.exact_instances, {"variant": "off_simplex"})),
+                Check("exact", _dec.exact_instances, {"variant": "off_simplex"}),
+                targets=("identity", "pairwise")),  # both see the scaled rows (at quick: the pairwise form fails)
         Control("variance_at_data", "V computed around z_i instead of the reconstruction",
-                Check("exact", _dec.exact_instances, {"variant": "variance_at_data"})),
+                Check("exact", _dec.exact_instances, {"variant": "variance_at_data"}),
+                targets="identity"),
         Control("pairwise_no_half", "the pairwise form without its 1/2",
-                Check("symbolic", _dec.symbolic, {"variant": "pairwise_no_half"})),
+                Check("symbolic", _dec.symbolic, {"variant": "pairwise_no_half"}),
+                targets="pairwise"),
         Control("sandwich_upper_half", "V_i <= 1/4 dmax^2 (1 - |q_i|^2) (half the upper bound; "
                 "attained bounds make it false)",
-                Check("exact", _dec.exact_instances, {"variant": "sandwich_upper_half"})),
+                Check("exact", _dec.exact_instances, {"variant": "sandwich_upper_half"}),
+                targets="sandwich"),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -400,8 +405,10 @@ TEMP_SIGNS = Claim(
         Check("symbolic", _grad.symbolic, role="corroborating",
               description="sympy derivative identities (shared with ddcl.dictionary.gradients)"),
     ),
-    controls=(Control("reversed", "dL_q/dtau <= 0", Check("mp_rows", _tem.sign_laws, {"variant": "reversed"})),
-              Control("F_rises", "dF/dtau >= 0", Check("mp_rows", _tem.sign_laws, {"variant": "F_rises"})),),
+    controls=(Control("reversed", "dL_q/dtau <= 0", Check("mp_rows", _tem.sign_laws, {"variant": "reversed"}),
+                      targets="dLq_sign"),
+              Control("F_rises", "dF/dtau >= 0", Check("mp_rows", _tem.sign_laws, {"variant": "F_rises"}),
+                      targets="dF_sign"),),
     expected=Verdict.CONSISTENT,
 )
 
@@ -433,11 +440,14 @@ TEMP_DIVERGENCE = Claim(
     ),
     controls=(
         Control("reversed", "large-lambda heads keep a high tau",
-                Check("full", _tem.divergence, {"mode": "full", "variant": "reversed"})),
+                Check("full", _tem.divergence, {"mode": "full", "variant": "reversed"}),
+                targets="high"),
         Control("sign_reversed", "L_q-driven tau never decreases",
-                Check("full", _tem.divergence, {"mode": "full", "variant": "sign_reversed"})),
+                Check("full", _tem.divergence, {"mode": "full", "variant": "sign_reversed"}),
+                targets="sign"),
         Control("low_hard", "small-lambda heads become hard (tau <= 0.1 tau_0)",
-                Check("full", _tem.divergence, {"mode": "full", "variant": "low_hard"})),
+                Check("full", _tem.divergence, {"mode": "full", "variant": "low_hard"}),
+                targets="low"),
     ),
     expected=Verdict.CONSISTENT,
 )
@@ -463,9 +473,11 @@ TEMP_F = Claim(
     # tau rises); it was refuted only by the low-lambda sub-test, which ignored the variant.  Each
     # control below is refuted through its own quantity.
     controls=(Control("sign_reversed", "F-driven tau never increases (the L_q sign law)",
-                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "sign_reversed"})),
+                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "sign_reversed"}),
+                      targets="sign"),
               Control("low_hard", "F-driven small-lambda heads become hard (tau <= 0.1 tau_0)",
-                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "low_hard"})),),
+                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "low_hard"}),
+                      targets="low"),),
     expected=Verdict.REFUTED,
     condition=("tau driven by L_q through live assignments, common tau_0, prototypes near collapse "
                "(boundary lambda_h = tau_0/c): ddcl.temperature.divergence"),

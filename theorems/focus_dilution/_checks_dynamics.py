@@ -16,7 +16,7 @@ is refuted only by the comparison it is about.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -26,7 +26,7 @@ import numpy as np
 from numerics.flows import detect_stages, fit_rate, first_time, integrate
 from numerics.markov import MarkovChain, anti_persistent, metropolis, symmetric_rare, two_state_anti_focus
 from numerics.precision import arb_precision, float_tolerance, mp_context
-from verify import Evidence, Observation, Profile, Tally, Verdict, combine, explore, refuted, reject
+from verify import Evidence, Gate, Observation, Profile, Tally, Verdict, combine, explore, refuted, reject
 
 from ._checks_model import E1_PI, _describe_chain
 from .flow import (Shapes, Trajectory, cached_flow, full_jac, full_rhs, pack, reduced_state, run_flow,
@@ -101,61 +101,7 @@ def _kappa_along(tr: Trajectory, a1: np.ndarray) -> np.ndarray:
     return np.einsum("i,tij,j->t", a1, WQ @ np.swapaxes(WK, -1, -2), a1)
 
 
-class _Gate:
-    """Routes the named sub-checks of one check function.
-
-    Under the statement every sub-check is asserted in ``tally``.  Under a control variant only the
-    sub-checks listed for it in ``targets`` are; the others go to side tallies whose verdicts are recorded
-    in ``details['recorded_only']`` (so an unrelated failing sub-check can never be what refutes a
-    control).  A targeted sub-check that never ran is a programming error (the control would pass for no
-    reason), and raises."""
-
-    def __init__(self, tally: Tally, variant: str, targets: Mapping[str, Collection[str]]):
-        if variant != "statement" and variant not in targets:
-            raise ValueError(f"unknown variant {variant!r}; known: statement, {', '.join(targets)}")
-        self.tally = tally
-        self.variant = variant
-        self.active = None if variant == "statement" else frozenset(targets[variant])
-        self._side: dict[str, Tally] = {}
-        self._asked: set[str] = set()
-
-    def asserts(self, name: str) -> bool:
-        return self.active is None or name in self.active
-
-    def __call__(self, name: str) -> Tally:
-        self._asked.add(name)
-        if self.asserts(name):
-            return self.tally
-        return self._side.setdefault(name, Tally(precision=self.tally.precision, backend=self.tally.backend))
-
-    def evidence(self, *, level_cap: Verdict | None = Verdict.CONSISTENT) -> Evidence:
-        if self.active is not None:
-            missing = self.active - self._asked
-            if missing:
-                raise RuntimeError(f"variant {self.variant!r}: targeted sub-check(s) {sorted(missing)} "
-                                   "never ran")
-            self.tally.details["variant"] = self.variant
-            self.tally.details["asserted_sub_checks"] = sorted(self.active)
-            self.tally.details["recorded_only"] = {n: t.evidence().level.name
-                                                   for n, t in sorted(self._side.items())}
-        return self.tally.evidence(level_cap=level_cap)
-
-    def child(self) -> _Gate:
-        """A gate on a fresh per-instance tally (for ``explore`` bodies) that shares this gate's routing and
-        its record of which sub-checks ran."""
-        g = _Gate.__new__(_Gate)
-        g.tally = Tally(precision=self.tally.precision, backend=self.tally.backend)
-        g.variant, g.active, g._side, g._asked = self.variant, self.active, self._side, self._asked
-        return g
-
-    def observation(self) -> Observation:
-        """For an ``explore`` body: the per-instance tally as one observation, at the combined level of its
-        sub-checks (REFUTED if any refutes, UNKNOWN if any could not decide or none ran)."""
-        t = self.tally
-        if t.counterexample is not None:
-            return Observation(Verdict.REFUTED, margin=t.margin_min, error=t.error,
-                               counterexample=t.counterexample)
-        return Observation(combine(t.levels), margin=t.margin_min, error=t.error)
+_Gate = Gate  # the engine's sub-check router (verify.Gate), which also names the refuting sub-check
 
 
 # -- §4.5 condensation -----------------------------------------------------------------------------------
@@ -1135,20 +1081,25 @@ def event_order(*, seed: int, profile: Profile, variant: str = "statement") -> E
         ok = (ev["R1"] < ev["onset"] < min(ev["first_flip"], ev["focus"], ev["focus_peak"])
               and max(ev["first_flip"], ev["focus"], ev["focus_peak"]) < ev["new_direction"]
               < ev["third_direction"])
-        tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted("event order differs", **ev))
+        with tally.sub("order"):
+            tally.exact(bool(ok), level=Verdict.CONSISTENT,
+                        counterexample=lambda: refuted("event order differs", **ev))
     budgets = {}
     for k, a, u in anchors:
         got = ev[k]
         if got is None:
-            tally.exact(False, counterexample=lambda: refuted(f"event {k} never happens", variant=variant))
+            with tally.sub("anchor_budget"):
+                tally.exact(False, counterexample=lambda: refuted(f"event {k} never happens", variant=variant))
             continue
         i = max(int(np.searchsorted(t, got)), 1)
         budget = 2 * (float(t[i] - t[i - 1]) + u)
         budgets[k] = {"t": got, "anchor": a, "budget": budget, "deviation": abs(got - a)}
-        tally.close(got, a, budget, counterexample=lambda: refuted(
-            f"event {k} at t = {got:.4g}, anchor {a:g} +- {budget:.3g} (2 x (grid step + printed half-unit))",
-            variant=variant))
-        tally.close(got, a, 0.2, scale=a)
+        with tally.sub("anchor_budget"):
+            tally.close(got, a, budget, counterexample=lambda: refuted(
+                f"event {k} at t = {got:.4g}, anchor {a:g} +- {budget:.3g} (2 x (grid step + printed "
+                "half-unit))", variant=variant))
+        with tally.sub("anchor_band"):
+            tally.close(got, a, 0.2, scale=a)
     tally.details["events"] = ev
     tally.details["anchor_budgets"] = budgets
     return tally.evidence(level_cap=Verdict.CONSISTENT)

@@ -112,7 +112,7 @@ def monte_carlo(*, seed: int, profile: Profile, variant: str = "statement") -> E
         tally.tolerance = budget
         tally.close(mean, L, budget, counterexample=lambda: refuted(
             f"Monte Carlo mean {mean:.5f} vs formula {L:.5f} ({(mean - L) / se:.1f} SE) at s = {s}",
-            s=s, n=n, variant=variant))
+            s=s, n=n, variant=variant, sub_check="mean"))
         if tally.counterexample is not None:
             break
     tally.details["rows"] = rows
@@ -153,10 +153,11 @@ def uniform_start(*, seed: int, profile: Profile, variant: str = "statement") ->
     tally.details["exponent_interval"] = [lo, hi]  # the reading of "roughly like 1/s" (variant: no decay)
     tally.details["resolved_by"] = "|b_s| > 4 SE"
     tally.le(lo, p, 0.0, counterexample=lambda: refuted(
-        f"uniform-start bias decays like s^-{p:.3f}, exponent below {lo}", bias=tally.details["bias"]))
+        f"uniform-start bias decays like s^-{p:.3f}, exponent below {lo}", bias=tally.details["bias"],
+        sub_check="exponent"))
     tally.le(p, hi, 0.0, counterexample=lambda: refuted(
         f"uniform-start bias decays like s^-{p:.3f}, exponent above {hi} (variant {variant})",
-        bias=tally.details["bias"]))
+        bias=tally.details["bias"], sub_check="exponent"))
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
@@ -263,7 +264,7 @@ def finite_differences(*, seed: int, profile: Profile, variant: str = "statement
             return Observation(Verdict.CONSISTENT, margin=budget - err, error=err)
         return Observation(Verdict.REFUTED, margin=budget - err, error=err, counterexample=refuted(
             f"closed form vs central differences: relative error {err:.3g} > {budget:.3g}",
-            d=ch.d, m=sh.m, mk=sh.mk, tau=tau, variant=variant))
+            d=ch.d, m=sh.m, mk=sh.mk, tau=tau, variant=variant, sub_check="fd"))
 
     def body(ch: MarkovChain) -> Observation:
         W, tau = _random_point(ch, np.random.default_rng(int(rng0.integers(2**31))))
@@ -320,7 +321,7 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
             r = sp.cancel(sp.together(sp.diff(L, s) - G.flat[i]))
             holds = bool(r == 0)
             tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted(
-                f"{name} differs from sympy's dL/d{s}", residual=str(r)[:300]))
+                f"{name} differs from sympy's dL/d{s}", residual=str(r)[:300], sub_check="G_M_Phi"))
             if not holds:
                 return tally.evidence()
     # G_M 1 = G_Phi 1 = 0 (spec §2.5): the row sums cancel exactly.  Variant 'column_sums': the false
@@ -330,7 +331,8 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
         for i in range(2):
             r = sp.cancel(sp.together(G[0, i] + G[1, i] if cols else G[i, 0] + G[i, 1]))
             tally.exact(bool(r == 0), level=Verdict.PROVED, counterexample=lambda: refuted(
-                f"{'column' if cols else 'row'} {i} of {name} does not sum to 0", residual=str(r)[:300]))
+                f"{'column' if cols else 'row'} {i} of {name} does not sum to 0", residual=str(r)[:300],
+                sub_check="sums"))
             if r != 0:
                 return tally.evidence()
     # step 2: chain rule with symbolic G's
@@ -347,7 +349,8 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
             r = sp.expand(sp.diff(lin, s) - G.flat[i])
             holds = bool(r == 0)
             tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted(
-                f"chain rule differs in dL/d{name} ({s})", variant=variant, residual=str(r)[:300]))
+                f"chain rule differs in dL/d{name} ({s})", variant=variant, residual=str(r)[:300],
+                sub_check="chain_rule"))
             if not holds:
                 return tally.evidence()
     tally.details["scope"] = ("G_M, G_Phi: d = 2, symbolic pi, lam, tau, M, Phi; chain rule: d = 2, m = 2, "
@@ -356,6 +359,9 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
 
 
 # -- §4.3 ------------------------------------------------------------------------------------------
+INVARIANT_NAMES = ("D", "E", "W1_ones")  # the sub-check names of the invariants, in invariants()' order
+
+
 def invariants(W: tuple[np.ndarray, ...], variant: str = "statement") -> list[np.ndarray]:
     """(D, E, W1 1) of spec §2.7 for (possibly batched) parameters; variants are the false controls."""
     W0, W1, WQ, WK = W
@@ -384,7 +390,8 @@ def pointwise_conservation(*, seed: int, profile: Profile, variant: str = "state
         # (I(W + V) - I(W - V)) / 2 (polarisation): no step size, only rounding.
         Ip = invariants(tuple(w - gi for w, gi in zip(W, g)), ivar)
         Im = invariants(tuple(w + gi for w, gi in zip(W, g)), ivar)
-        rate = max(float(np.max(np.abs(a - b))) / 2 for a, b in zip(Ip, Im))
+        rates = [float(np.max(np.abs(a - b))) / 2 for a, b in zip(Ip, Im)]
+        rate = max(rates)
         nw, ng = float(np.linalg.norm(pack(*W))), float(np.linalg.norm(pack(*g)))
         scale = max((nw + ng) ** 2, 1e-300)
         err = rate / scale
@@ -394,7 +401,8 @@ def pointwise_conservation(*, seed: int, profile: Profile, variant: str = "state
         if err <= tol:
             return Observation(Verdict.CONSISTENT, margin=tol - err, error=err)
         return Observation(Verdict.REFUTED, margin=tol - err, error=err, counterexample=refuted(
-            f"invariant rate {err:.3g} (relative) > {tol:.3g}", variant=variant))
+            f"invariant rate {err:.3g} (relative) > {tol:.3g}", variant=variant,
+            sub_check=INVARIANT_NAMES[int(np.argmax(rates))]))
 
     explore(chains(), body, tally, seed=seed, max_examples=profile.pick(20, 60, 300),
             examples=pinned_chains(), describe=_describe_chain)
@@ -416,13 +424,15 @@ def integrated_conservation(*, seed: int, profile: Profile, variant: str = "stat
             tr = run_flow(ch, T=T, m=4, mk=3, eps=eps, seed=s, rtol=1e-10, atol=1e-13, per_decade=20,
                           variant=gvar)
             I = invariants(tr.params, ivar)
-            drift = max(float(np.max(np.abs(x - x[0:1]), axis=tuple(range(1, x.ndim))).max()) for x in I)
+            drifts = [float(np.max(np.abs(x - x[0:1]), axis=tuple(range(1, x.ndim))).max()) for x in I]
+            drift = max(drifts)
             size = float(np.max(np.sum(tr.y ** 2, axis=1)))
             budget = 1e-6 * (1 + size)
             rows.append({"seed": s, "eps": eps, "drift": drift, "budget": budget})
             tally.tolerance = 1e-6
             tally.le(drift, budget, 0.0, counterexample=lambda: refuted(
-                f"invariant drift {drift:.3g} > {budget:.3g} (eps = {eps}, seed {s})", variant=variant))
+                f"invariant drift {drift:.3g} > {budget:.3g} (eps = {eps}, seed {s})", variant=variant,
+                sub_check=INVARIANT_NAMES[int(np.argmax(drifts))]))
             if tally.counterexample is not None:
                 tally.details["rows"] = rows
                 return tally.evidence()

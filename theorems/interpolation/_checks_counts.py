@@ -121,17 +121,20 @@ def hardmax_blocks(*, seed: int, profile: Profile, bound: str = "paper", pad: st
         lim = paper_block_count(D.N, D.M, "hardmax") if bound == "paper" else 2 * D.M
         if m.num_blocks > lim:
             return _scratch().exact(False, counterexample=refuted(
-                f"L = {m.num_blocks} > {lim} ({bound} bound)", L=m.num_blocks, N=D.N, M=D.M, R=m.R))
+                f"L = {m.num_blocks} > {lim} ({bound} bound)", L=m.num_blocks, N=D.N, M=D.M, R=m.R,
+                sub_check="block_bound"))
         if m.R > D.N - 1 or m.width > 4 or m.num_blocks != m.R + 2 * D.M:
             return _scratch().exact(False, counterexample=refuted(
-                "R > N-1, a width > 4, or L != R + 2M", R=m.R, width=m.width, L=m.num_blocks))
+                "R > N-1, a width > 4, or L != R + 2M", R=m.R, width=m.width, L=m.num_blocks,
+                sub_check="structure"))
         padded = _pad_random(m, seed, bad=(pad == "nonzero_W"))
         if padded.num_blocks != m.paper_count and pad == "identity":
-            return _scratch().exact(False, counterexample=refuted("padding missed the paper's count"))
+            return _scratch().exact(False, counterexample=refuted("padding missed the paper's count",
+                                                                  sub_check="padding"))
         a, b = m.evaluate_dataset(), padded.evaluate_dataset()
         if a != b:
             return _scratch().exact(False, counterexample=refuted(
-                "padding changed the output lists", padding=pad))
+                "padding changed the output lists", padding=pad, sub_check="padding"))
         return _scratch().exact(True, margin=lim - m.num_blocks)
 
     explore(interpolation_datasets(), body, tally, seed=seed, max_examples=profile.pick(10, 40, 300),
@@ -170,7 +173,7 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
             m = build_interpolator(Dataset(inp, out), "hardmax", seed=seed)
             P = m.num_parameters
             if P != m.parameter_formula():
-                tally.exact(False, counterexample=refuted("P differs from the formula", k=k))
+                tally.exact(False, counterexample=refuted("P differs from the formula", k=k, sub_check="formula"))
                 return tally.evidence()
             vals.append(P)
         d = 2
@@ -181,10 +184,11 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
             inc = all(b > a for a, b in zip(vals, vals[1:]))
             tally.exact(not (lim is sp.oo and inc), counterexample=refuted(
                 "P/(dN) grows without bound on N = 1, m_1 = n_1 = k: not O(dN)",
-                P_over_dN=[v / d for v in vals], limit=str(lim)))
+                P_over_dN=[v / d for v in vals], limit=str(lim), sub_check="per_N_growth"))
             return tally.evidence()
         for k, P in enumerate(vals, start=1):
-            tally.exact(P <= o_dM_constant(d, "hardmax") * k, margin=o_dM_constant(d, "hardmax") * k - P)
+            with tally.sub("dM_bound"):
+                tally.exact(P <= o_dM_constant(d, "hardmax") * k, margin=o_dM_constant(d, "hardmax") * k - P)
         tally.details["family_P"] = vals
 
     def body(raw) -> Observation:
@@ -198,10 +202,11 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
         if P != formula:
             return _scratch().exact(False, counterexample=refuted("P differs from the §3.6 formula",
                                                                   P=P, formula=formula, separation=m.separation,
-                                                                  variant=variant))
+                                                                  variant=variant, sub_check="formula"))
         bound = (D.N - 1) * (10 * D.d + 7) + D.M * (12 * D.d + 12) + 2 * D.d + 1 + m.kappa
         if not P <= bound <= o_dM_constant(D.d, "hardmax") * D.M:
-            return _scratch().exact(False, counterexample=refuted("P exceeds the O(dM) bound", P=P, bound=bound))
+            return _scratch().exact(False, counterexample=refuted("P exceeds the O(dM) bound", P=P, bound=bound,
+                                                                  sub_check="dM_bound"))
         return _scratch().exact(True, margin=o_dM_constant(D.d, "hardmax") * D.M - P)
 
     if variant == "dense_V":
@@ -217,7 +222,7 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
             ok = P <= C * D.M
             tally.exact(ok, margin=C * D.M - P, counterexample=refuted(
                 f"dense-V count P = {P} > (22d+19)M = {C * D.M} at d = {d}", d=d, P=P,
-                P_over_dM=P / (d * D.M)))
+                P_over_dM=P / (d * D.M), sub_check="dM_bound"))
             if not ok:
                 break
         return tally.evidence()
@@ -243,21 +248,23 @@ def softmax_blocks(*, seed: int, profile: Profile, bound: str = "paper") -> Evid
         lim = paper_block_count(D.N, D.M, "softmax") if bound == "paper" else 2 * D.M
         if m.num_blocks > lim:
             return _scratch().exact(False, counterexample=refuted(
-                f"L_S = {m.num_blocks} > {lim} ({bound} bound)", L=m.num_blocks, N=D.N, M=D.M))
+                f"L_S = {m.num_blocks} > {lim} ({bound} bound)", L=m.num_blocks, N=D.N, M=D.M,
+                sub_check="block_bound"))
         ok = (m.num_blocks == m.R + 2 * D.M + 1 and m.width <= 4 and m.num_parameters == m.parameter_formula()
               and m.num_parameters <= o_dM_constant(D.d, "softmax") * D.M)
         if not ok:
             return _scratch().exact(False, counterexample=refuted(
-                "softmax count mismatch", L=m.num_blocks, P=m.num_parameters, formula=m.parameter_formula()))
+                "softmax count mismatch", L=m.num_blocks, P=m.num_parameters, formula=m.parameter_formula(),
+                sub_check="structure"))
         padded = m.pad_to_paper_count(seed=seed)
         if padded.num_blocks != lim:
-            return _scratch().exact(False, counterexample=refuted("padding missed 2M + 3N"))
+            return _scratch().exact(False, counterexample=refuted("padding missed 2M + 3N", sub_check="padding"))
         for tau in (F(1, 1000), F(1, 10)):
             a = softmax_outputs(m, tau, 30)
             b = softmax_outputs(padded, tau, 30)
             if a != b:
                 return _scratch().exact(False, counterexample=refuted(
-                    f"identity padding changed the mpmath outputs at tau = {tau}"))
+                    f"identity padding changed the mpmath outputs at tau = {tau}", sub_check="padding"))
         return _scratch().exact(True, margin=lim - m.num_blocks)
 
     explore(interpolation_datasets(d_max=3, N_max=3, n_max=4), body, tally, seed=seed,
@@ -293,7 +300,8 @@ def params_sharpness(*, seed: int, profile: Profile, attention: str = "hardmax",
     Ns, dd = sp.symbols("N d", positive=True, integer=True)
     lim = sp.limit(parameter_formula(Ns - 1, Ns, dd, attention, 1) / (C(dd) * Ns), Ns, sp.oo)
     tally.exact(bool(sp.simplify(lim - 1) == 0), level=Verdict.PROVED, counterexample=refuted(
-        f"sympy: lim P/(C(d) M) = {lim} along R = N - 1, M = N, not 1", limit=str(lim), attention=attention))
+        f"sympy: lim P/(C(d) M) = {lim} along R = N - 1, M = N, not 1", limit=str(lim), attention=attention,
+        sub_check="limit"))
     K = profile.pick(6, 8, 12)
     ratios = {}
     for d in (2, 3):
@@ -304,14 +312,14 @@ def params_sharpness(*, seed: int, profile: Profile, attention: str = "hardmax",
             P = m.num_parameters
             if m.R != N - 1 or P != m.parameter_formula():
                 tally.exact(False, counterexample=refuted("witness family: R != N - 1 or P != the formula",
-                                                          N=N, d=d, R=m.R, P=P))
+                                                          N=N, d=d, R=m.R, P=P, sub_check="witness"))
                 return tally.evidence()
             gaps.append(C(d) * D.M - P)
         ok = all(g >= 0 for g in gaps) and max(gaps) == min(gaps)
         ratios[d] = 1 - gaps[-1] / (C(d) * K)
         tally.exact(ok, margin=min(gaps), counterexample=refuted(
             f"C(d) M - P along the witness family (d = {d}) is {gaps}: not a constant gap, so C(d) = {C(d)} "
-            "is not approached (or is exceeded)", d=d, gaps=gaps, C=C(d), attention=attention))
+            "is not approached (or is exceeded)", d=d, gaps=gaps, C=C(d), attention=attention, sub_check="gap"))
         if not ok:
             break
     tally.details.update(ratio_at_K={str(k): float(v) for k, v in ratios.items()}, K=K, attention=attention)
@@ -416,11 +424,13 @@ def padded_params(*, seed: int, profile: Profile, attention: str = "hardmax", co
         if p.num_blocks != paper_block_count(D.N, D.M, attention) or not all(
                 b.is_identity for b in p.blocks if b.stage == "pad"):
             return _scratch().exact(False, counterexample=refuted(
-                "padding did not reach the paper's count with identity blocks", L=p.num_blocks, N=D.N, M=D.M))
+                "padding did not reach the paper's count with identity blocks", L=p.num_blocks, N=D.N, M=D.M,
+                sub_check="padding"))
         bound = C(D.d) * D.M
         return _scratch().exact(P <= bound, margin=bound - P, counterexample=refuted(
             f"padded P = {P} > {C(D.d)} M = {bound} ({attention}, constant {constant})",
-            P_padded=P, P_unpadded=m.num_parameters, L=p.num_blocks, N=D.N, M=D.M, d=D.d, R=m.R))
+            P_padded=P, P_unpadded=m.num_parameters, L=p.num_blocks, N=D.N, M=D.M, d=D.d, R=m.R,
+            sub_check="upper_bound"))
 
     if attention == "hardmax":
         explore(interpolation_datasets(), body, tally, seed=seed, max_examples=profile.pick(8, 30, 200),
@@ -437,12 +447,12 @@ def padded_params(*, seed: int, profile: Profile, attention: str = "hardmax", co
             m, p, P = padded_count(D)
             if m.R != N - 1 or p.num_blocks != paper_block_count(N, N, attention):
                 tally.exact(False, counterexample=refuted("witness chain: R != N - 1 or padding missed the count",
-                                                          N=N, d=d, R=m.R, L=p.num_blocks))
+                                                          N=N, d=d, R=m.R, L=p.num_blocks, sub_check="padding"))
                 return tally.evidence()
             bound = C(d) * N
             tally.exact(P <= bound, margin=bound - P, counterexample=refuted(
                 f"witness chain N = M = {N}, d = {d}: padded P = {P} > {C(d)} M = {bound} (constant {constant})",
-                N=N, d=d, P_padded=P, P_unpadded=m.num_parameters, bound=bound))
+                N=N, d=d, P_padded=P, P_unpadded=m.num_parameters, bound=bound, sub_check="upper_bound"))
             if P > bound:
                 return tally.evidence()
             Ps.append(P)
@@ -453,7 +463,8 @@ def padded_params(*, seed: int, profile: Profile, attention: str = "hardmax", co
         tally.exact(ok, margin=float(factor - PADDED_APPROACH_FLOOR), counterexample=refuted(
             f"witness chain d = {d}: padded P is not affine in M with slope in [{PADDED_APPROACH_FLOOR} C, C] "
             f"(slopes {sorted(set(slopes))}, C = {C(d)}): the constant is not approached within the floor",
-            d=d, slopes=sorted(set(slopes)), C=C(d), factor=float(factor), constant=constant))
+            d=d, slopes=sorted(set(slopes)), C=C(d), factor=float(factor), constant=constant,
+            sub_check="approach"))
         if not ok:
             break
     tally.details.update(witness_slope_over_constant={str(k): v for k, v in factors.items()}, K=K,

@@ -43,6 +43,19 @@ def _scratch() -> Tally:
     return Tally(precision="", backend="")
 
 
+def _ref(sub: str, description: str, **data):
+    """``refuted`` with the sub-check (the quantity compared) named in the counterexample's data, so that
+    a control can declare the quantity it targets (``Control(..., targets=...)``)."""
+    return refuted(description, sub_check=sub, **data)
+
+
+def targets(*names: str) -> dict:
+    """``{"targets": names}`` for a ``Control`` when the engine supports declared targets, else ``{}``."""
+    from verify import Control
+
+    return {"targets": names} if "targets" in getattr(Control, "__dataclass_fields__", {}) else {}
+
+
 def d20_dataset(s: int) -> tuple[list, list]:
     """A d = 20 dataset from ``random.Random(s)``: N = 3 inputs of 3 tokens sharing one token
     (so the separation is needed), targets m = (1, 2, 3); entries in {-5..5}/{1..3}."""
@@ -81,26 +94,26 @@ def _structure(net, D: Dataset, L_paper: int, C: int, attention: str) -> Observa
     """Block count, width, attention structure and the padded parameter bound on ``net``."""
     L = len(net.blocks)
     if net.num_blocks != L or L != L_paper:
-        return _scratch().exact(False, counterexample=refuted(
+        return _scratch().exact(False, counterexample=_ref("block_count", 
             f"{attention}: the network has {L} blocks, the theorem says exactly {L_paper}",
             L=L, L_paper=L_paper, N=D.N, M=D.M))
     width = max((len(b.ff.U) for b in net.blocks), default=0)
     if width > 4 or net.width != width:
-        return _scratch().exact(False, counterexample=refuted(
+        return _scratch().exact(False, counterexample=_ref("width", 
             f"FF width {width} (model reports {net.width}) exceeds 4", width=width))
     for i, b in enumerate(net.blocks):
         A = b.sa.A
         if A is not None and (A.dense is not None or len(A.factors) > 1):
-            return _scratch().exact(False, counterexample=refuted(
+            return _scratch().exact(False, counterexample=_ref("attention_rank", 
                 f"block {i}: attention matrix is not alpha I + (rank <= 1)", block=i,
                 rank=None if A.dense is not None else len(A.factors)))
     P = _independent_count(net.blocks, D.d)
     if P != net.num_parameters:
-        return _scratch().exact(False, counterexample=refuted(
+        return _scratch().exact(False, counterexample=_ref("param_recount", 
             f"num_parameters {net.num_parameters} != recount {P}", P=P, reported=net.num_parameters))
     bound = C * D.M
     if P > bound:
-        return _scratch().exact(False, margin=bound - P, counterexample=refuted(
+        return _scratch().exact(False, margin=bound - P, counterexample=_ref("param_bound", 
             f"{attention}: P = {P} > {C} M = {bound} on the network with {L} blocks",
             P=P, bound=bound, C=C, L=L, N=D.N, M=D.M, d=D.d))
     return None
@@ -149,11 +162,11 @@ def hardmax_theorem(*, seed: int, profile: Profile, variant: str | None = None) 
             ref = run_generic(net.blocks, x, "fraction")
             want = {tuple(_frac(v) for v in t) for t in y}
             if set(ref) != want:
-                return _scratch().exact(False, counterexample=refuted(
+                return _scratch().exact(False, counterexample=_ref("exactness", 
                     f"sequence {j}: T_0(X_j) != Y_j as sets on the {len(net.blocks)}-block network",
                     sequence=j, outputs=[[str(v) for v in t] for t in ref], variant=variant))
             if {tuple(_frac(v) for v in t) for t in fast[j]} != set(ref):
-                return _scratch().exact(False, counterexample=refuted(
+                return _scratch().exact(False, counterexample=_ref("evaluator_agreement", 
                     f"sequence {j}: fast and reference exact evaluators disagree", sequence=j))
         stats["instances"] += 1
         stats["d_seen"].add(D.d)
@@ -215,7 +228,7 @@ def softmax_theorem(*, seed: int, profile: Profile, mode: str = "certificate",
                 ok, dev = exact_at(net, t, p)
                 worst = max(worst, dev)
                 if not ok:
-                    return Observation(Verdict.REFUTED, error=dev, counterexample=refuted(
+                    return Observation(Verdict.REFUTED, error=dev, counterexample=_ref("grid_exactness", 
                         f"not exact at tau = {float(t):.4g} (dps {p}) on the {len(net.blocks)}-block network: "
                         f"d_H = {dev:.3g}", tau=str(t), dps=p, deviation=dev, variant=variant))
         return Observation(Verdict.CONSISTENT, error=worst)
@@ -254,12 +267,12 @@ def tikhonov_as_stated(*, seed: int, profile: Profile, variant: str | None = Non
     tally.details["candidates"] = {k: v.name for k, v in verdicts.items()}
     split = bool(holds) and bool(fails)
     if variant == "determined":
-        tally.exact(not split, counterexample=refuted(
+        tally.exact(not split, counterexample=_ref("candidates_agree", 
             "the candidate readings disagree: " + "; ".join(f"{k}: {v.name}" for k, v in verdicts.items()),
             holding=sorted(holds), refuted=sorted(fails)))
         return tally.evidence()
     if fails and not holds:
-        tally.exact(False, counterexample=refuted("every candidate reading of 004 L64 is refuted",
+        tally.exact(False, counterexample=_ref("candidate_readings", "every candidate reading of 004 L64 is refuted",
                                                   candidates=tally.details["candidates"]))
     elif holds and not fails and len(holds) == len(verdicts):
         tally.add(Observation(min(verdicts.values(), key=lambda v: v.strength)))
@@ -289,17 +302,17 @@ def resnet_order(*, seed: int, profile: Profile, mode: str = "symbolic", variant
             PT = parameter_formula(N - 1, M, d, "hardmax", kappa)
             PR = c * d * N * n
             dn = sp.diff(PT, n)
-            tally.exact(bool(dn == 0), level=Verdict.PROVED, counterexample=refuted(
+            tally.exact(bool(dn == 0), level=Verdict.PROVED, counterexample=_ref("n_free", 
                 f"P_TF depends on n: dP/dn = {dn}"))
             # O(d M): (22d+19)M - P_TF >= 0 for N <= M, d >= 2 (substitute M = N + k, d = 2 + e)
             k, e = sp.symbols("k e", nonnegative=True)
             gap = sp.expand(((22 * d + 19) * M - PT).subs({M: N + k, d: 2 + e}).subs(N, 1 + sp.Symbol("r", nonnegative=True)))
             nonneg = all(coef >= 0 for coef in sp.Poly(gap, *sorted(gap.free_symbols, key=str)).coeffs())
-            tally.exact(bool(nonneg), level=Verdict.PROVED, counterexample=refuted(
+            tally.exact(bool(nonneg), level=Verdict.PROVED, counterexample=_ref("dM_bound", 
                 f"(22d+19)M - P_TF has a negative coefficient: {gap}", kappa=str(kappa)))
             ratio = PR / PT if variant == "reversed" else PT / PR
             lim = sp.limit(ratio, n, sp.oo)
-            tally.exact(bool(lim == 0), level=Verdict.PROVED, counterexample=refuted(
+            tally.exact(bool(lim == 0), level=Verdict.PROVED, counterexample=_ref("ratio_limit", 
                 f"lim_(n->oo) {'P_Res/P_TF' if variant == 'reversed' else 'P_TF/P_Res'} = {lim}, not 0",
                 limit=str(lim), kappa=str(kappa)))
         return tally.evidence()
@@ -324,11 +337,11 @@ def resnet_order(*, seed: int, profile: Profile, mode: str = "symbolic", variant
         ratio = F(P, Dk.d * Dk.N * Dk.n)
         rows.append((Dk.n, P, float(ratio)))
         if not m.interpolates():
-            tally.exact(False, counterexample=refuted("a built network does not interpolate", n=Dk.n))
+            tally.exact(False, counterexample=_ref("built_exact", "a built network does not interpolate", n=Dk.n))
             break
         if prev is not None:
             ok = P == prev[1] and ratio < prev[2]
-            tally.exact(ok, margin=float(prev[2] - ratio), counterexample=refuted(
+            tally.exact(ok, margin=float(prev[2] - ratio), counterexample=_ref("built_counts", 
                 f"n {prev[0]} -> {Dk.n}: P {prev[1]} -> {P}, P/(dNn) {float(prev[2]):.4g} -> {float(ratio):.4g}: "
                 "P depends on n or the ratio to a dNn count does not decrease", n=Dk.n, P=P, variant=variant))
             if not ok:
