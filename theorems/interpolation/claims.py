@@ -628,6 +628,7 @@ HARDMAX_THEOREM = Claim(
                 "has P = 381 > 378", Check("exact", _ff.hardmax_theorem, {"variant": "unpadded_constant"}),
                 **_ff.targets("param_bound")),
     ),
+    uses=("interp.hardmax.exact", "interp.hardmax.blocks", "interp.hardmax.params"),
     expected=Verdict.CERTIFIED,
 )
 
@@ -670,6 +671,7 @@ SOFTMAX_THEOREM = Claim(
                 Check("grid", _ff.softmax_theorem, {"mode": "grid", "variant": "tau_infinity"}),
                 **_ff.targets("grid_exactness")),
     ),
+    uses=("interp.softmax.exact", "interp.softmax.blocks"),
     expected=Verdict.CERTIFIED,
 )
 
@@ -701,6 +703,7 @@ TIKHONOV_AS_STATED = Claim(
                 Check("candidates", _ff.tikhonov_as_stated, {"variant": "determined"}),
                 **_ff.targets("candidates_agree")),
     ),
+    uses=("interp.tikhonov.linear_scaling", "interp.tikhonov.upper_bound"),
     expected=Verdict.UNKNOWN,
 )
 
@@ -743,6 +746,7 @@ RESNET_ORDER = Claim(
                 Check("built", _ff.resnet_order, {"mode": "built", "variant": "naive"}),
                 **_ff.targets("built_counts")),
     ),
+    uses=("interp.resnet_comparison", "interp.length_independence"),
     expected=Verdict.PROVED,
 )
 
