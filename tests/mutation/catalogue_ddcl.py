@@ -540,4 +540,75 @@ MUTATIONS: list[Mutation] = [
         why="the code's dwell time with Delta instead of Delta^2 (silently repairs the scaling defect)",
         family="formula",
     ),
+    # ------------------------------------------------ faithful (as-stated) readings, _checks_faithful.py
+    Mutation(
+        id="ddcl.incrt.greedy_bottom_eigenvector",
+        path=_I,
+        old="        u = V[:, -1]\n",
+        new="        u = V[:, 0]\n",
+        kills=("ddcl.separation.amplification_incrt", "ddcl.separation.amplification_incrt_weak"),
+        why="greedy growth records the bottom eigenvector of A_res instead of the top one: the head INCRT "
+            "grows is no longer the direction of maximum residual information (the pinned birth no longer "
+            "matches (e2 + e3)/sqrt 2, so the as-stated refutation is voided, not kept)",
+        family="construction",
+    ),
+    Mutation(
+        id="ddcl.checks.faithful_pencil_halved",
+        path=_C.format("faithful"),
+        old="return inertia([[C[a][b] - t * B[a][b] for b in range(d)] for a in range(d)]).positive",
+        new="return inertia([[C[a][b] - t * B[a][b] / 2 for b in range(d)] for a in range(d)]).positive",
+        kills=("ddcl.separation.amplification_incrt",),
+        why="the pencil (C, B/2) instead of (C, B): the appended channel's spectrum is doubled and the "
+            "pinned birth appears to raise lambda_1 (the as-stated refutation must not survive a wrong "
+            "spectrum)",
+        family="formula",
+    ),
+    Mutation(
+        id="ddcl.checks.pruning_per_head_channels_leak",
+        path=_C.format("pruning"),
+        old="        Z, P = X[:, [j]], P0[:, [j]].copy()\n",
+        new="        Z, P = X[:, [j]] + 0.1 * X[:, keep].mean(axis=1, keepdims=True), P0[:, [j]].copy()\n",
+        kills=("ddcl.pruning.per_head",),
+        why="each head's dictionary also sees the other kept heads' channels: removing a head changes the "
+            "remaining heads' prototypes",
+        family="construction",
+    ),
+    Mutation(
+        id="ddcl.checks.faithful_objective_candidates_agree",
+        path=_C.format("faithful"),
+        old='("ddcl.separation.unconditional", _sep.certified, {"variant": "unconditional"}),',
+        new='("ddcl.separation.unconditional", _sep.certified, {}),',
+        kills=("ddcl.separation.objective_alone",),
+        why="the refuted candidate reading is run as the repaired one: the candidates agree and the "
+            "undetermined headline no longer reports UNKNOWN",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.checks.faithful_mlp_literal_as_r1",
+        path=_C.format("faithful"),
+        old='{"variant": "isotropic_strict"}),',
+        new='{"variant": "statement"}),',
+        kills=("ddcl.mlp_vs_dictionary.as_stated",),
+        why="the literal candidate (strict for every C) is run as R1: the candidates agree",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.experiments.online_birth_below_threshold",
+        path="theorems/ddcl_incrt/experiments.py",
+        old="if since >= T and Rp > theta and Rm < 0.5 * theta",
+        new="if since >= T and Rp > 0.5 * theta and Rm < 0.5 * theta",
+        kills=("ddcl.growth.unique_minimal_online",),
+        why="the online birth rule fires at half the threshold: extra heads, no longer minimal",
+        family="construction",
+    ),
+    Mutation(
+        id="ddcl.experiments.online_dwell_too_short",
+        path="theorems/ddcl_incrt/experiments.py",
+        old="T = math.ceil(2 * math.log(20) / (0.5 * gp / nA))",
+        new="T = math.ceil(0.1 * math.log(20) / (0.5 * gp / nA))",
+        kills=("ddcl.growth.unique_minimal_online",),
+        why="a dwell time 20x too short: heads are born before the tracker converges, so the structure "
+            "depends on the initialisation",
+        family="construction",
+    ),
 ]

@@ -66,6 +66,48 @@ def spectral_order(n_cases: int, seed: int) -> dict[str, Any]:
     return {"cases": n_cases, "max |birth - lambda_j| / |S|": worst, "births non-increasing": monotone}
 
 
+def online_grow(S: np.ndarray, theta: float, rng: np.random.Generator, iters: int = 4000
+                ) -> tuple[np.ndarray, list[float]]:
+    """INCRT's online growth on a fixed symmetric S (the loop of :func:`online_growth`): the coupled
+    Oja/MCA tracker from random unit u_+, u_- drawn from ``rng`` (normalised steps eta_+ = 0.5/|A|_2,
+    eta_- = eta_+/2, gamma = 1/2, MCA step without the factor y), a birth when the dwell time
+    T = ceil(2 log 20 / (0.5 gap/|A|_2)) has passed, R(u_+) > theta and R(u_-) < theta/2; new trackers
+    drawn from ``rng`` after each birth.  Returns the grown directions (d x K) and the birth values."""
+    from .incrt import residual_operator, tracker_step
+
+    d = S.shape[0]
+    U = np.zeros((d, 0))
+    up = rng.standard_normal(d)
+    up /= np.linalg.norm(up)
+    um = rng.standard_normal(d)
+    um -= (um @ up) * up
+    um /= np.linalg.norm(um)
+    since = 0
+    births = []
+    for _it in range(iters):
+        A = residual_operator(S, U if U.shape[1] else None)
+        nA = max(np.linalg.norm(A, 2), 1e-300)
+        w = np.linalg.eigvalsh(A)
+        gp = max(w[-1] - w[-2], 1e-12)
+        T = math.ceil(2 * math.log(20) / (0.5 * gp / nA))
+        up, um = tracker_step(A, up, um, 0.5 / nA, 0.25 / nA, 0.5, mca_factor=False)
+        up = up - U @ (U.T @ up)
+        up /= np.linalg.norm(up)
+        since += 1
+        Rp, Rm = float(up @ A @ up), float(um @ A @ um)
+        if since >= T and Rp > theta and Rm < 0.5 * theta and U.shape[1] < d - 1:
+            births.append(Rp)
+            U = np.column_stack([U, up])
+            since = 0
+            up = rng.standard_normal(d)
+            up -= U @ (U.T @ up)
+            up /= np.linalg.norm(up)
+            um = rng.standard_normal(d)
+            um -= U @ (U.T @ um) + (um @ up) * up
+            um /= np.linalg.norm(um)
+    return U, births
+
+
 def online_growth(n_cases: int, seed: int, iters: int = 4000) -> dict[str, Any]:
     """§3.10 R2 / §3.11 online variant (MEASURED): the code's coupled Oja/MCA tracker on fixed S
     (normalised steps eta_+ = 0.5/|A|_2, eta_- = eta_+/2, the scale-consistent dwell time of §5.5, and
@@ -74,7 +116,6 @@ def online_growth(n_cases: int, seed: int, iters: int = 4000) -> dict[str, Any]:
     birth values R(u_+)."""
     from numerics.strategies import haar_orthogonal
 
-    from .incrt import residual_operator, tracker_step
 
     rng = np.random.default_rng(seed)
     count_ok, angles, violations, births_total, used = 0, [], 0, 0, 0
@@ -92,35 +133,7 @@ def online_growth(n_cases: int, seed: int, iters: int = 4000) -> dict[str, Any]:
         theta = float(cands[0]) if len(cands) == 1 else float(cands[int(rng.integers(0, len(cands)))])
         K = int((lam > theta).sum())
         used += 1
-        U = np.zeros((d, 0))
-        up = rng.standard_normal(d)
-        up /= np.linalg.norm(up)
-        um = rng.standard_normal(d)
-        um -= (um @ up) * up
-        um /= np.linalg.norm(um)
-        since = 0
-        births = []
-        for _it in range(iters):
-            A = residual_operator(S, U if U.shape[1] else None)
-            nA = max(np.linalg.norm(A, 2), 1e-300)
-            w = np.linalg.eigvalsh(A)
-            gp = max(w[-1] - w[-2], 1e-12)
-            T = math.ceil(2 * math.log(20) / (0.5 * gp / nA))
-            up, um = tracker_step(A, up, um, 0.5 / nA, 0.25 / nA, 0.5, mca_factor=False)
-            up = up - U @ (U.T @ up)
-            up /= np.linalg.norm(up)
-            since += 1
-            Rp, Rm = float(up @ A @ up), float(um @ A @ um)
-            if since >= T and Rp > theta and Rm < 0.5 * theta and U.shape[1] < d - 1:
-                births.append(Rp)
-                U = np.column_stack([U, up])
-                since = 0
-                up = rng.standard_normal(d)
-                up -= U @ (U.T @ up)
-                up /= np.linalg.norm(up)
-                um = rng.standard_normal(d)
-                um -= U @ (U.T @ um) + (um @ up) * up
-                um /= np.linalg.norm(um)
+        U, births = online_grow(S, theta, rng, iters)
         count_ok += int(U.shape[1] == K)
         births_total += len(births)
         violations += sum(1 for a, b in zip(births, births[1:]) if b > a + 1e-12)
