@@ -145,6 +145,14 @@ class Tally:
         finally:
             self.current_sub = prev
 
+    def named(self, name: str) -> Any:
+        """This tally seen as sub-check ``name``: ``tally.named("rate").close(...)`` records like
+        ``with tally.sub("rate"): tally.close(...)`` (recording methods only; other attributes are the
+        tally's own)."""
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"a sub-check name must be a non-empty str, got {name!r}")
+        return _SubView(self, name)
+
     # -- recording ---------------------------------------------------------------------------
     def add(self, obs: Observation) -> Observation:
         if (self.current_sub is not None and obs.counterexample is not None

@@ -115,9 +115,9 @@ def _witnesses(tally: Tally, variant: str, worst: dict) -> None:
             tol = float_tolerance(ops=64, scale=b_cat)
             worst["witness R2 M-cat (1 + t) drop / bound"] = min(
                 worst.get("witness R2 M-cat (1 + t) drop / bound", math.inf), gap * (1 + t) / b_cat)
-            tally.le(gap, b_cat, tol, counterexample=lambda: refuted(
+            tally.named("R2_Mcat").le(gap, b_cat, tol, counterexample=lambda: refuted(
                 f"R2 M-cat witness t = {t}: drop {gap:.6g} exceeds the bound {b_cat:.6g}", variant=variant))
-            tally.le(b_cat, gap * (1 + t), tol, counterexample=lambda: refuted(
+            tally.named("R2_Mcat").le(b_cat, gap * (1 + t), tol, counterexample=lambda: refuted(
                 f"R2 M-cat witness t = {t}: the bound {b_cat:.6g} is not approached within 1 + t "
                 f"(drop {gap:.6g})", variant=variant))
         C, Dd, B = 1.0, t * t, t
@@ -125,9 +125,9 @@ def _witnesses(tally: Tally, variant: str, worst: dict) -> None:
         if run_all or variant in ("no_sqrt", "madd_cat_bound"):
             change = (C + 2 * B + Dd) - C
             tol = float_tolerance(ops=64, scale=b_add)
-            tally.le(change, b_add, tol, counterexample=lambda: refuted(
+            tally.named("R2_Madd").le(change, b_add, tol, counterexample=lambda: refuted(
                 f"R2 M-add witness t = {t}: change {change:.6g} exceeds the bound {b_add:.6g}", variant=variant))
-            tally.le(b_add, change, tol, counterexample=lambda: refuted(
+            tally.named("R2_Madd").le(b_add, change, tol, counterexample=lambda: refuted(
                 f"R2 M-add witness t = {t}: the bound {b_add:.6g} is not attained (change {change:.6g})",
                 variant=variant))
         if tally.counterexample is not None:
@@ -137,13 +137,13 @@ def _witnesses(tally: Tally, variant: str, worst: dict) -> None:
         diff, b1, b2, b3 = _r4_chain(np.diag([2.0, 1.0]), [J], 0, np.zeros((2, 0)))
         b1 = b1 / 2 if variant == "r4_witness_half" else b1
         tol = float_tolerance(ops=64, scale=1.0)
-        tally.le(diff, b1, tol, counterexample=lambda: refuted(
+        tally.named("R4_witness").le(diff, b1, tol, counterexample=lambda: refuted(
             f"R4 witness: |Delta lambda_max| = {diff:.6g} exceeds {b1:.6g}", variant=variant))
-        tally.le(b1, diff, tol, counterexample=lambda: refuted(
+        tally.named("R4_witness").le(b1, diff, tol, counterexample=lambda: refuted(
             f"R4 witness: the bound {b1:.6g} is not attained ({diff:.6g})", variant=variant))
         if run_all:
             _, _, c2, c3 = _r4_chain(np.diag([1.0, 0.0]), [J], 0, np.zeros((2, 0)))
-            tally.close(c2, c3, tol)
+            tally.named("R4_witness").close(c2, c3, tol)
     if run_all or variant == "r3_quarter":
         Y = np.array([[0.0, -1.0], [0.0, 1.0]])
         P = Y + np.array([[0.0, 0.1], [0.0, -0.1]])
@@ -155,10 +155,10 @@ def _witnesses(tally: Tally, variant: str, worst: dict) -> None:
         bound = _r3_bound(2, float(Y[:, 1].var()), float(n.min()), variant)
         tol = float_tolerance(ops=64, scale=bound)
         worst["witness R3 drop / bound"] = drop / bound
-        tally.le(drop, bound, tol, counterexample=lambda: refuted(
+        tally.named("R3").le(drop, bound, tol, counterexample=lambda: refuted(
             f"R3 witness: drop {drop:.6g} exceeds the bound {bound:.6g}", variant=variant))
         if run_all:
-            tally.le(bound, 2 * drop, tol, counterexample=lambda: refuted(
+            tally.named("R3").le(bound, 2 * drop, tol, counterexample=lambda: refuted(
                 f"R3 witness: the bound {bound:.6g} is not approached within the factor 2 (drop {drop:.6g})"))
 
 
@@ -190,17 +190,17 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
         tol = float_tolerance(ops=8 * (ds + dh) ** 3, scale=lf[0])
         if variant == "kept_or_increased":
             bad = float((lf - ls).max())
-            tally.le(bad, 0.0, tol, counterexample=lambda: refuted(
+            tally.named("R2_kept").le(bad, 0.0, tol, counterexample=lambda: refuted(
                 f"pruning lowers lambda_j by {bad:.3g}", C_full=Cf.tolist(), pruned=list(range(ds, ds + dh))))
             if tally.counterexample is not None:
                 break
             continue
         if variant != "madd_cat_bound":
             bound, _ = _r2_bounds(eps, ls[0], variant)
-            tally.le(-float((lf - ls).min()), 0.0, tol)
+            tally.named("R2_Mcat").le(-float((lf - ls).min()), 0.0, tol)
             gap = float((lf - ls).max())
             worst["Mcat"] = max(worst["Mcat"], gap / bound if bound > 0 else 0.0)
-            tally.le(gap, bound, tol, counterexample=lambda: refuted(
+            tally.named("R2_Mcat").le(gap, bound, tol, counterexample=lambda: refuted(
                 f"M-cat drop {gap:.6g} exceeds the bound {bound:.6g}", variant=variant, C_full=Cf.tolist(),
                 d_sub=ds))
             if tally.counterexample is not None:
@@ -214,8 +214,10 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
         _, bound2 = _r2_bounds(e2, float(np.linalg.eigvalsh(C)[-1]), variant)
         gap2 = float(np.abs(np.linalg.eigvalsh(Cw) - np.linalg.eigvalsh(C)).max())
         worst["Madd"] = max(worst["Madd"], gap2 / bound2 if bound2 > 0 else 0.0)
-        tally.le(gap2, bound2, float_tolerance(ops=8 * (2 * d) ** 3, scale=float(np.abs(Cw).max())),
-                 counterexample=lambda: refuted(f"M-add change {gap2:.6g} exceeds {bound2:.6g}", variant=variant))
+        tally.named("R2_Madd").le(gap2, bound2,
+                                  float_tolerance(ops=8 * (2 * d) ** 3, scale=float(np.abs(Cw).max())),
+                                  counterexample=lambda: refuted(f"M-add change {gap2:.6g} exceeds {bound2:.6g}",
+                                                                 variant=variant))
         if tally.counterexample is not None:
             break
     if variant in ("statement", "r4_half"):
@@ -235,7 +237,7 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
             tol = float_tolerance(ops=8 * d ** 3, scale=float(np.linalg.norm(G, 2) * np.linalg.norm(sum(heads), 2)))
             worst["R4"] = max(worst["R4"], diff / b1 if b1 > 0 else 0.0)
             for a, b in (((diff, b1),) if variant == "r4_half" else ((diff, b1), (b1, b2), (b2, b3))):
-                tally.le(a, b, tol)
+                tally.named("R4").le(a, b, tol)
             if tally.counterexample is not None:
                 break
     if variant in ("statement", "r3_quarter"):
@@ -255,7 +257,7 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
                     drop = float(((P[k, ds:] - P[l, ds:]) ** 2).sum())
                     bound = _r3_bound(N, epstr, min(n[k], n[l]), variant)
                     worst["R3"] = max(worst["R3"], drop / bound)
-                    tally.le(drop, bound, float_tolerance(ops=100, scale=bound))
+                    tally.named("R3").le(drop, bound, float_tolerance(ops=100, scale=bound))
     tally.details["max observed bound ratio"] = worst
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
@@ -276,7 +278,7 @@ def per_head_invariance(*, seed: int, profile: Profile, variant: str = "statemen
             same = bool(np.array_equal(full["P"][j], sub["P"][j_sub]) and full["tau"][j] == sub["tau"][j_sub])
             tally.exact(same, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
                 f"removing head {h} changed head {j}'s prototypes ({variant} dictionary)", variant=variant,
-                lams=lams, removed=h, changed=j))
+                lams=lams, removed=h, changed=j, sub_check="invariance"))
             if not same:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
     return tally.evidence(level_cap=Verdict.CONSISTENT)
@@ -339,7 +341,7 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
             ok = after == before if variant == "unchanged" else after >= before
             tally.exact(ok, margin=after - before, counterexample=lambda: refuted(
                 f"pruning lowers the number of unstable directions from {before} to {after}: before "
-                f"c lambda_1/tau > 1, after < 1 (collapse becomes stable)", **inst))
+                f"c lambda_1/tau > 1, after < 1 (collapse becomes stable)", **inst, sub_check="count"))
             if not ok:
                 break
             continue
@@ -367,7 +369,7 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
                 ok = after >= j
                 tally.exact(ok, counterexample=lambda: refuted(
                     f"mode {j} had margin {margin} > bound {bound} yet only {after} unstable modes remain",
-                    **inst))
+                    **inst, sub_check="margin_count"))
                 if not ok:
                     return tally.evidence()
             if case_no in witnesses and 1 not in met:

@@ -70,7 +70,7 @@ def _judge(tally: Tally, neg: int, zero: int, K: int, c: int, tau: Fraction, C: 
         ok = neg == pred
         what = f"{neg} negative Hessian eigenvalues, the statement predicts {pred} (c = {c})"
     tally.exact(ok, level=level, counterexample=lambda: refuted(
-        what, variant=variant, **inst, negative=neg, zero=zero))
+        what, variant=variant, **inst, negative=neg, zero=zero, sub_check="negative_count"))
     return ok
 
 
@@ -104,7 +104,7 @@ def symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
             any(sp.simplify(e - p) == 0 for p in pred) for e in eig)
         tally.exact(bool(ok), level=Verdict.PROVED, counterexample=lambda: refuted(
             f"{mode}: Hessian eigenvalues {eig} differ from the prediction {sorted(pred, key=str)}",
-            mode=mode, variant=variant, hessian=str(H)))
+            mode=mode, variant=variant, hessian=str(H), sub_check="eigenvalues"))
         if not ok:
             break
     tally.details["scope"] = "Z = {-a, a}, K = 2, every a > 0 and tau > 0"
@@ -219,7 +219,7 @@ def _product_subchecks(tally: Tally, Z: Any, K: int, mode: str, tau: Fraction, C
     ok = ans is truth
     tally.exact(ok, counterexample=lambda: refuted(
         f"collapse_is_stable says {ans.name} ({claimed} constant) but the exact Hessian has {H_neg} negative "
-        f"and {H_zero} zero eigenvalues", variant=variant, **inst))
+        f"and {H_zero} zero eigenvalues", variant=variant, **inst, sub_check="product_stable"))
     if not ok or not _dyadic(Z):
         return ok
     tc = critical_temperature([[float(x) for x in z] for z in Z], claimed)
@@ -232,7 +232,7 @@ def _product_subchecks(tally: Tally, Z: Any, K: int, mode: str, tau: Fraction, C
     tally.exact(ok, counterexample=lambda: refuted(
         f"critical_temperature({claimed}) = {tc.enclosure} does not bracket the Hessian's sign change: "
         f"negative eigenvalues {below.negative} just below, {above.negative} (zero {above.zero}) just above",
-        variant=variant, **inst))
+        variant=variant, **inst, sub_check="product_tc"))
     return ok
 
 
@@ -339,7 +339,7 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement", part: 
                     hit = any(cl.enclosure.overlaps(p) for p in preds)
                     tally.exact(bool(hit), counterexample=lambda: refuted(
                         f"Hessian eigenvalue enclosure {cl.enclosure} (multiplicity {cl.multiplicity}) "
-                        f"matches no predicted eigenvalue", **inst))
+                        f"matches no predicted eigenvalue", **inst, sub_check="enclosures"))
     tally.details.update({"cases": len(cases), "sympy_hessians": n_sympy, "forward_mode_hessians": n_forward,
                           "degenerate": degenerate, "product_decisions_checked": n_product})
     return tally.evidence()
@@ -578,7 +578,8 @@ def amplification(*, seed: int, profile: Profile, model: str = "cat", variant: s
             ok = order > 0
             tally.exact(ok, counterexample=lambda: refuted(
                 f"lambda_1 {'unchanged' if order == 0 else 'lowered'} by growth "
-                f"(lambda_1(C) in {exact_spectrum(C)[-1].enclosure}): no strict increase", **inst))
+                f"(lambda_1(C) in {exact_spectrum(C)[-1].enclosure}): no strict increase", **inst,
+                sub_check="strict_increase"))
             if not ok:
                 break
             continue
@@ -590,7 +591,7 @@ def amplification(*, seed: int, profile: Profile, model: str = "cat", variant: s
                 tally.exact(ok, margin=after - before, counterexample=lambda: refuted(
                     f"#{{j : c lambda_j > tau}} goes from {before} to {after} (c = {c}, tau = {tau}): "
                     f"n_u = (K-1) x count {'increases' if variant == 'reversed' else 'decreases'} with growth",
-                    **inst, c=c, tau=str(tau), before=before, after=after))
+                    **inst, c=c, tau=str(tau), before=before, after=after, sub_check="count"))
                 if not ok:
                     break
             if tally.counterexample is not None:
@@ -683,12 +684,14 @@ def amplification_rates(*, seed: int, profile: Profile, variant: str = "statemen
             achieved.append(abs(slope - pred) / abs(pred))
             if variant != "rate_not_raised":
                 tally.close(slope, pred, 0.01, scale=abs(pred), counterexample=lambda: refuted(
-                    f"{mode}: fitted log growth {slope:.8g} vs predicted {pred:.8g} (variant {variant})"))
+                    f"{mode}: fitted log growth {slope:.8g} vs predicted {pred:.8g} (variant {variant})",
+                    sub_check="rate_fit"))
             rates.append(slope)
         if variant != "lambda_2pct":
             raised = rates[1] <= rates[0] if variant == "rate_not_raised" else rates[1] >= rates[0]
             tally.exact(bool(raised), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-                f"{mode}: growth rate after growth {rates[1]:.6g}, before {rates[0]:.6g} (variant {variant})"))
+                f"{mode}: growth rate after growth {rates[1]:.6g}, before {rates[0]:.6g} (variant {variant})",
+                sub_check="rate_raised"))
         tally.details[mode] = {"rate_Y": rates[0], "rate_YO": rates[1]}
     tally.details["achieved relative error of the rate fits"] = max(achieved)
     return tally.evidence(level_cap=Verdict.CONSISTENT)

@@ -259,14 +259,18 @@ CRITICAL = Claim(
     ),
     controls=(
         Control("wrong_constant", "tau_c = 2 lambda_1 for full training (refuted at tau = 3, Z = {-1, 1})",
-                Check("certified", _sep.certified, {"variant": "c_wrong", "part": "hessian"})),
+                Check("certified", _sep.certified, {"variant": "c_wrong", "part": "hessian"}),
+                targets="negative_count"),
         Control("wrong_constant_product", "the product's c = 2 decisions (collapse_is_stable, "
                 "critical_temperature) stand for full training",
-                Check("certified", _sep.certified, {"variant": "c_wrong", "part": "product"})),
+                Check("certified", _sep.certified, {"variant": "c_wrong", "part": "product"}),
+                targets=("product_stable", "product_tc")),
         Control("wrong_constant_symbolic", "c = 2 for full training, symbolically",
-                Check("symbolic", _sep.symbolic, {"variant": "c_wrong"})),
+                Check("symbolic", _sep.symbolic, {"variant": "c_wrong"}),
+                targets="eigenvalues"),
         Control("always_stable", "collapse is never unstable",
-                Check("certified", _sep.certified, {"variant": "always_stable"})),
+                Check("certified", _sep.certified, {"variant": "always_stable"}),
+                targets="negative_count"),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -295,7 +299,8 @@ UNCONDITIONAL = Claim(
     ),
     controls=(
         Control("always_stable", "the opposite universal statement (collapse never unstable)",
-                Check("certified", _sep.certified, {"variant": "always_stable"})),
+                Check("certified", _sep.certified, {"variant": "always_stable"}),
+                targets="negative_count"),
     ),
     expected=Verdict.REFUTED,
     condition=("tau < c * lambda_1(C), c = 4 (full) or 2 (stopgrad / free energy): "
@@ -336,11 +341,14 @@ AMPLIFICATION = Claim(
     ),
     controls=(
         Control("strict_always", "the increase is always strict (refuted by an uncorrelated channel)",
-                Check("exact", _sep.amplification, {"model": "cat", "variant": "strict"})),
+                Check("exact", _sep.amplification, {"model": "cat", "variant": "strict"}),
+                targets="strict_increase"),
         Control("rate_lambda_2pct", "the collapse growth rate is that of a 2 % larger lambda_1",
-                Check("dynamics", _sep.amplification_rates, {"variant": "lambda_2pct"})),
+                Check("dynamics", _sep.amplification_rates, {"variant": "lambda_2pct"}),
+                targets="rate_fit"),
         Control("rate_not_raised", "appending a correlated channel never raises the growth rate",
-                Check("dynamics", _sep.amplification_rates, {"variant": "rate_not_raised"})),
+                Check("dynamics", _sep.amplification_rates, {"variant": "rate_not_raised"}),
+                targets="rate_raised"),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -363,7 +371,8 @@ AMPLIFICATION_ADD = Claim(
              "drops from 2/3 to -1/3, the dictionary separates before growth and collapses after."),
     checks=(Check("exact", _sep.amplification, {"model": "add"}, description="exact counts, pinned case first"),),
     controls=(Control("reversed", "growth never raises the instability (M-add)",
-                      Check("exact", _sep.amplification, {"model": "add", "variant": "reversed"})),),
+                      Check("exact", _sep.amplification, {"model": "add", "variant": "reversed"}),
+                      targets="count"),),
     expected=Verdict.REFUTED,
     condition="Cov(y, o) = 0 (B = 0): then C_new - C = D >= 0 and Weyl applies "
               "(ddcl.separation.amplification_additive_uncorrelated)",
@@ -384,7 +393,8 @@ AMPLIFICATION_ADD_OK = Claim(
     checks=(Check("exact", _sep.amplification, {"model": "add_uncorrelated"},
                   description="exact counts; o decorrelated from y exactly"),),
     controls=(Control("correlated", "the same statement with correlated outputs",
-                      Check("exact", _sep.amplification, {"model": "add"})),),
+                      Check("exact", _sep.amplification, {"model": "add"}),
+                      targets="count"),),
     expected=Verdict.CERTIFIED,
 )
 
@@ -571,19 +581,20 @@ PRUNING = Claim(
     ),
     controls=(
         Control("no_sqrt", "the R2 bound without its sqrt term", Check("bounds", _pru.bounds, {"variant": "no_sqrt"}),
-        targets=("R2_Mcat", "R2_Madd")),
+                targets=("R2_Mcat", "R2_Madd")),
         Control("madd_cat_bound", "M-add obeys the M-cat bound eps + sqrt(lambda_1 eps)",
                 Check("bounds", _pru.bounds, {"variant": "madd_cat_bound"}),
                 targets="R2_Madd"),
         Control("r4_half", "R4 with half of |P⊥ sym(G M_a^h) P⊥|_2", Check("bounds", _pru.bounds, {"variant": "r4_half"}),
-        targets="R4"),
+                targets="R4"),
         Control("r4_witness_half", "R4 with half its bound, on the witness G = diag(2, 1) alone",
                 Check("bounds", _pru.bounds, {"variant": "r4_witness_half"}),
                 targets="R4_witness"),
         Control("r3_quarter", "R3 with N eps_tr / min n_k", Check("bounds", _pru.bounds, {"variant": "r3_quarter"}),
-        targets="R3"),
+                targets="R3"),
         Control("shared_invariance", "R1 for a shared dictionary",
-                Check("per_head", _pru.per_head_invariance, {"variant": "shared"})),
+                Check("per_head", _pru.per_head_invariance, {"variant": "shared"}),
+                targets="invariance"),
     ),
     expected=Verdict.CONSISTENT,
 )
@@ -605,7 +616,8 @@ PRUNING_KEPT = Claim(
              "after pruning c lambda_1/tau = 200/201 < 1: the dictionary separates before and collapses after."),
     checks=(Check("exact", _pru.force_kept, description="exact counts (Descartes), pinned case first"),),
     controls=(Control("unchanged", "pruning never changes the number of unstable directions",
-                      Check("exact", _pru.force_kept, {"variant": "unchanged"})),),
+                      Check("exact", _pru.force_kept, {"variant": "unchanged"}),
+                      targets="count"),),
     expected=Verdict.REFUTED,
     condition=("the unstable margin c lambda_j/tau - 1 exceeds (c/tau)(eps_h + sqrt(lambda_1 eps_h)) "
                "(R2's bound): ddcl.pruning.force_kept_with_margin"),
@@ -626,7 +638,8 @@ PRUNING_MARGIN = Claim(
     reading="HOLDS-IF the margin exceeds the R2 bound; certified with arb enclosures and exact counts.",
     checks=(Check("certified", _pru.force_kept, {"with_margin": True}, description="arb margin test + exact counts"),),
     controls=(Control("bound_halved", "the same with half of R2's bound (refuted at C_full = [[1,2],[2,4]], tau = 6)",
-                      Check("certified", _pru.force_kept, {"with_margin": True, "variant": "bound_halved"})),),
+                      Check("certified", _pru.force_kept, {"with_margin": True, "variant": "bound_halved"}),
+                      targets="margin_count"),),
     expected=Verdict.CERTIFIED,
 )
 
@@ -1068,7 +1081,8 @@ PRUNING_PER_HEAD = Claim(
     checks=(Check("per_head", _pru.per_head_invariance,
                   description="bitwise invariance of the other heads' prototypes and temperatures"),),
     controls=(Control("shared", "the same invariance for a shared dictionary on the concatenated channels",
-                      Check("per_head", _pru.per_head_invariance, {"variant": "shared"})),),
+                      Check("per_head", _pru.per_head_invariance, {"variant": "shared"}),
+                      targets="invariance"),),
     expected=Verdict.CONSISTENT,
 )
 
