@@ -611,4 +611,14 @@ MUTATIONS: list[Mutation] = [
             "depends on the initialisation",
         family="construction",
     ),
+    Mutation(
+        id="ddcl.checks.faithful_lyapunov_full_as_stopgrad",
+        path=_C.format("faithful"),
+        old='("ddcl.lyapunov.full_gradient", _lyu.unbounded, {}),',
+        new='("ddcl.lyapunov.full_gradient", _lya.pinned_two_point, {"mode": "stopgrad"}),',
+        kills=("ddcl.lyapunov.as_stated",),
+        why="the full-gradient candidate is run as a stop-gradient check: the candidates agree and the "
+            "undetermined Theorem 8 headline no longer reports UNKNOWN",
+        family="check",
+    ),
 ]

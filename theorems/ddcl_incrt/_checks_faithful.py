@@ -265,6 +265,8 @@ def _void(gate: Tally, details: dict) -> Evidence:
 # Undetermined readings: run every candidate reading's decisive check and report their verdicts
 # -------------------------------------------------------------------------------------------------
 def _candidates(which: str) -> tuple[tuple[str, Any, dict], ...]:
+    from . import _checks_lyapunov as _lya
+    from . import _checks_lyapunov_unbounded as _lyu
     from . import _checks_mlp as _mlp
     from . import _checks_separation as _sep
 
@@ -284,6 +286,13 @@ def _candidates(which: str) -> tuple[tuple[str, Any, dict], ...]:
             ("ddcl.mlp_vs_dictionary (literal: strict for every C)", _mlp.expectation,
              {"variant": "isotropic_strict"}),
         ),
+        # seed L45 "the system converges stably": the training mode is not given; with stop-gradient
+        # (F-descent) training at fixed tau, F_rel is a piecewise Lyapunov function (holds); with
+        # full-gradient training L_q never increases yet p_2 grows without bound (refuted)
+        "lyapunov": (
+            ("ddcl.lyapunov.free_energy", _lya.piecewise, {"mode": "stopgrad"}),
+            ("ddcl.lyapunov.full_gradient", _lyu.unbounded, {}),
+        ),
     }
     return table[which]
 
@@ -300,8 +309,8 @@ def undetermined(*, seed: int, profile: Profile, which: str, variant: str = "sta
     from verify import get_profile
 
     # the candidates run at the profile, capped at ci: their thorough sweeps are their own claims' runs
-    # (the headline needs their verdicts, not a second copy of the sweep); one run per (which, seed,
-    # profile) per process, shared by the check and its control
+    # (the headline needs their verdicts, not a second copy of the sweep); one run per (which,
+    # candidate, seed, profile) per process (the runner gives the check and its control their own seeds)
     cand_profile = get_profile("ci") if profile.name == "thorough" else profile
     verdicts: dict[str, str] = {}
     evs: dict[str, Evidence] = {}

@@ -1174,5 +1174,31 @@ UNIQUE_ONLINE = Claim(
     expected=Verdict.CONSISTENT,
 )
 
+LYAPUNOV_AS_STATED = Claim(
+    id="ddcl.lyapunov.as_stated",
+    title="Seed Thm 8 as stated, 'the system converges stably': undetermined (candidate readings disagree)",
+    source=Source(PAPER, "seed Theorem 8", "§3.8"),
+    provenance=("seed", "reading"),
+    strength="as-stated",
+    quote=("By constructing a **piecewise free energy function (piecewise free energy functional)** "
+           "for the entire system that includes all of the growth, pruning (pruning), and training "
+           "stages, it was proved that the system converges stably (Theorem 8)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L45",
+    statement=_text("through training, growth and pruning the system converges, with a piecewise free energy "
+                    "as Lyapunov function"),
+    hypotheses=("the functional, the training mode and the encoder coupling are not given in the sources",),
+    reading=("The sources name neither the training mode nor the functional beyond 'piecewise free energy'. "
+             "Candidates: ddcl.lyapunov.free_energy (repaired: stop-gradient training at fixed tau, F_rel "
+             "non-increasing on pieces, continuous at growth, <= eps_tr at prunings; CONSISTENT) and "
+             "ddcl.lyapunov.full_gradient (strengthened: full-gradient training; REFUTED: L_q never increases "
+             "but p_2 grows without bound).  The check runs both candidates' decisive checks (at the run's "
+             "profile capped at ci) and returns UNKNOWN with their verdicts in details."),
+    checks=(Check("candidates", _fai.undetermined, {"which": "lyapunov"},
+                  description="the candidates' decisive checks (same functions and seed)"),),
+    controls=(Control("determined", "the reading is determined: all candidate readings agree",
+                      Check("candidates", _fai.undetermined, {"which": "lyapunov", "variant": "determined"})),),
+    expected=Verdict.UNKNOWN,
+)
+
 CLAIMS = CLAIMS + (AMPLIFICATION_INCRT, AMPLIFICATION_INCRT_WEAK, PRUNING_PER_HEAD, OBJECTIVE_ALONE,
-                   MLP_AS_STATED, UNIQUE_ONLINE)
+                   MLP_AS_STATED, UNIQUE_ONLINE, LYAPUNOV_AS_STATED)
