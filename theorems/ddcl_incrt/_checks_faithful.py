@@ -332,7 +332,8 @@ def undetermined(*, seed: int, profile: Profile, which: str, variant: str = "sta
             return Evidence(Verdict.REFUTED, instances=len(verdicts), details=details, seeds=(seed,),
                             counterexample=refuted(
                                 f"the candidate readings disagree: {', '.join(holds)} hold(s), "
-                                f"{', '.join(refutes)} refuted", candidates=verdicts),
+                                f"{', '.join(refutes)} refuted", candidates=verdicts,
+                                sub_check="candidates_agree"),
                             notes="candidates disagree, so the seed's sentence has no single reading")
         return Evidence(Verdict.UNKNOWN, instances=len(verdicts), details=details, seeds=(seed,),
                         notes="the candidates did not reach opposite definite verdicts")

@@ -80,7 +80,7 @@ def symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
             ok = r0 == 0
             tally.exact(bool(ok), level=Verdict.PROVED, counterexample=lambda: refuted(
                 f"symbolic residual of {name} is not zero at K={K}, d=1",
-                K=K, variant=variant, residual=str(r0)[:300]))
+                K=K, variant=variant, residual=str(r0)[:300], sub_check=name))
             if not ok:
                 return tally.evidence()
     tally.details["scope"] = "one sample (every N by linearity), d = 1, K in {2, 3}, tau > 0"
@@ -165,7 +165,8 @@ def autograd(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
             err = float(np.abs(mine - ref).max())
             obs = tally.close(err, 0.0, tol, counterexample=lambda: refuted(
                 f"{name}: closed form differs from autograd by {err:.3g} (budget {tol:.3g})",
-                margin=tol - err, variant=variant, N=N, K=K, d=d, tau=tau, Z=Z.tolist(), P=P.tolist()))
+                margin=tol - err, variant=variant, N=N, K=K, d=d, tau=tau, Z=Z.tolist(), P=P.tolist(),
+                sub_check=name))
             if obs.level is Verdict.REFUTED:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
         W = live_weights(Z, P, tau)
@@ -206,7 +207,7 @@ def _block_agrees(tally: Tally, Z: np.ndarray, P: np.ndarray, tau: float, Q: np.
             err = abs(out[name] - ref)
             obs = tally.close(err, 0.0, tol, counterexample=lambda: refuted(
                 f"DictionaryBlock.losses()[{name!r}] = {out[name]!r} differs from all_losses {ref!r} "
-                f"(budget {tol:.3g})", N=N, K=K, d=d, tau=tau, case=case))
+                f"(budget {tol:.3g})", N=N, K=K, d=d, tau=tau, case=case, sub_check="block_losses"))
             if obs.level is Verdict.REFUTED:
                 return False
         g = torch.autograd.grad(block.dictionary_loss(Zt), block.P)[0].numpy()
@@ -219,7 +220,8 @@ def _block_agrees(tally: Tally, Z: np.ndarray, P: np.ndarray, tau: float, Q: np.
         err = float(np.abs(g - ref).max())
         obs = tally.close(err, 0.0, tol, counterexample=lambda: refuted(
             f"DictionaryBlock ({mode}): autograd of dictionary_loss differs from the closed form by "
-            f"{err:.3g} (budget {tol:.3g})", variant=variant, N=N, K=K, d=d, tau=tau, case=case))
+            f"{err:.3g} (budget {tol:.3g})", variant=variant, N=N, K=K, d=d, tau=tau, case=case,
+            sub_check="block_grad"))
         if obs.level is Verdict.REFUTED:
             return False
     return True
@@ -333,7 +335,7 @@ def full_stationary_outside_hull(*, seed: int, profile: Profile, slack: str = "0
             f"full-gradient stationary point a* = {ctx.nstr(root, 30)} > 1 + {slack} at tau = {tau}: "
             f"the prototypes +-a* lie outside the data hull [-1, 1]",
             margin=float(1 + sl - lo), Z=[-1, 1], K=2, tau=tau, mode="full", a_star=ctx.nstr(root, 30),
-            certified_bracket=[str(lo), str(hi)]))
+            certified_bracket=[str(lo), str(hi)], sub_check="outside_hull"))
     return tally.evidence()
 
 
@@ -366,7 +368,8 @@ def f_stationary_in_hull(*, seed: int, profile: Profile, mode: str = "stopgrad")
             tol = float_tolerance(ops=100, scale=float(np.abs(Z).max()))
             tally.le(excess, 0.0, tol, counterexample=lambda: refuted(
                 f"{mode}: stationary prototype outside the data interval by {excess:.6g}",
-                margin=-excess, mode=mode, Z=Z.ravel().tolist(), P=P.ravel().tolist(), tau=tau))
+                margin=-excess, mode=mode, Z=Z.ravel().tolist(), P=P.ravel().tolist(), tau=tau,
+                sub_check="in_hull"))
         else:
             hullpt = (Q.T @ Z) / np.maximum(n[:, None], 1e-300)
             gap = float(np.abs(P - hullpt).max())

@@ -156,13 +156,17 @@ GRADIENTS = Claim(
     ),
     controls=(
         Control("detached_as_live", "the detached formula presented as the gradient of L_q",
-                Check("autograd", _grad.autograd, {"variant": "detached"})),
+                Check("autograd", _grad.autograd, {"variant": "detached"}),
+                targets="live grad L_q"),
         Control("plus_weight", "the weight q_ij [1 + (d_ij - ell_i)/tau]",
-                Check("symbolic", _grad.symbolic, {"variant": "plus"})),
+                Check("symbolic", _grad.symbolic, {"variant": "plus"}),
+                targets="dL_q/dp"),
         Control("tau_sign", "dL_q/dtau = -Var/tau^2",
-                Check("autograd", _grad.autograd, {"variant": "tau_sign"})),
+                Check("autograd", _grad.autograd, {"variant": "tau_sign"}),
+                targets="dL_q/dtau"),
         Control("block_detached", "the torch DictionaryBlock's full-mode gradient is the detached one",
-                Check("autograd", _grad.autograd, {"variant": "block_detached"})),
+                Check("autograd", _grad.autograd, {"variant": "block_detached"}),
+                targets="block_grad"),
     ),
     expected=Verdict.CONSISTENT,
 )
@@ -190,7 +194,8 @@ HULL_FULL = Claim(
     ),
     controls=(
         Control("slack_1pc", "stationary points leave the hull by at most 1 %",
-                Check("certified_root", _grad.full_stationary_outside_hull, {"slack": "1/100"})),
+                Check("certified_root", _grad.full_stationary_outside_hull, {"slack": "1/100"}),
+                targets="outside_hull"),
     ),
     expected=Verdict.REFUTED,
     condition=("stopgrad / free-energy training (c = 2): grad F = 0 means p_k = sum_i q_ik z_i / n_k, a "
@@ -211,7 +216,8 @@ HULL_F = Claim(
     checks=(Check("descent", _grad.f_stationary_in_hull, {"mode": "stopgrad"},
                   description="gradient descent on F, hull membership at convergence"),),
     controls=(Control("full_mode", "the same statement for full-gradient training",
-                      Check("descent", _grad.f_stationary_in_hull, {"mode": "full"})),),
+                      Check("descent", _grad.f_stationary_in_hull, {"mode": "full"}),
+                      targets="in_hull"),),
     expected=Verdict.CONSISTENT,
 )
 
@@ -1110,7 +1116,8 @@ OBJECTIVE_ALONE = Claim(
                   description="the candidates' decisive checks (same functions and seed)"),),
     controls=(Control("determined", "the reading is determined: all candidate readings agree",
                       Check("candidates", _fai.undetermined, {"which": "objective_alone",
-                                                               "variant": "determined"})),),
+                                                               "variant": "determined"}),
+                      targets="candidates_agree"),),
     expected=Verdict.UNKNOWN,
 )
 
@@ -1137,7 +1144,8 @@ MLP_AS_STATED = Claim(
     checks=(Check("candidates", _fai.undetermined, {"which": "mlp"},
                   description="the candidates' decisive checks (same functions and seed)"),),
     controls=(Control("determined", "the reading is determined: all candidate readings agree",
-                      Check("candidates", _fai.undetermined, {"which": "mlp", "variant": "determined"})),),
+                      Check("candidates", _fai.undetermined, {"which": "mlp", "variant": "determined"}),
+                      targets="candidates_agree"),),
     expected=Verdict.UNKNOWN,
 )
 
@@ -1196,7 +1204,8 @@ LYAPUNOV_AS_STATED = Claim(
     checks=(Check("candidates", _fai.undetermined, {"which": "lyapunov"},
                   description="the candidates' decisive checks (same functions and seed)"),),
     controls=(Control("determined", "the reading is determined: all candidate readings agree",
-                      Check("candidates", _fai.undetermined, {"which": "lyapunov", "variant": "determined"})),),
+                      Check("candidates", _fai.undetermined, {"which": "lyapunov", "variant": "determined"}),
+                      targets="candidates_agree"),),
     expected=Verdict.UNKNOWN,
 )
 

@@ -177,7 +177,7 @@ def origin_exact(*, seed: int, profile: Profile, variant: str = "statement") -> 
         n = len(H)
         if sp.expand(L0 - sp.log(d)) != 0 or any(x != 0 for x in g0):
             return Observation(Verdict.REFUTED, counterexample=refuted(
-                "L(0) != log d or grad L(0) != 0", L0=str(L0), variant=variant))
+                "L(0) != log d or grad L(0) != 0", L0=str(L0), variant=variant, sub_check="origin_value"))
         target = [[(v[i] * pi[k] if variant == "G_v_pi" else pi[i] * v[k]) for k in range(d)]
                   for i in range(d)]
         J0 = origin_jacobian(target, m, mk)
@@ -187,24 +187,24 @@ def origin_exact(*, seed: int, profile: Profile, variant: str = "statement") -> 
             i, j = bad[0]
             return Observation(Verdict.REFUTED, counterexample=refuted(
                 "-Hessian(L)(0) differs from J0 built from G0", variant=variant, entries=len(bad),
-                first=(i, j), hessian=str(J[i][j]), J0=str(J0[i][j])))
+                first=(i, j), hessian=str(J[i][j]), J0=str(J0[i][j]), sub_check="jacobian"))
         if origin_G0(ch) != target:
             return Observation(Verdict.REFUTED, counterexample=refuted(
                 "G_M(0) from the closed-form gradient differs from the stated -G0", variant=variant,
-                G0=[[str(x) for x in r] for r in origin_G0(ch)]))
+                G0=[[str(x) for x in r] for r in origin_G0(ch)], sub_check="G0"))
         # mu0 as the product computes it (population.reference_formulas, exact in sympy): the charpoly of
         # the Hessian of L is matched against that value, not against an inline |pi|^2 |v|^2
         mu2 = _mu0_sq_reference(ch)
         if mu2 is None:
             return Observation(Verdict.REFUTED, counterexample=refuted(
-                "reference_formulas' mu0^2 is not rational", d=d, variant=variant))
+                "reference_formulas' mu0^2 is not rational", d=d, variant=variant, sub_check="mu0_rational"))
         if variant == "mu_v":
             mu2 = mu2 / n2  # mu0' = |v| = mu0 / |pi|
         k = 1 if variant == "mult_one" else m
         if list(charpoly(rational_matrix(J))) != _charpoly_target(n, k, mu2):
             return Observation(Verdict.REFUTED, counterexample=refuted(
                 "charpoly(-Hessian(L)(0)) differs from x^(n-2k) (x^2 - mu0^2)^k", variant=variant, k=k,
-                mu0_sq=str(mu2), d=d))
+                mu0_sq=str(mu2), d=d, sub_check="charpoly"))
         n0 = d * m
         for b in range(m):
             p = [Fraction(0)] * n
@@ -217,7 +217,7 @@ def origin_exact(*, seed: int, profile: Profile, variant: str = "statement") -> 
             if Jp != [n2 * x for x in q] or Jq != [nv2 * x for x in p]:
                 return Observation(Verdict.REFUTED, counterexample=refuted(
                     "(pi_hat e_b^T, e_b v_hat^T) is not a mu0 eigenvector of -Hessian(L)(0)", b=b,
-                    variant=variant))
+                    variant=variant, sub_check="eigenvectors"))
         return Observation(Verdict.CERTIFIED, margin=0.0)
 
     explore(chains(max_d=4), body, tally, seed=seed, max_examples=profile.pick(12, 40, 200),
@@ -381,7 +381,8 @@ def saddle_mp(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         gn = ctx.sqrt(sum(x * x for G in g for x in G.flat))
         if gn > tol:
             return Observation(Verdict.REFUTED, margin=float(tol - gn), error=float(gn), counterexample=refuted(
-                f"|grad L| = {ctx.nstr(gn, 5)} > {tol:.1e}: not a critical point", variant=variant))
+                f"|grad L| = {ctx.nstr(gn, 5)} > {tol:.1e}: not a critical point", variant=variant,
+                sub_check="critical"))
         f = reference_formulas(pi_l, P_l, log=ctx.log, sqrt=ctx.sqrt)
         L = population_loss(pi, P, W[0] @ W[1], W[0] @ W[2] @ W[3].T @ W[0].T, ctx.mpf(1), ops)
         _, GPhi = grad_M_Phi(pi, P, W[0] @ W[1], W[0] @ W[2] @ W[3].T @ W[0].T, ctx.mpf(1), ops)
@@ -392,7 +393,7 @@ def saddle_mp(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         if err <= tol:
             return Observation(Verdict.CONSISTENT, margin=float(tol - err), error=float(err))
         return Observation(Verdict.REFUTED, margin=float(tol - err), error=float(err), counterexample=refuted(
-            f"L - H(pi) or the G_Phi formula off by {ctx.nstr(err, 5)}", variant=variant))
+            f"L - H(pi) or the G_Phi formula off by {ctx.nstr(err, 5)}", variant=variant, sub_check="values"))
 
     E1 = MarkovChain.lazy(E1_PI, "1/2")
     explore(chains(max_d=6), body, tally, seed=seed, max_examples=profile.pick(10, 40, 200),
@@ -433,19 +434,20 @@ def saddle_symbolic(*, seed: int, profile: Profile, variant: str = "statement") 
         for k in range(d):
             holds = bool(sp.cancel(sp.together(sp.expand(GM[i, k]))) == 0)
             tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted(
-                f"G_M[{i},{k}] != 0 at the candidate point", variant=variant))
+                f"G_M[{i},{k}] != 0 at the candidate point", variant=variant, sub_check="critical"))
             if not holds:
                 return tally.evidence()
     Ls = population_loss(pi, Pm, M, Z, sp.Integer(1), ops)
     H = -sum(x * sp.log(x) for x in pil)
     holds = bool(sp.simplify(sp.expand_log(sp.cancel(sp.together(Ls - H)), force=True)) == 0)
-    tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted("L != H(pi)", variant=variant))
+    tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted("L != H(pi)", variant=variant,
+                                                                            sub_check="values"))
     for q in range(d):
         for k in range(d):
             e = GPhi[q, k] + pil[q] * pil[k] * (pil[k] / n2 - 1) * r[q]
             holds = bool(sp.cancel(sp.together(sp.expand(e))) == 0)
             tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted(
-                f"G_Phi[{q},{k}] formula fails", variant=variant))
+                f"G_Phi[{q},{k}] formula fails", variant=variant, sub_check="values"))
             if not holds:
                 return tally.evidence()
     tally.details["scope"] = "d = 3, symbolic pi and lam (F1)"
@@ -834,15 +836,18 @@ def eigen_certified(*, seed: int, profile: Profile, variant: str = "statement") 
             c_abs = abs(c)
             small = lambda x: bool(x.contains(0)) and bool(x.rad() <= tiny)  # noqa: E731
             viol: list[str] = []      # certified violations of the statement
+            vsub: list[str] = []    # the sub-check of each violation, in order
             undecided: list[str] = []
             # (a) cross block
             cross = [J[i][j] for i in range(n0) for j in range(n0, n)]
             if any(not x.contains(0) for x in cross):
+                vsub.append("cross_block")
                 viol.append("a cross-block entry of the Hessian is certainly nonzero")
             elif not all(small(x) for x in cross):
                 undecided.append("cross block enclosures wider than 1e-60")
             n_exact_zero = sum(1 for x in cross if x == 0)
             if any(not x.contains(0) for x in g):
+                vsub.append("critical")
                 viol.append("grad L(theta_c1) is certainly nonzero")
             elif not all(small(x) for x in g):
                 undecided.append("grad L(theta_c1) enclosures wider than 1e-60")
@@ -853,8 +858,10 @@ def eigen_certified(*, seed: int, profile: Profile, variant: str = "statement") 
                               or (j - q0 == i - k0 and 0 <= j - q0 < mk))
                     if want_c:
                         if not J[i][j].overlaps(c):
+                            vsub.append("attention_c")
                             viol.append(f"J[{i},{j}] = {J[i][j].str(10)} excludes c = {c.str(10)}")
                     elif not J[i][j].contains(0):
+                        vsub.append("attention_block")
                         viol.append(f"attention entry J[{i},{j}] is certainly nonzero")
                     elif not small(J[i][j]):
                         undecided.append(f"attention entry J[{i},{j}] wider than 1e-60")
@@ -866,6 +873,7 @@ def eigen_certified(*, seed: int, profile: Profile, variant: str = "statement") 
             KSK = _KtSK(_outer_K(pi_a, [list(r) for r in W[0]], [list(r) for r in W[1]], flint.arb(0)), pi_a,
                         flint.arb(0))
             if any(not J[i][j].overlaps(-KSK[i][j]) for i in range(n0) for j in range(n0)):
+                vsub.append("outer_block")
                 viol.append("outer block of J differs from -K^T S K")
             # (d) spectrum of the whole J: +|c| (x m_k) the only certified positive eigenvalues (the -|c|
             # multiplicity is read on the attention block, (f): an outer eigenvalue may not coincide with it)
@@ -875,10 +883,12 @@ def eigen_certified(*, seed: int, profile: Profile, variant: str = "statement") 
             zero_cl = [cl for cl in full if cl.sign() is Tri.UNKNOWN]
             res = _cluster_at(full, c_abs, mk)
             if res != "ok":
+                vsub += ["spectrum"] if res == "viol" else []
                 (viol if res == "viol" else undecided).append(
                     f"J: no cluster of exactly {mk} eigenvalues at +|c| = {c_abs.str(10)}: "
                     f"{_spectrum_summary(full)}")
             if n_pos > mk or n_neg > d - 1 + mk:
+                vsub.append("spectrum")
                 viol.append(f"J has {n_pos} certified positive and {n_neg} certified negative eigenvalues, "
                             f"expected {mk} and d - 1 + m_k = {d - 1 + mk}")
             elif (n_pos < mk or n_neg < d - 1 + mk
@@ -891,6 +901,7 @@ def eigen_certified(*, seed: int, profile: Profile, variant: str = "statement") 
             o_pos = sum(cl.multiplicity for cl in outer if cl.sign() is Tri.TRUE)
             o_zero = [cl for cl in outer if cl.sign() is Tri.UNKNOWN]
             if o_pos or o_neg > d - 1:
+                vsub.append("outer_spectrum")
                 viol.append(f"outer block: {o_pos} certified positive, {o_neg} certified negative "
                             "eigenvalues")
             elif o_neg < d - 1 or not all(bool(cl.enclosure.rad() <= tiny) for cl in o_zero):
@@ -898,6 +909,7 @@ def eigen_certified(*, seed: int, profile: Profile, variant: str = "statement") 
             chol = ball_cholesky_pd([[H[i][j] + (eta if i == j else 0) for j in range(n0)]
                                      for i in range(n0)], bits=ARB_BITS)
             if chol is Tri.FALSE:
+                vsub.append("outer_spectrum")
                 viol.append("-J_outer + eta I is not positive definite (an outer eigenvalue >= eta)")
             elif chol is Tri.UNKNOWN:
                 undecided.append("arb Cholesky of -J_outer + eta I undecided")
@@ -907,6 +919,7 @@ def eigen_certified(*, seed: int, profile: Profile, variant: str = "statement") 
             for t, what in ((c_abs, "+|c|"), (-c_abs, "-|c|")):
                 res = _cluster_at(att, t, mk)
                 if res != "ok":
+                    vsub += ["attention_spectrum"] if res == "viol" else []
                     (viol if res == "viol" else undecided).append(
                         f"attention block: no cluster of {mk} eigenvalues at {what}: "
                         f"{_spectrum_summary(att)}")
@@ -918,6 +931,7 @@ def eigen_certified(*, seed: int, profile: Profile, variant: str = "statement") 
                 half = flint.arb("5e-7")
                 if len(got) != len(want) or any(tri_lt(abs(x - flint.arb(repr(w))), half) is not Tri.TRUE
                                                 for x, w in zip(got, want)):
+                    vsub.append("anchors")
                     viol.append(f"E1 anchors {want} not matched to 5e-7: {[x.str(8) for x in got]}")
                 anchors[f"E1 {ch.name}"] = {"c": f"{float(f['c'].mid()):.16g} +/- {float(f['c'].rad()):.1e}",
                                             "spectrum_J": _spectrum_summary(full),
@@ -926,17 +940,17 @@ def eigen_certified(*, seed: int, profile: Profile, variant: str = "statement") 
             if a_neg:
                 return Observation(Verdict.REFUTED, counterexample=refuted(
                     "the attention block of -Hessian(L) has certified negative eigenvalues",
-                    negative=_spectrum_summary(a_neg), c=c.str(12)))
+                    negative=_spectrum_summary(a_neg), c=c.str(12), sub_check="psd_attention"))
             return Observation(Verdict.UNKNOWN)  # its zero eigenvalues are enclosed, never certified >= 0
         if variant == "outer_unstable":
             if chol is Tri.TRUE:
                 return Observation(Verdict.REFUTED, counterexample=refuted(
                     "-J_outer + eta I is positive definite (arb Cholesky): every outer eigenvalue < eta",
-                    eta=ETA, outer_spectrum=_spectrum_summary(outer)))
+                    eta=ETA, outer_spectrum=_spectrum_summary(outer), sub_check="outer_stability"))
             return Observation(Verdict.CERTIFIED if chol is Tri.FALSE else Verdict.UNKNOWN)
         if viol:
             return Observation(Verdict.REFUTED, counterexample=refuted(
-                "; ".join(viol[:3]), variant=variant, c=c.str(12)))
+                "; ".join(viol[:3]), variant=variant, c=c.str(12), sub_check=vsub[0]))
         if undecided:
             tally.note(f"{ch.name}: " + "; ".join(undecided[:2]))
             return Observation(Verdict.UNKNOWN)
@@ -1084,13 +1098,15 @@ def growth_certified(*, seed: int, profile: Profile, variant: str = "statement")
         if variant == "lambda_squared":
             if not same:
                 return Observation(Verdict.REFUTED, counterexample=refuted(
-                    "c/lam^2 differs between lam and lam/2 (certified)", lam=str(lam), r1=str(r1), r2=str(r2)))
+                    "c/lam^2 differs between lam and lam/2 (certified)", lam=str(lam), r1=str(r1), r2=str(r2),
+                    sub_check="lambda_scaling"))
             return Observation(Verdict.UNKNOWN)
         if pos is Tri.TRUE and same:
             return Observation(Verdict.CERTIFIED)
         if pos is Tri.FALSE or not same:
             return Observation(Verdict.REFUTED, counterexample=refuted(
-                "c <= 0 or c/lam not constant", c=str(c1), lam=str(lam)))
+                "c <= 0 or c/lam not constant", c=str(c1), lam=str(lam),
+                sub_check="lambda_scaling" if pos is not Tri.FALSE else "sign"))
         return Observation(Verdict.UNKNOWN)
 
     explore(lazy_chains(), body, tally, seed=seed, max_examples=profile.pick(20, 60, 300),
@@ -1121,7 +1137,8 @@ def growth_eigenvector_sign(*, seed: int, profile: Profile, variant: str = "stat
         if s == want:
             return Observation(Verdict.CONSISTENT, margin=abs(vec[n0] * vec[n0 + 1]))
         return Observation(Verdict.REFUTED, counterexample=refuted(
-            "sign of the unstable attention mode differs", K2=K2, mode_sign=float(s), variant=variant))
+            "sign of the unstable attention mode differs", K2=K2, mode_sign=float(s), variant=variant,
+            sub_check="mode_sign"))
 
     explore(chains(max_d=5, families=("metropolis", "positive")), body, tally, seed=seed,
             max_examples=profile.pick(10, 40, 150),

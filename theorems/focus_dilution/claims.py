@@ -148,10 +148,13 @@ ORIGIN_SPECTRUM = Claim(
               description="torch autograd Hessian at 0 equals the exact Hessian of L"),
     ),
     controls=(
-        Control("mu_v", "mu0' = |v| (without |pi|)", Check("exact", _spec.origin_exact, {"variant": "mu_v"})),
+        Control("mu_v", "mu0' = |v| (without |pi|)", Check("exact", _spec.origin_exact, {"variant": "mu_v"}),
+        targets="charpoly"),
         Control("G_v_pi", "G0' = v pi^T (W0 would condense along v)",
-                Check("exact", _spec.origin_exact, {"variant": "G_v_pi"})),
-        Control("mult_one", "+-mu0 with multiplicity 1", Check("exact", _spec.origin_exact, {"variant": "mult_one"})),
+                Check("exact", _spec.origin_exact, {"variant": "G_v_pi"}),
+                targets="jacobian"),
+        Control("mult_one", "+-mu0 with multiplicity 1", Check("exact", _spec.origin_exact, {"variant": "mult_one"}),
+        targets="charpoly"),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -176,9 +179,11 @@ SADDLE_LOCATION = Claim(
     ),
     controls=(
         Control("pi_minus_uniform", "the 'pi - 1/d point' at its loss-minimising scale is not critical",
-                Check("mp", _spec.saddle_mp, {"variant": "pi_minus_uniform"})),
+                Check("mp", _spec.saddle_mp, {"variant": "pi_minus_uniform"}),
+                targets="critical"),
         Control("pi_minus_uniform_symbolic", "W1 along v: G_M != 0 symbolically",
-                Check("symbolic", _spec.saddle_symbolic, {"variant": "pi_minus_uniform"})),
+                Check("symbolic", _spec.saddle_symbolic, {"variant": "pi_minus_uniform"}),
+                targets="critical"),
     ),
     expected=Verdict.PROVED,
 )
@@ -214,12 +219,15 @@ SADDLE_EIGEN = Claim(
     ),
     controls=(
         Control("psd_attention", "the attention block is PSD (refuted by the certified -|c| x m_k)",
-                Check("certified", _spec.eigen_certified, {"variant": "psd_attention"})),
+                Check("certified", _spec.eigen_certified, {"variant": "psd_attention"}),
+                targets="psd_attention"),
         Control("outer_unstable", "an unstable direction inside (W0, W1) (eigenvalue >= 1e-30; refuted by "
                                   "the arb Cholesky)",
-                Check("certified", _spec.eigen_certified, {"variant": "outer_unstable"})),
+                Check("certified", _spec.eigen_certified, {"variant": "outer_unstable"}),
+                targets="outer_stability"),
         Control("lambda_squared", "c = (s_c^2/n2) K1 lam^2 Cov for F1 (the Hessian's +c excludes it)",
-                Check("certified", _spec.eigen_certified, {"variant": "lambda_squared"})),
+                Check("certified", _spec.eigen_certified, {"variant": "lambda_squared"}),
+                targets=("attention_c", "spectrum", "attention_spectrum")),
     ),
     expected=Verdict.CERTIFIED,
 )
@@ -242,9 +250,11 @@ GROWTH_SIGN = Claim(
     ),
     controls=(
         Control("lambda_squared", "c proportional to lam^2",
-                Check("certified", _spec.growth_certified, {"variant": "lambda_squared"})),
+                Check("certified", _spec.growth_certified, {"variant": "lambda_squared"}),
+                targets="lambda_scaling"),
         Control("opposite_sign", "sign(c) = -sign(K2)",
-                Check("eigenvector_sign", _spec.growth_eigenvector_sign, {"variant": "opposite_sign"})),
+                Check("eigenvector_sign", _spec.growth_eigenvector_sign, {"variant": "opposite_sign"}),
+                targets="mode_sign"),
     ),
     expected=Verdict.CERTIFIED,
 )

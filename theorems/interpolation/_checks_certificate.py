@@ -74,7 +74,8 @@ def certificate_witness(*, seed: int, profile: Profile, variant: str | None = No
     for k, gamma in WITNESSES:
         m = witness_network(k, gamma, 2 * gamma if variant == "gamma_doubled" else None)
         if m(m.dataset.inputs[0], kernel="hardmax") != [TARGET] * (k + 1):
-            tally.exact(False, counterexample=refuted("the witness network is not exact under hardmax", k=k))
+            tally.exact(False, counterexample=refuted("the witness network is not exact under hardmax", k=k,
+                                                              sub_check="hardmax_exact"))
             return tally.evidence()
         cert = certify(m)
         if not cert.certified:
@@ -89,7 +90,7 @@ def certificate_witness(*, seed: int, profile: Profile, variant: str | None = No
                     tally.add(Observation(Verdict.REFUTED, error=dev, counterexample=refuted(
                         f"unsound certificate: witness k = {k}, gamma = {gamma} is not exact at tau = {t} <= "
                         f"tau_c = {cert.tau_c} (dps {p}): d_H = {dev:.3g}", k=k, gamma=str(gamma), tau=str(t),
-                        tau_c=cert.tau_c, deviation=dev, variant=variant)))
+                        tau_c=cert.tau_c, deviation=dev, variant=variant, sub_check="soundness")))
                     return tally.evidence()
         ok, dev = exact_at(m, FACTOR * tc, dps)
         rec["deviation_at_factor_tau_c"] = dev
@@ -97,7 +98,7 @@ def certificate_witness(*, seed: int, profile: Profile, variant: str | None = No
         if ok:
             tally.add(Observation(Verdict.REFUTED, error=dev, counterexample=refuted(
                 f"certificate not sharp: witness k = {k} still exact at {FACTOR} tau_c = {float(FACTOR * tc):.4g}",
-                k=k, tau_c=cert.tau_c)))
+                k=k, tau_c=cert.tau_c, sub_check="sharpness")))
             return tally.evidence()
         tally.add(Observation(Verdict.CONSISTENT, error=0.0))
     tally.details.update(witnesses=recs, factor=FACTOR)

@@ -66,7 +66,8 @@ def hardmax_exact(*, seed: int, profile: Profile, variant: str | None = None,
             model = build_interpolator(D, "hardmax", separation=separation, seed=seed, collapse=collapse,
                                        _variant=variant)
         except ConstructionError as e:
-            return _scratch().exact(False, counterexample=refuted(f"post-condition failed: {e}", variant=variant))
+            return _scratch().exact(False, counterexample=refuted(f"post-condition failed: {e}", variant=variant,
+                                                                  sub_check="construction"))
         outs = model.evaluate_dataset()
         stats["instances"] += 1
         stats["max_tokens"] = max(stats["max_tokens"], D.num_tokens)
@@ -75,7 +76,7 @@ def hardmax_exact(*, seed: int, profile: Profile, variant: str | None = None,
             if set(o) != set(y):
                 return _scratch().exact(False, counterexample=refuted(
                     f"sequence {j}: output set differs from the targets", sequence=j, outputs=_fmt([o]),
-                    variant=variant))
+                    variant=variant, sub_check="outputs"))
         if D.num_tokens <= 40:  # independent reference evaluator (numerics.attention, Fractions)
             stats["reference_checked"] += 1
             for j, x in enumerate(D.inputs):
@@ -84,7 +85,7 @@ def hardmax_exact(*, seed: int, profile: Profile, variant: str | None = None,
                 if ref != fast:
                     return _scratch().exact(False, counterexample=refuted(
                         f"reference and fast exact evaluators disagree on sequence {j}",
-                        reference=_fmt([ref]), fast=_fmt([fast])))
+                        reference=_fmt([ref]), fast=_fmt([fast]), sub_check="reference"))
         return _scratch().exact(True, margin=model.gadget_margin())
 
     if variant in ("skip_separation", "no_collapse"):
@@ -244,7 +245,7 @@ def hardmax_torch(*, seed: int, profile: Profile, variant: str | None = None) ->
         if not worst <= budget:
             return Observation(Verdict.REFUTED, error=worst, counterexample=refuted(
                 f"torch export off the targets by {worst:.3g} > derived budget {budget:.3g}",
-                error=worst, budget=budget))
+                error=worst, budget=budget, sub_check="export_error"))
         return Observation(Verdict.CONSISTENT, error=worst, margin=budget - worst)
 
     explore(interpolation_datasets(), body, tally, seed=seed, max_examples=profile.pick(8, 30, 200),
@@ -348,7 +349,8 @@ def torch_blockwise(*, seed: int, profile: Profile, variant: str | None = None) 
             if not err <= tol:
                 tally.add(Observation(Verdict.REFUTED, error=err, counterexample=refuted(
                     f"{label}, block {bi} ({blk.label}): torch export off the exact output by {err:.3g} > "
-                    f"budget {tol:.3g}", block=bi, label=blk.label, error=err, budget=tol, variant=variant)))
+                    f"budget {tol:.3g}", block=bi, label=blk.label, error=err, budget=tol, variant=variant,
+                    sub_check="block_error")))
                 return tally.evidence()
             tally.add(Observation(Verdict.CONSISTENT, error=err, margin=tol - err))
     tally.details.update(blocks_checked=blocks_checked[0], skipped_near_ties=skipped[0],
@@ -456,10 +458,10 @@ def softmax_grid(*, seed: int, profile: Profile, variant: str | None = None) -> 
                     if not ok:
                         return Observation(Verdict.REFUTED, error=dev, counterexample=refuted(
                             f"not exact at tau = {t} <= tau_c = {cert.tau_c} (dps {p}): d_H = {dev:.3g}",
-                            tau=str(t), dps=p, deviation=dev))
+                            tau=str(t), dps=p, deviation=dev, sub_check="grid_exact"))
             if tstar is None or F(cert.tau_c) > tstar:
                 return Observation(Verdict.REFUTED, counterexample=refuted(
-                    f"tau_c = {cert.tau_c} exceeds tau*_grid = {tstar}", **rec))
+                    f"tau_c = {cert.tau_c} exceeds tau*_grid = {tstar}", **rec, sub_check="tau_c_vs_grid"))
             return Observation(Verdict.CONSISTENT, margin=float(tstar) / cert.tau_c)
         if variant == "tau_infinity":
             # tau = 10^3 max |score| over the hardmax trajectory: near-uniform attention
@@ -493,7 +495,7 @@ def softmax_grid(*, seed: int, profile: Profile, variant: str | None = None) -> 
             return Observation(Verdict.CONSISTENT, error=dev)
         return Observation(Verdict.REFUTED, error=dev, counterexample=refuted(
             f"variant {variant}: not exact at tau = {t}: d_H = {dev:.3g}", tau=str(t), deviation=dev,
-            variant=variant))
+            variant=variant, sub_check="variant_exactness"))
 
     examples = SOFTMAX_PINNED if variant != "tau_infinity" else SOFTMAX_PINNED[1:]
     explore(_softmax_instances(profile), body, tally, seed=seed,
