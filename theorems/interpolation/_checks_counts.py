@@ -370,7 +370,7 @@ def length_independence(*, seed: int, profile: Profile, builder: str = "construc
             if (L1, P1) != (L0, P0) or not ok1:
                 return _scratch().exact(False, counterexample=refuted(
                     f"(L, P) changed from {(L0, P0)} to {(L1, P1)} when the inputs grew (scale {scale})",
-                    builder=builder, counts=seen, interpolates=ok1))
+                    builder=builder, counts=seen, interpolates=ok1, sub_check="counts_unchanged"))
         return _scratch().exact(True)
 
     explore(interpolation_datasets(N_max=4, n_max=5), body, tally, seed=seed,
@@ -526,7 +526,7 @@ def length_profile(*, seed: int, profile: Profile, builder: str = "construction"
                 tally.exact(slope == 0, counterexample=refuted(
                     f"{label}, {att}: the observed {q} depends on the input lengths: {q}(n) = {poly} through "
                     f"{xy} (n = sum n_j)", base=label, attention=att, quantity=q, points=xy, interpolant=str(poly),
-                    builder=builder))
+                    builder=builder, sub_check="length_slope"))
                 if slope != 0:
                     return tally.evidence()
             profiles[f"{label}/{att}"] = {"L": pts["L"][0][1], "P": pts["P"][0][1],

@@ -91,12 +91,13 @@ def rank_one_collapse(*, seed: int, profile: Profile, variant: str | None = None
             i = next(i for i, (g, w) in enumerate(zip(got, want)) if g != w)
             return _scratch().exact(False, counterexample=refuted(
                 f"token {i} (v.x = {_dot(v, X[i])}) goes to {_fmt([got[i]])[0]}, predicted {_fmt([want[i]])[0]}",
-                tokens=_fmt(X), v=list(v), variant=variant))
+                tokens=_fmt(X), v=list(v), variant=variant, sub_check="prediction"))
         p = [_dot(v, x) for x in X]
         if 0 not in p and p.count(max(p)) == 1 and p.count(min(p)) == 1:
             reduced[0] += 1
             if len(set(got)) > 2:
-                return _scratch().exact(False, counterexample=refuted("more than two distinct outputs"))
+                return _scratch().exact(False, counterexample=refuted("more than two distinct outputs",
+                                                                      sub_check="two_outputs"))
         return _scratch().exact(True)
 
     @st.composite
@@ -165,7 +166,7 @@ def box_to_corner(*, seed: int, profile: Profile, variant: str | None = None) ->
             if g != leader:
                 return _scratch().exact(False, counterexample=refuted(
                     f"token {_fmt([X[i]])[0]} maps to {_fmt([g])[0]}, not to the leader {_fmt([leader])[0]}",
-                    R=str(R), leader=str(Rp), tokens=_fmt(X), variant=variant))
+                    R=str(R), leader=str(Rp), tokens=_fmt(X), variant=variant, sub_check="to_leader"))
         return _scratch().exact(True, margin=float(Rp - R) if variant != "closed_box" else 0.0)
 
     @st.composite
@@ -252,16 +253,18 @@ def sphere_fixed(*, seed: int, profile: Profile, variant: str | None = None) -> 
         if any(_dot(s, s) != R * R for s in S):  # the lemma's hypothesis |s_i| = R, on the product's Sph maps
             return _scratch().exact(False, counterexample=refuted(
                 "generator: a Sph/Sph^- point is not on the sphere of radius R", R=str(R),
-                norms2=[str(_dot(s, s)) for s in S]))
+                norms2=[str(_dot(s, s)) for s in S], sub_check="generator"))
         for z in Z[: extra]:  # the hypothesis <s_i, z> < R^2
             if any(_dot(s, z) >= R * R for s in S):
-                return _scratch().exact(False, counterexample=refuted("generator broke <s, z> < R^2"))
+                return _scratch().exact(False, counterexample=refuted("generator broke <s, z> < R^2",
+                                                                      sub_check="generator"))
         X = S + Z
         got = _attend(X, A)
         for i, s in enumerate(S):
             if got[i] != s:
                 return _scratch().exact(False, counterexample=refuted(
-                    f"sphere point {_fmt([s])[0]} moved to {_fmt([got[i]])[0]}", tokens=_fmt(X), variant=variant))
+                    f"sphere point {_fmt([s])[0]} moved to {_fmt([got[i]])[0]}", tokens=_fmt(X), variant=variant,
+                    sub_check="fixed"))
         return _scratch().exact(True)
 
     @st.composite

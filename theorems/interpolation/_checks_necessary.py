@@ -83,7 +83,7 @@ def equivariance(*, seed: int, profile: Profile, variant: str | None = None, ker
         tally.exact(ok, counterexample=refuted(
             "a permutation pair with different target sets is not interpolated (E3: equal output sets)",
             inputs=[[str(v) for v in t] for t in X], permuted=[[str(v) for v in t] for t in Xs],
-            targets=["(5, 5)", "(6, 6)"], builder=str(outs)[:300]))
+            targets=["(5, 5)", "(6, 6)"], builder=str(outs)[:300], sub_check="E3"))
         return tally.evidence()
 
     def same(a, b) -> bool:
@@ -111,13 +111,15 @@ def equivariance(*, seed: int, profile: Profile, variant: str | None = None, ker
         if not same(outp, [out[p] for p in perm]):  # E1
             return _scratch().exact(False, counterexample=refuted(
                 "E1 fails: T(X o sigma) != T(X) o sigma", tokens=[[str(v) for v in t] for t in X],
-                perm=perm, variant=variant))
+                perm=perm, variant=variant, sub_check="E1"))
         for i in range(len(X)):  # E2
             for k in range(i):
                 if X[i] == X[k] and not same([out[i]], [out[k]]):
-                    return _scratch().exact(False, counterexample=refuted("E2 fails: equal tokens split"))
+                    return _scratch().exact(False, counterexample=refuted("E2 fails: equal tokens split",
+                                                                          sub_check="E2"))
         if exact and len(set(out)) > len(set(X)):  # E2/E4
-            return _scratch().exact(False, counterexample=refuted("E4 fails: more outputs than distinct inputs"))
+            return _scratch().exact(False, counterexample=refuted("E4 fails: more outputs than distinct inputs",
+                                                                  sub_check="E4"))
         return _scratch().exact(True) if exact else Observation(Verdict.CONSISTENT)
 
     @st.composite

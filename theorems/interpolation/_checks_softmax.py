@@ -201,7 +201,7 @@ def certified_bound(*, seed: int, profile: Profile, exponent_factor: int = 1,
             if not _kernel_agrees(scores, tau, 128):
                 return Observation(Verdict.REFUTED, counterexample=refuted(
                     f"the shared softmax kernel disagrees with exp((s - max)/tau)/sum at tau = {tau}",
-                    tau=str(tau), scores=[str(s) for s in scores]))
+                    tau=str(tau), scores=[str(s) for s in scores], sub_check="kernel"))
             bits = 128
             while True:
                 decision, ratio = _decide_row(scores, values, p, tau, exponent_factor, bits)
@@ -220,7 +220,7 @@ def certified_bound(*, seed: int, profile: Profile, exponent_factor: int = 1,
                     margin=margin, tau=str(tau), scores=[str(s) for s in scores],
                     values=[[str(x) for x in v] for v in values],
                     log_bound_over_deviation=None if ratio is None else ratio.str(10),
-                    exponent_factor=exponent_factor, limit_point=limit_point))
+                    exponent_factor=exponent_factor, limit_point=limit_point, sub_check="bound"))
             obs = Observation(Verdict.CERTIFIED if decision is Tri.TRUE else Verdict.UNKNOWN,
                               margin=margin)
             if worst is None or obs.level.strength < worst.level.strength or (
@@ -331,7 +331,7 @@ def symbolic_identity_and_limit(*, seed: int, profile: Profile, exponent_factor:
             rhs = sum(pi[l] * (xs[l] - xbar) for l in range(c, n))
             ok = sp.simplify(sp.together(lhs - rhs)) == 0
             tally.exact(bool(ok), level=Verdict.PROVED, counterexample=lambda: refuted(
-                "identity fails", n=n, c=c, residual=str(sp.simplify(lhs - rhs))))
+                "identity fails", n=n, c=c, residual=str(sp.simplify(lhs - rhs)), sub_check="identity"))
     # sharp limit on rows with c maximisers at 0, k keys at -Delta and one key at -2*Delta
     for c, k in ((1, 1), (2, 1), (1, 2), (2, 2)):
         xs = sp.symbols(f"y1:{c + k + 2}")
@@ -346,7 +346,7 @@ def symbolic_identity_and_limit(*, seed: int, profile: Profile, exponent_factor:
         ok = sp.simplify(lim - predicted) == 0
         tally.exact(bool(ok), level=Verdict.PROVED, counterexample=lambda: refuted(
             "sharp limit differs", c=c, k=k, limit=str(lim), predicted=str(predicted),
-            exponent_factor=exponent_factor))
+            exponent_factor=exponent_factor, sub_check="sharp_limit"))
         if not ok:
             break
     tally.details["scope"] = "identity: n <= 4, all c; limit: c, k in {1, 2}"

@@ -86,7 +86,7 @@ def witness_sharpness(*, seed: int, profile: Profile, exponent_factor: Fraction 
         tally.exact(bool(lim == 1), level=Verdict.PROVED, counterexample=refuted(
             f"witness (n = {n}, c = {c}, Delta = {gap}): lim_(tau->0) deviation/bound = {lim}, not 1: "
             "the bound is not approached", n=n, c=c, gap=str(gap), limit=str(lim),
-            exponent_factor=str(ef)))
+            exponent_factor=str(ef), sub_check="sharp_limit"))
         # arb: the two-sided enclosure at each tau
         rel = []
         for tau in _taus(profile):
@@ -105,7 +105,7 @@ def witness_sharpness(*, seed: int, profile: Profile, exponent_factor: Fraction 
                 tally.exact(False, counterexample=refuted(
                     f"witness (n = {n}, c = {c}, Delta = {gap}) at tau = {tau}: deviation/bound = "
                     f"{1 - rel[-1]:.6g} outside [1 - ((n-c)/c) e^(-Delta/tau), 1]", n=n, c=c, tau=str(tau),
-                    ratio=1 - rel[-1], exponent_factor=str(ef)))
+                    ratio=1 - rel[-1], exponent_factor=str(ef), sub_check="two_sided"))
                 return tally.evidence()
             tally.add(Observation(Verdict.CERTIFIED if (up is Tri.TRUE and lo is Tri.TRUE) else Verdict.UNKNOWN))
         approach[f"n={n},c={c},Delta={gap}"] = rel

@@ -67,7 +67,8 @@ def upper_bound_ridge(*, seed: int, profile: Profile, factor: Any = 1) -> Eviden
     sub = dict(zip(list(V), list(Veps)))
     facts.append(("zero gradient at V_eps", all(sp.simplify(g.subs(sub)) == 0 for g in grad)))
     for label, ok in facts:
-        tally.exact(bool(ok), level=Verdict.PROVED, counterexample=refuted(f"ridge: {label} fails"))
+        tally.exact(bool(ok), level=Verdict.PROVED, counterexample=refuted(f"ridge: {label} fails",
+                                                                             sub_check="ridge_facts"))
     for name, Vi in (("V_mn", Vmn), ("V_alt", Valt)):
         nrm = sp.simplify(sum(v * v for v in Vi))
         gap = sp.factor(sp.simplify(factor * eps * nrm - mJ))
@@ -78,7 +79,7 @@ def upper_bound_ridge(*, seed: int, profile: Profile, factor: Any = 1) -> Eviden
             e0 = sp.Rational(1, 100)
             tally.exact(False, counterexample=refuted(
                 f"min J_eps > {factor} eps |{name}|^2 at eps = 1/100: {mJ.subs(eps, e0)} > {factor * e0 * nrm}",
-                eps="1/100", min_J=str(mJ.subs(eps, e0)), bound=str(factor * e0 * nrm)))
+                eps="1/100", min_J=str(mJ.subs(eps, e0)), bound=str(factor * e0 * nrm), sub_check="bound"))
             return tally.evidence()
         tally.exact(True, level=Verdict.PROVED)
     rng = random.Random(seed)
@@ -88,7 +89,8 @@ def upper_bound_ridge(*, seed: int, profile: Profile, factor: Any = 1) -> Eviden
         for e0 in (sp.Rational(1, 10), sp.Rational(1, 1000)):
             m0 = ridge_min_J(Xr, Yr, e0)
             tally.exact(bool(m0 <= factor * e0 * nrm), margin=float(factor * e0 * nrm - m0),
-                        counterexample=refuted("random ridge instance violates the bound", eps=str(e0)))
+                        counterexample=refuted("random ridge instance violates the bound", eps=str(e0),
+                                               sub_check="bound"))
     return tally.evidence()
 
 
@@ -186,14 +188,14 @@ def upper_bound_construction(*, seed: int, profile: Profile, variant: str | None
             if not ok:
                 tally.exact(False, counterexample=refuted(
                     f"E(theta_dag) != 0: the tau = 1 network is not exact (dps {p}, d_H = {dev:.3g})",
-                    tau0=cert.tau_c, deviation=dev, variant=variant))
+                    tau0=cert.tau_c, deviation=dev, variant=variant, sub_check="tau1_exact"))
                 return tally.evidence()
         n2 = theta_norm2(m, tau0)
         n2m = _materialised_norm2(m, tau0)
         norms.append({"tau0": cert.tau_c, "norm2": f"{float(n2):.4g}", "digits": len(str(n2.numerator))})
         tally.exact(n2 > 0 and n2 == n2m, counterexample=refuted(
             "|theta_dag|^2 differs from the materialised tensors' sum of squares",
-            closed=f"{float(n2):.6g}", materialised=f"{float(n2m):.6g}"))
+            closed=f"{float(n2):.6g}", materialised=f"{float(n2m):.6g}", sub_check="norm2"))
     tally.details["theta_dag"] = norms
     tally.note("|theta_dag|^2 can be astronomically large: the bound is valid but loose (spec §4.12)")
     return tally.evidence()
@@ -310,12 +312,14 @@ def figure1_reproduction(*, seed: int, profile: Profile, variant: str | None = N
          f"|inputs|^2 + 1 + |W|^2 + |U|^2 + |b|^2 = {code_n2:.8g}, not the authors' code's {AUTHORS_CODE_LINE_NORM2}",
          code_n2, code_tol),
     )
-    for ok, msg, val, tol in facts:
+    fact_names = ("E_theta_star", "norm2_model", "theta_star_norm2", "E_epoch1", "E_theta0_authors",
+                  "code_line_norm2")  # the sub-check of each fact, in order
+    for name, (ok, msg, val, tol) in zip(fact_names, facts, strict=True):
         if ok:
             tally.add(Observation(Verdict.CONSISTENT, error=val, margin=tol))
         else:
             tally.add(Observation(Verdict.REFUTED, error=val, counterexample=refuted(
-                msg, value=val, tolerance=tol, variant=variant)))
+                msg, value=val, tolerance=tol, variant=variant, sub_check=name)))
             return tally.evidence(level_cap=Verdict.CONSISTENT)
     if profile.name != "thorough":
         tally.note("full Figure 1 training runs only in the thorough profile (benchmarks/interpolation)")
@@ -355,11 +359,12 @@ def linear_scaling_ridge(*, seed: int, profile: Profile, variant: str | None = N
     lim_E1 = sp.limit(E / eps, eps, 0)
     if variant == "data_theta_eps":
         tally.exact(bool(lim_E1 > 0), level=Verdict.PROVED, counterexample=refuted(
-            f"lim E(V_eps)/eps = {lim_E1}: the data term is o(eps), not Theta(eps)", limit=str(lim_E1)))
+            f"lim E(V_eps)/eps = {lim_E1}: the data term is o(eps), not Theta(eps)", limit=str(lim_E1),
+            sub_check="data_term_order"))
         return tally.evidence()
     if variant == "o_eps":
         tally.exact(bool(lim_J == 0), level=Verdict.PROVED, counterexample=refuted(
-            f"lim min J_eps/eps = {lim_J} != 0", limit=str(lim_J)))
+            f"lim min J_eps/eps = {lim_J} != 0", limit=str(lim_J), sub_check="J_order"))
         return tally.evidence()
     nV = sp.simplify(sum(v * v for v in Veps))
     facts = [
@@ -439,7 +444,8 @@ def resnet_symbolic(*, seed: int, profile: Profile, variant: str | None = None) 
             ph, pr = PH.subs(vals).subs(d, dd), PR.subs(vals).subs(d, dd)
             if not ph < pr:
                 tally.exact(False, counterexample=refuted(
-                    f"n = 1, N = M = 1, d = {dd}: P_H = {ph} >= P_Res = {pr}", d=dd, P_H=int(ph), P_Res=int(pr)))
+                    f"n = 1, N = M = 1, d = {dd}: P_H = {ph} >= P_Res = {pr}", d=dd, P_H=int(ph), P_Res=int(pr),
+                    sub_check="all_n"))
                 return tally.evidence()
         tally.exact(True)
         return tally.evidence()
@@ -447,7 +453,7 @@ def resnet_symbolic(*, seed: int, profile: Profile, variant: str | None = None) 
     if variant == "m_free":
         dm = sp.simplify(sp.diff(want.subs(M, m * N), m))
         tally.exact(bool(dm == 0), level=Verdict.PROVED, counterexample=refuted(
-            f"d n*/dm = {dm} > 0: the crossover grows with m", derivative=str(dm)))
+            f"d n*/dm = {dm} > 0: the crossover grows with m", derivative=str(dm), sub_check="m_dependence"))
         return tally.evidence()
     facts = [
         ("unique solution n*", len(nstar) == 1 and sp.simplify(nstar[0] - want) == 0),
