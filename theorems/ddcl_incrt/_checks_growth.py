@@ -129,7 +129,7 @@ def signal_structure(*, seed: int, profile: Profile, variant: str = "statement")
             if err > t:
                 return Observation(Verdict.REFUTED, margin=t - err, counterexample=refuted(
                     f"{name} fails: {err:.3g} > {t:.3g}", margin=t - err, variant=variant,
-                    G=G.tolist(), M_a=Ma.tolist()))
+                    G=G.tolist(), M_a=Ma.tolist(), sub_check=name))
         return Observation(Verdict.CONSISTENT, margin=0.0)
 
     explore(inst(), body, tally, seed=seed, max_examples=profile.pick(60, 300, 3000), examples=pinned,
@@ -143,10 +143,11 @@ def signal_structure(*, seed: int, profile: Profile, variant: str = "statement")
         tol = float_tolerance(ops=16, scale=1.0)
         if variant == "norm_quarter":
             tally.le(ratio, 0.25, tol, counterexample=lambda: refuted(
-                f"norm witness: |S|_2 / (|G|_2 |M_a|_2) = {ratio:.6g} > 1/4", variant=variant))
+                f"norm witness: |S|_2 / (|G|_2 |M_a|_2) = {ratio:.6g} > 1/4", variant=variant,
+                sub_check="norm_witness"))
         else:
             tally.close(ratio, 0.5, tol, counterexample=lambda: refuted(
-                f"norm witness: |S|_2 / (|G|_2 |M_a|_2) = {ratio:.6g}, not 1/2"))
+                f"norm witness: |S|_2 / (|G|_2 |M_a|_2) = {ratio:.6g}, not 1/2", sub_check="norm_witness"))
         tally.details["norm bound witness ratio (recorded factor 2 from the spec's bound)"] = ratio
     if variant == "statement":
         # planted d = 16 design (spec §4.4): exactly six positive values n beta a_j, 0 on the isotropic plane
@@ -190,7 +191,7 @@ def spectral_order(*, seed: int, profile: Profile, variant: str = "statement") -
         if gap > 1e-10 * max(np.linalg.norm(S, 2), 1e-300) or _eig(G)[0] <= 0:
             return Observation(Verdict.REFUTED, margin=-gap, counterexample=refuted(
                 f"realise_commutator does not realise S: |1/2 [G, M_a] - S| = {gap:.3g}, "
-                f"lambda_min(G) = {_eig(G)[0]:.3g}", S=S.tolist()))
+                f"lambda_min(G) = {_eig(G)[0]:.3g}", S=S.tolist(), sub_check="realisation"))
         rng = np.random.default_rng(int(abs(S[0, 0]) * 1e6) % 2**31)
         lam = np.sort(_eig(Sr))[::-1]
         if variant == "strict":
@@ -200,7 +201,7 @@ def spectral_order(*, seed: int, profile: Profile, variant: str = "statement") -
             if after >= before - tol:
                 return Observation(Verdict.REFUTED, margin=float(before - after), counterexample=refuted(
                     f"recording a direction orthogonal to v_1 leaves lambda_max at {after:.6g} "
-                    f"(was {before:.6g})", S=Sr.tolist(), u=u.tolist()))
+                    f"(was {before:.6g})", S=Sr.tolist(), u=u.tolist(), sub_check="strict_drop"))
             return Observation(Verdict.CONSISTENT, margin=float(before - after))
         Q = haar_orthogonal(d, rng)
         prev = lam[0]
@@ -209,20 +210,22 @@ def spectral_order(*, seed: int, profile: Profile, variant: str = "statement") -
             if cur > prev + tol:
                 return Observation(Verdict.REFUTED, margin=float(prev - cur), counterexample=refuted(
                     f"lambda_max rose from {prev:.6g} to {cur:.6g} along a nested chain (m = {m})",
-                    S=Sr.tolist()))
+                    S=Sr.tolist(), sub_check="nested_chain"))
             prev = cur
         th = 1e-9 * nS
         res = greedy_growth(Sr, th)
         pos = lam[lam > th]
         if len(res.births) != len(pos) or (len(pos) and np.abs(np.array(res.births) - pos).max() > tol):
             return Observation(Verdict.REFUTED, margin=-1.0, counterexample=refuted(
-                f"births {res.births} differ from the positive spectrum {pos.tolist()}", S=Sr.tolist()))
+                f"births {res.births} differ from the positive spectrum {pos.tolist()}", S=Sr.tolist(),
+                sub_check="births"))
         m = res.count
         rest = np.sort(np.concatenate([lam[m:], np.zeros(m)]))
         got = np.sort(_eig(residual_operator(Sr, res.directions)))
         if np.abs(rest - got).max() > tol:
             return Observation(Verdict.REFUTED, margin=-1.0, counterexample=refuted(
-                "spectrum of A_res after the births is not {lambda_{m+1..d}} u {0}^m", S=Sr.tolist()))
+                "spectrum of A_res after the births is not {lambda_{m+1..d}} u {0}^m", S=Sr.tolist(),
+                sub_check="residual_spectrum"))
         return Observation(Verdict.CONSISTENT, margin=0.0)
 
     explore(traceless_spectra(2, 12), body, tally, seed=seed, max_examples=profile.pick(40, 200, 1000),
@@ -267,7 +270,8 @@ def unique_minimal(*, seed: int, profile: Profile, variant: str = "statement") -
                 if D > 1e-6:
                     return Observation(Verdict.REFUTED, margin=-float(D), counterexample=refuted(
                         f"two tie-breaks give different individual directions (max 1 - |cos| = {D:.3g})",
-                        S=S.tolist(), theta=th, U1=r1.directions.tolist(), U2=r2.directions.tolist()))
+                        S=S.tolist(), theta=th, U1=r1.directions.tolist(), U2=r2.directions.tolist(),
+                        sub_check="directions"))
             return Observation(Verdict.CONSISTENT, margin=0.0)
         w, V = np.linalg.eigh(S)
         Pi = V[:, w > th] @ V[:, w > th].T
@@ -414,7 +418,8 @@ def only_minimal_exact(*, seed: int, profile: Profile, variant: str = "statement
         u = sp.Matrix([0, 0, 1])
         lm = lam_max(u)
         tally.exact(bool(lm <= theta), level=Verdict.PROVED, counterexample=lambda: refuted(
-            f"u = e3 leaves lambda_max = {lm} > theta = 1/2", u="e3", lambda_max=str(lm)))
+            f"u = e3 leaves lambda_max = {lm} > theta = 1/2", u="e3", lambda_max=str(lm),
+            sub_check="e3_sufficient"))
         return tally.evidence()
     u2 = sp.sqrt(3) / 2 * ug + sp.Matrix([0, 0, 1]) / 2
     l2 = lam_max(u2)

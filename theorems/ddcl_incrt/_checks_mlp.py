@@ -89,7 +89,7 @@ def expectation(*, seed: int, profile: Profile, variant: str = "statement") -> E
             tally.exact(ok, level=Verdict.CONSISTENT, margin=float(kf - Fraction(m, d)),
                         counterexample=lambda: refuted(
                             f"Ky Fan {kf} vs m/d = {Fraction(m, d)} for spectrum {[str(x) for x in lams]}",
-                            spectrum=[str(x) for x in lams], m=m, variant=variant))
+                            spectrum=[str(x) for x in lams], m=m, variant=variant, sub_check="ky_fan"))
             if not ok:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
     return _monte_carlo(tally, seed, profile, variant, rng)
@@ -115,7 +115,7 @@ def _monte_carlo(tally: Tally, seed: int, profile: Profile, variant: str,
         if variant != "best_is_m_over_d":
             tally.close(float(di.mean()), mean_claim, 4 * se, counterexample=lambda: refuted(
                 f"Monte Carlo mean DI {di.mean():.5f} is more than 4 SE from the claimed {mean_claim:.5f}",
-                variant=variant, d=d, m=m))
+                variant=variant, d=d, m=m, sub_check="mc_mean"))
             if variant == "random_as_best":
                 if tally.counterexample is not None:
                     break
@@ -127,13 +127,15 @@ def _monte_carlo(tally: Tally, seed: int, profile: Profile, variant: str,
         attained = directional_information(top, C)
         if variant == "best_is_m_over_d":
             tally.le(attained, m / d, kf_tol, counterexample=lambda: refuted(
-                f"the top-{m} eigenbasis keeps DI = {attained:.6g} > m/d = {m / d:.6g}", d=d, m=m))
+                f"the top-{m} eigenbasis keeps DI = {attained:.6g} > m/d = {m / d:.6g}", d=d, m=m,
+                sub_check="ky_fan_witness"))
             if tally.counterexample is not None:
                 break
             continue
         tally.le(float(di.max()), kf, kf_tol)
         tally.close(attained, kf, kf_tol, counterexample=lambda: refuted(
-            f"the top-{m} eigenbasis keeps DI = {attained:.15g}, not the Ky Fan value {kf:.15g}", d=d, m=m))
+            f"the top-{m} eigenbasis keeps DI = {attained:.15g}, not the Ky Fan value {kf:.15g}", d=d, m=m,
+            sub_check="ky_fan_witness"))
         tally.details[f"d{d}_m{m}"] = {"mean": float(di.mean()), "se": float(se), "m_over_d": m / d,
                                        "best_draw": float(di.max()), "ky_fan": kf, "top_basis_DI": attained}
     return tally.evidence(level_cap=Verdict.CONSISTENT)
@@ -183,10 +185,11 @@ def trained(*, seed: int, profile: Profile, variant: str = "statement") -> Evide
             if variant == "collapsed_keeps":
                 tally.le((K - 1) / d, di0, 1e-12, counterexample=lambda: refuted(
                     f"{mode}: at tau = 1.2 c lambda_1 the dictionary collapsed, DI = {di0:.3g} < (K-1)/d",
-                    mode=mode, seed=sd, DI=di0))
+                    mode=mode, seed=sd, DI=di0, sub_check="collapsed_DI"))
             else:
                 tally.exact(bool(di0 == 0.0), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-                    f"{mode}: DI = {di0:.3g} != 0 at tau = 1.2 c lambda_1", mode=mode, seed=sd))
+                    f"{mode}: DI = {di0:.3g} != 0 at tau = 1.2 c lambda_1", mode=mode, seed=sd,
+                    sub_check="collapsed_DI"))
             if tally.counterexample is not None:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
         if variant == "statement":

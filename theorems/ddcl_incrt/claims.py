@@ -530,11 +530,14 @@ MLP = Claim(
     checks=(Check("expectation", _mlp.expectation,
                   description="sympy d = 2 integral; exact Ky Fan on rational spectra; Monte Carlo mean"),),
     controls=(Control("isotropic_strict", "the Ky Fan gap is strict for every C (refuted by C = I)",
-                      Check("expectation", _mlp.expectation, {"variant": "isotropic_strict"})),
+                      Check("expectation", _mlp.expectation, {"variant": "isotropic_strict"}),
+                      targets="ky_fan"),
               Control("random_as_best", "a random rank-m basis keeps the Ky Fan value on average",
-                      Check("expectation", _mlp.expectation, {"variant": "random_as_best"})),
+                      Check("expectation", _mlp.expectation, {"variant": "random_as_best"}),
+                      targets="mc_mean"),
               Control("best_is_m_over_d", "no rank-m basis keeps more than m/d",
-                      Check("expectation", _mlp.expectation, {"variant": "best_is_m_over_d"})),),
+                      Check("expectation", _mlp.expectation, {"variant": "best_is_m_over_d"}),
+                      targets="ky_fan_witness"),),
     expected=Verdict.CONSISTENT,
 )
 
@@ -554,7 +557,8 @@ MLP_TRAINED = Claim(
              "pass criteria fixed in advance (>= 9 of 10 seeds; quick: 2 of 2)."),
     checks=(Check("training", _mlp.trained, description="both modes, seeds, collapse control at 1.2 tau_c"),),
     controls=(Control("collapsed_keeps", "a collapsed dictionary keeps >= (K-1)/d",
-                      Check("training", _mlp.trained, {"variant": "collapsed_keeps"})),),
+                      Check("training", _mlp.trained, {"variant": "collapsed_keeps"}),
+                      targets="collapsed_DI"),),
     expected=Verdict.CONSISTENT,
 )
 
@@ -739,10 +743,13 @@ SIGNAL = Claim(
     ),
     controls=(
         Control("symmetric_spectrum", "the spectrum of S is symmetric",
-                Check("float", _gro.signal_structure, {"variant": "symmetric_spectrum"})),
-        Control("s0_implies_ma0", "S = 0 implies M_a = 0", Check("float", _gro.signal_structure, {"variant": "s0_implies_ma0"})),
+                Check("float", _gro.signal_structure, {"variant": "symmetric_spectrum"}),
+                targets="spectrum symmetric"),
+        Control("s0_implies_ma0", "S = 0 implies M_a = 0", Check("float", _gro.signal_structure, {"variant": "s0_implies_ma0"}),
+                targets="S = 0 => M_a = 0"),
         Control("norm_quarter", "|S|_2 <= |G|_2 |M_a|_2 / 4",
-                Check("float", _gro.signal_structure, {"variant": "norm_quarter"})),
+                Check("float", _gro.signal_structure, {"variant": "norm_quarter"}),
+                targets=("|S|_2 <= |G|_2 |M_a|_2 / 4", "norm_witness")),
     ),
     expected=Verdict.CONSISTENT,
 )
@@ -761,7 +768,8 @@ SPECTRAL_ORDER = Claim(
     reading="R1 (fixed operator); a head's granularity is its birth eigenvalue.",
     checks=(Check("float", _gro.spectral_order, description="traceless spectra realised as commutators"),),
     controls=(Control("strict", "every recorded direction lowers lambda_max strictly",
-                      Check("float", _gro.spectral_order, {"variant": "strict"})),),
+                      Check("float", _gro.spectral_order, {"variant": "strict"}),
+                      targets="strict_drop"),),
     expected=Verdict.CONSISTENT,
 )
 
@@ -785,7 +793,8 @@ UNIQUE = Claim(
     ),
     checks=(Check("float", _gro.unique_minimal, description="count, sufficiency, minimality, span under tie-breaking"),),
     controls=(Control("directions_unique", "the individual directions are unique (repeated eigenvalue)",
-                      Check("float", _gro.unique_minimal, {"variant": "directions_unique"})),),
+                      Check("float", _gro.unique_minimal, {"variant": "directions_unique"}),
+                      targets="directions"),),
     expected=Verdict.CONSISTENT,
 )
 
@@ -807,7 +816,8 @@ UNIQUE_R0 = Claim(
              "u' = (sqrt3/2)(e1+e2)/sqrt2 + e3/2 leaves 1/4 <= theta."),
     checks=(Check("symbolic", _gro.only_minimal_exact, description="sympy, exact"),),
     controls=(Control("every_direction", "every unit direction is sufficient",
-                      Check("symbolic", _gro.only_minimal_exact, {"variant": "every_direction"})),),
+                      Check("symbolic", _gro.only_minimal_exact, {"variant": "every_direction"}),
+                      targets="e3_sufficient"),),
     expected=Verdict.REFUTED,
     condition=("uniqueness of the spanned subspace E_{>theta}(S) for the greedy construction "
                "(ddcl.growth.unique_minimal)"),
