@@ -131,7 +131,8 @@ def piecewise(*, seed: int, profile: Profile, mode: str = "stopgrad", variant: s
     rng = np.random.default_rng(seed)
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
     if variant in ("statement", "prune_free"):
-        _pruning_witness(tally, variant)
+        with tally.sub("pruning_witness"):
+            _pruning_witness(tally, variant)
         if variant == "prune_free":
             return tally.evidence(level_cap=Verdict.CONSISTENT)
     N = profile.pick(300, 1000, 1000)
@@ -171,13 +172,15 @@ def piecewise(*, seed: int, profile: Profile, mode: str = "stopgrad", variant: s
             jump = free_energy(Y, P, tau) - F_before
             var_o = float(o.var())
             claimed = var_o / 2 if variant == "jump_half" else var_o
-            tally.close(jump, claimed, float_tolerance(ops=20 * N, scale=abs(F_before) + var_o),
-                        counterexample=lambda: refuted(
-                            f"growth raised F by {jump:.9g}, claimed {claimed:.9g} (variant {variant})"))
+            tally.named("growth_jump").close(
+                jump, claimed, float_tolerance(ops=20 * N, scale=abs(F_before) + var_o),
+                counterexample=lambda: refuted(
+                    f"growth raised F by {jump:.9g}, claimed {claimed:.9g} (variant {variant})"))
             if variant == "jump_half":
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
             Fr = frel(Y, P)
-            tally.close(Fr, Fr_before, float_tolerance(ops=20 * N, scale=abs(Fr_before) + var_o))
+            tally.named("growth_invariance").close(Fr, Fr_before,
+                                                   float_tolerance(ops=20 * N, scale=abs(Fr_before) + var_o))
         if chk == prune_at:
             col = d + active.index(2)
             delta = (Y[:, [col]] - P[None, :, col]) ** 2
@@ -190,23 +193,23 @@ def piecewise(*, seed: int, profile: Profile, mode: str = "stopgrad", variant: s
             dF = free_energy(Y, P, tau) - F_before
             lo, hi = -float(delta.max(1).mean()), -float(delta.min(1).mean())
             tol = float_tolerance(ops=20 * N, scale=abs(F_before) + 1)
-            tally.le(lo, dF, tol)
-            tally.le(dF, hi, tol)
+            tally.named("pruning_bounds").le(lo, dF, tol)
+            tally.named("pruning_bounds").le(dF, hi, tol)
             Fr = frel(Y, P)
-            tally.le(Fr - Fr_before, _l3_bound(eps_tr), tol)
+            tally.named("pruning_bounds").le(Fr - Fr_before, _l3_bound(eps_tr), tol)
             tally.details["pruning"] = {"dF_rel": Fr - Fr_before, "eps_tr": eps_tr}
         for _ in range(5):
             P = _step(Y, P, tau, eta, mode)
             Fn = frel(Y, P)
             if Fn > Fr + 1e-12 * abs(Fr):
                 rises += 1
-                tally.le(Fn - Fr, 0.0, 1e-12 * abs(Fr), counterexample=lambda: refuted(
+                tally.named("descent").le(Fn - Fr, 0.0, 1e-12 * abs(Fr), counterexample=lambda: refuted(
                     f"{mode}: F_rel rose by {Fn - Fr:.3g} at check {chk} (not an event)", mode=mode,
                     check=chk, seed=seed))
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
             worst_rel = max(worst_rel, (Fn - Fr) / abs(Fr))
             Fr = Fn
-    tally.le(worst_rel, 0.0, 1e-12)  # every one of the 5 * checks steps, as one observation
+    tally.named("descent").le(worst_rel, 0.0, 1e-12)  # every one of the 5 * checks steps, as one observation
     tally.details.update({"final_F_rel": Fr, "checks": checks, "N": N,
                           "largest relative one-step change of F_rel": worst_rel})
     return tally.evidence(level_cap=Verdict.CONSISTENT)

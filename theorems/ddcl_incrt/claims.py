@@ -684,11 +684,14 @@ LYAPUNOV = Claim(
               description="the spec's growth/pruning schedule: L1, L2, L3, L5"),
     ),
     controls=(Control("full_gradient", "the same schedule under full-gradient training",
-                      Check("piecewise", _lya.piecewise, {"mode": "full"})),
+                      Check("piecewise", _lya.piecewise, {"mode": "full"}),
+                      targets="descent"),
               Control("prune_free", "pruning never raises F_rel (L3 with 0 instead of eps_tr)",
-                      Check("piecewise", _lya.piecewise, {"mode": "stopgrad", "variant": "prune_free"})),
+                      Check("piecewise", _lya.piecewise, {"mode": "stopgrad", "variant": "prune_free"}),
+                      targets="pruning_witness"),
               Control("jump_half", "growth raises F by tr Cov(o)/2 (L2 off by a factor 2)",
-                      Check("piecewise", _lya.piecewise, {"mode": "stopgrad", "variant": "jump_half"})),),
+                      Check("piecewise", _lya.piecewise, {"mode": "stopgrad", "variant": "jump_half"}),
+                      targets="growth_jump"),),
     expected=Verdict.CONSISTENT,
 )
 
