@@ -50,7 +50,7 @@ def _hessian_cross_check(ch: Any, pt: Any, tally: Tally, label: str, *, sign: in
     tol = float_tolerance(64 * ch.d, scale=float(np.max(np.abs(J))))
     tally.close(err, 0.0, tol, counterexample=lambda: refuted(
         f"in-manifold Hessian differs from the autograd Hessian of L (m = m_k = 1) by {err:.3g} > {tol:.2g}",
-        at=label, sign=sign))
+        at=label, sign=sign, sub_check="hessian_cross_check"))
     tally.details.setdefault("hessian_vs_autograd", {})[label] = {"error": err, "tolerance": tol}
 
 
@@ -81,12 +81,13 @@ def lumped_point(*, seed: int, profile: Profile, variant: str = "statement") -> 
         err = abs(pt.loss - target)
         if variant == "GM_nonzero":
             tally.le(1e-3, float(gm), 0.0, counterexample=lambda: refuted(
-                f"|G_M| = {ctx.nstr(gm, 3)} at the limit: it vanishes", lam_q=lq))
+                f"|G_M| = {ctx.nstr(gm, 3)} at the limit: it vanishes", lam_q=lq, sub_check="G_M"))
         else:
             tally.le(float(max(gm, gp)), tol, 0.0, counterexample=lambda: refuted(
-                f"gradient at the polished point {ctx.nstr(max(gm, gp), 3)}", lam_q=lq))
+                f"gradient at the polished point {ctx.nstr(max(gm, gp), 3)}", lam_q=lq, sub_check="gradient"))
             tally.le(float(err), tol, 0.0, counterexample=lambda: refuted(
-                f"L - target = {ctx.nstr(err, 5)} (variant {variant})", lam_q=lq, variant=variant))
+                f"L - target = {ctx.nstr(err, 5)} (variant {variant})", lam_q=lq, variant=variant,
+                sub_check="loss_value"))
         b = pt.beta[0] - pt.beta[1]
         vals = [float(pt.gamma[0]), float(pt.gamma[1]), float(pt.kappa), float(b)]
         if variant == "statement":
@@ -142,7 +143,7 @@ def symmetry_lemma(*, seed: int, profile: Profile, variant: str = "statement") -
                     nonzero[f"d={d} {name}[{i},{j}]"] = str(r)[:120]
         tally.exact(not nonzero, level=Verdict.PROVED, counterexample=lambda: refuted(
             f"an entry of G_M or G_Phi does not vanish on the lumped family (variant {variant})",
-            d=d, entries=dict(list(nonzero.items())[:3])))
+            d=d, entries=dict(list(nonzero.items())[:3]), sub_check="symmetry"))
         if nonzero:
             break
     return tally.evidence()
@@ -326,11 +327,13 @@ def stall_spectrum(*, seed: int, profile: Profile, variant: str = "statement") -
         rows[str(lam)] = top
         if variant == "unstable_at_half":
             tally.le(1e-20, top, 0.0, counterexample=lambda: refuted(
-                f"top in-manifold eigenvalue {top:.3g} <= 1e-20 at lam = 1/2: stable", lam="1/2"))
+                f"top in-manifold eigenvalue {top:.3g} <= 1e-20 at lam = 1/2: stable", lam="1/2",
+                sub_check="in_manifold_top"))
         else:
             tally.le(top, 1e-20, 0.0, counterexample=lambda: refuted(
                 f"the lumped point is unstable within the rank-one manifold at lam = {lam}: top in-manifold "
-                f"eigenvalue {top:.4g} > 0 (the flow escapes at delta = 0)", d=D, pi1=str(PI1), lam=str(lam)))
+                f"eigenvalue {top:.4g} > 0 (the flow escapes at delta = 0)", d=D, pi1=str(PI1), lam=str(lam),
+                sub_check="in_manifold_top"))
         if tally.counterexample is not None:
             break
     tally.details["top_in_manifold"] = rows
@@ -361,9 +364,9 @@ def stall_flow(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
             return void
     tally = Tally(precision="float64 LSODA rtol 1e-9", backend="scipy", seeds=(seed,))
     tally.le(s2, 10 * 1e-3, 0.0, counterexample=lambda: refuted(
-        f"sigma2(W0) reaches {s2:.3g} > 10 eps: the flow escapes", lam=str(lam), T=T))
+        f"sigma2(W0) reaches {s2:.3g} > 10 eps: the flow escapes", lam=str(lam), T=T, sub_check="sigma2"))
     tally.le(dev, 1e-9, 0.0, counterexample=lambda: refuted(
-        f"|L - L_lump| reaches {dev:.3g} on [300, {T:g}]", lam=str(lam)))
+        f"|L - L_lump| reaches {dev:.3g} on [300, {T:g}]", lam=str(lam), sub_check="loss_dev"))
     tally.details.update({"lam": str(lam), "T": T, "sigma2_max": s2, "loss_dev": dev, "L_lump": Ll})
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
@@ -401,13 +404,14 @@ def ls_ratios(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         # a convergent law must change by at most 5% over the decade of delta
         tally.le(rel_change, 0.05, 0.0, counterexample=lambda: refuted(
             f"lambda_perp/delta^{power} changes by {rel_change:.0%} over delta in [1e-4, 1e-3]: it does not "
-            f"converge", ratios=r.tolist()))
+            f"converge", ratios=r.tolist(), sub_check="convergence"))
         return tally.evidence(level_cap=Verdict.CONSISTENT)
     tally.le(float(slopes.max()), 1.0, 0.0, counterexample=lambda: refuted(
-        "lambda_perp/delta is not Lipschitz in delta", ratios=r.tolist()))
+        "lambda_perp/delta is not Lipschitz in delta", ratios=r.tolist(), sub_check="lipschitz"))
     r2 = lp / dl ** 2
     tally.exact(bool(np.all(r2[:-1] / r2[1:] >= 0.9 * dl[1:] / dl[:-1])), level=Verdict.CONSISTENT,
-                counterexample=lambda: refuted("lambda_perp/delta^2 does not diverge like 1/delta"))
+                counterexample=lambda: refuted("lambda_perp/delta^2 does not diverge like 1/delta",
+                                               sub_check="divergence"))
     for v, a in ((r[2], 0.07665), (r[3], 0.07661)):
         tally.close(v, a, 1e-5)
     tally.le(0.0766, kT, 0.0)
@@ -452,7 +456,7 @@ def ls_directions(*, seed: int, profile: Profile, variant: str = "statement") ->
             return Observation(Verdict.CONSISTENT, margin=min(ratio - lo, hi - ratio))
         return Observation(Verdict.REFUTED, margin=min(ratio - lo, hi - ratio), counterexample=refuted(
             f"lambda_perp(1e-3)/lambda_perp(5e-4) = {ratio:.4f}, outside [{lo}, {hi}]", c=[str(x) for x in c],
-            lambda_perp=[lp1, lp2]))
+            lambda_perp=[lp1, lp2], sub_check="ratio_window"))
 
     pinned = [*anchors_1e3, *richardson]
     explore(zero_sum_directions(D - 1), body, tally, seed=seed, max_examples=profile.pick(2, 8, 20),
@@ -501,10 +505,11 @@ def ls_jacobian(*, seed: int, profile: Profile, variant: str = "statement") -> E
                   seeds=(seed,))
     tally.details.update({"sigma_max_GM": sig, "top_full": top, "transverse_weight": trans,
                           "top_in_manifold": top_in, "lambda_perp_over_delta": sig / 1e-3})
-    tally.close(top, sig, 1e-9, counterexample=lambda: refuted(f"top eigenvalue {top:.12g} vs sigma_max {sig:.12g}"))
+    tally.close(top, sig, 1e-9, counterexample=lambda: refuted(f"top eigenvalue {top:.12g} vs sigma_max {sig:.12g}",
+                                                               sub_check="top_vs_sigma"))
     if variant == "tangential_top":
         tally.le(trans, 1e-6, 0.0, counterexample=lambda: refuted(
-            f"the top mode has transverse weight {trans:.4f}: it is not tangential"))
+            f"the top mode has transverse weight {trans:.4f}: it is not tangential", sub_check="tangential"))
     else:
         tally.le(0.999, trans, 0.0)
         tally.le(top_in, 1e-11, 0.0)
@@ -560,7 +565,8 @@ def ls_escape(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     tally.details.update({"slope": slope, "t_esc_kT_delta": prod})
     target = -2.0 if variant == "delta_minus2" else -1.0
     tally.close(slope, target, 0.15, counterexample=lambda: refuted(
-        f"log-log slope of t_esc against delta is {slope:.3f}, not {target} +- 0.15", t_esc=tesc))
+        f"log-log slope of t_esc against delta is {slope:.3f}, not {target} +- 0.15", t_esc=tesc,
+        sub_check="escape_slope"))
     if variant == "statement":
         hi = 8.0 if profile.name == "thorough" else 12.0
         for p in prod:
@@ -597,7 +603,7 @@ def lumped_existence(*, seed: int, profile: Profile, variant: str = "statement")
         tally.ball(res.decision, counterexample=lambda: refuted(
             f"no zero of the lumped equations (variant {variant}) within 1e-20 of the Newton point "
             f"(equation {res.excluded_component} excludes 0 over the box)", lam=str(lam),
-            variant=variant, center=center))
+            variant=variant, center=center, sub_check="existence"))
         if res.decision is Tri.FALSE:
             break
     tally.details["rows"] = rows
@@ -634,13 +640,13 @@ def transverse_existence(*, seed: int, profile: Profile, variant: str = "stateme
                    counterexample=lambda: refuted(
                        f"no critical point within {cp.radius} of the Newton point (variant {variant}): equation "
                        f"{cp.existence.excluded_component} excludes 0 over the box", delta=str(delta),
-                       variant=variant))
+                       variant=variant, sub_check="existence"))
         if cp.gradient_bound is not None:
             # over a box of radius 1e-20 the gradient is at most (Lipschitz constant ~ 1e2) x 1e-20 ~ 1e-18
             # (observed 4.3e-18); 1e-15 leaves three digits for the width of the enclosure itself
             tally.ball(Tri.TRUE if cp.gradient_bound < 1e-15 else Tri.FALSE, counterexample=lambda: refuted(
                 f"closed-form gradient up to {float(cp.gradient_bound):.3g} over the box: the factored system "
-                f"disagrees with spec §2.5", delta=str(delta)))
+                f"disagrees with spec §2.5", delta=str(delta), sub_check="gradient_bound"))
         if tally.counterexample is not None:
             break
     tally.details["rows"] = rows
@@ -673,7 +679,7 @@ def zero_modes(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
                             "next": gap}
         tally.exact(n0 == expected and gap >= 1e-2, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
             f"{n0} eigenvalues of modulus <= {tol:g} (next {gap:.3g}), not {expected} separated by 1e-2",
-            delta=str(delta)))
+            delta=str(delta), sub_check="zero_modes"))
         if tally.counterexample is not None:
             break
     tally.details["hessian"] = rows
@@ -749,7 +755,7 @@ def transverse_rate(*, seed: int, profile: Profile, variant: str = "statement") 
                     "1e-5") else Tri.UNKNOWN
                 tally.ball(decision, counterexample=lambda: refuted(
                     f"lambda_perp/delta = {cp.sigma_max / dl} is not within 1e-5 of {LS_ANCHORS[delta]}",
-                    delta=str(delta)))
+                    delta=str(delta), sub_check="anchors"))
         decision, spread_hi, spread_lo, hi_up, lo_low = ratio_spread(list(ratios.values()), F(101, 100))
         spread_up = float(spread_hi.upper())   # reporting only: the decision above is taken in arb
         spread_low = float(spread_lo.lower())
@@ -758,6 +764,7 @@ def transverse_rate(*, seed: int, profile: Profile, variant: str = "statement") 
                           "spread_lower_ball": str(spread_lo)})
     tally.ball(decision, margin=1.01 - spread_up, counterexample=lambda: refuted(
         f"lambda_perp/delta^{power} varies by a factor {spread_low:.4g} over delta in [1e-4, 1e-3] "
-        f"(certified lower bound): it is not constant to 1%", ratios=[str(v) for v in ratios.values()]))
+        f"(certified lower bound): it is not constant to 1%", ratios=[str(v) for v in ratios.values()],
+        sub_check="spread"))
     tally.note(f"lambda_perp/delta^{power} in [{float(lo_low):.8f}, {float(hi_up):.8f}]")
     return tally.evidence()
