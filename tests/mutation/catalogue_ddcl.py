@@ -621,4 +621,13 @@ MUTATIONS: list[Mutation] = [
             "undetermined Theorem 8 headline no longer reports UNKNOWN",
         family="check",
     ),
+    Mutation(
+        id="ddcl.checks.temperature_candidates_same_drive",
+        path="theorems/ddcl_incrt/_checks_faithful.py",
+        old='("ddcl.temperature.divergence_free_energy", _tem.divergence, {"mode": "full", "drive": "F"}),',
+        new='("ddcl.temperature.divergence_free_energy", _tem.divergence, {"mode": "full"}),',
+        kills=("ddcl.temperature.scale_specialisation",),
+        why="the Theorem 3 headline runs its F-driven candidate with the L_q drive, so the readings agree",
+        family="check",
+    ),
 ]

@@ -269,6 +269,7 @@ def _candidates(which: str) -> tuple[tuple[str, Any, dict], ...]:
     from . import _checks_lyapunov_unbounded as _lyu
     from . import _checks_mlp as _mlp
     from . import _checks_separation as _sep
+    from . import _checks_temperature as _tem
 
     table = {
         # seed L20 "separate ... even without explicit regularization": the objective and the tau
@@ -285,6 +286,14 @@ def _candidates(which: str) -> tuple[tuple[str, Any, dict], ...]:
             ("ddcl.mlp_vs_dictionary", _mlp.expectation, {}),
             ("ddcl.mlp_vs_dictionary (literal: strict for every C)", _mlp.expectation,
              {"variant": "isotropic_strict"}),
+        ),
+        # seed L42 "through a learnable temperature ... the heads naturally differentiate into local
+        # (hard) and global (soft)": the objective that moves tau is not given; driven by L_q (live
+        # assignments) the heads split at lambda_h = tau_0 / c (holds), driven by F every tau rises
+        # without bound and no head becomes hard (refuted)
+        "temperature": (
+            ("ddcl.temperature.divergence", _tem.divergence, {"mode": "full"}),
+            ("ddcl.temperature.divergence_free_energy", _tem.divergence, {"mode": "full", "drive": "F"}),
         ),
         # seed L45 "the system converges stably": the training mode is not given; with stop-gradient
         # (F-descent) training at fixed tau, F_rel is a piecewise Lyapunov function (holds); with

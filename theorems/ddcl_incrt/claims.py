@@ -1134,6 +1134,39 @@ OBJECTIVE_ALONE = Claim(
     expected=Verdict.UNKNOWN,
 )
 
+TEMP_AS_STATED = Claim(
+    id="ddcl.temperature.scale_specialisation",
+    title="Seed Thm 3 as stated, 'through a learnable temperature the heads differentiate into local "
+          "(hard) and global (soft)': undetermined (candidate readings disagree)",
+    source=Source(PAPER, "seed Theorem 3", "§3.5"),
+    provenance=("seed", "reading"),
+    strength="as-stated",
+    quote=("Through a learnable temperature (temperature) parameter, the heads naturally differentiate"
+           " into two groups, **local (local, hard assignment)** and global (global, soft assignment)."),
+    quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L42",
+    statement=_text("learnable per-head temperatures split the heads into a hard (local) and a soft "
+                    "(global) group, through training dynamics alone"),
+    hypotheses=("the seed names neither the objective that moves tau nor the initial state of the "
+                "prototypes",),
+    reading=("The sources do not say which objective the learnable temperature descends.  Candidates: "
+             "ddcl.temperature.divergence (repaired: tau driven by L_q with live assignments from near "
+             "collapse; the heads split at lambda_h = tau_0/c; CONSISTENT) and "
+             "ddcl.temperature.divergence_free_energy (strengthened: tau driven by the free energy F, "
+             "where dF/dtau = -H < 0 makes every tau rise; no split; REFUTED).  A third start (prototypes "
+             "initialised on data points) gave a split that is not monotone in lambda_h on one seed and "
+             "is not a claim yet.  The check runs both candidates' decisive checks (at the run's profile "
+             "capped at ci) and returns UNKNOWN with their verdicts in details; it would return their "
+             "common verdict if they agreed."),
+    checks=(Check("candidates", _fai.undetermined, {"which": "temperature"},
+                  description="the candidates' decisive checks (same functions and seed)"),),
+    controls=(Control("determined", "the reading is determined: all candidate readings agree",
+                      Check("candidates", _fai.undetermined, {"which": "temperature",
+                                                               "variant": "determined"}),
+                      targets="candidates_agree"),),
+    uses=("ddcl.temperature.divergence", "ddcl.temperature.divergence_free_energy"),
+    expected=Verdict.UNKNOWN,
+)
+
 MLP_AS_STATED = Claim(
     id="ddcl.mlp_vs_dictionary.as_stated",
     title="Seed Thm 4 as stated, 'strictly reduce the loss of directional information': undetermined "
@@ -1223,4 +1256,4 @@ LYAPUNOV_AS_STATED = Claim(
 )
 
 CLAIMS = CLAIMS + (AMPLIFICATION_INCRT, AMPLIFICATION_INCRT_WEAK, PRUNING_PER_HEAD, OBJECTIVE_ALONE,
-                   MLP_AS_STATED, UNIQUE_ONLINE, LYAPUNOV_AS_STATED)
+                   MLP_AS_STATED, UNIQUE_ONLINE, LYAPUNOV_AS_STATED, TEMP_AS_STATED)
