@@ -86,7 +86,7 @@ def oja_scales(*, seed: int, profile: Profile, step: str = "fixed", eta0: float 
         tally.le(s, 1e-6, 0.0, counterexample=lambda: refuted(
             f"{step}-step Oja stalls at sin angle {s:.3f} after 2e4 steps ({name}, eta (lambda_max - "
             f"lambda_min) = {eta * (np.linalg.eigvalsh(A)[-1] - np.linalg.eigvalsh(A)[0]):.3f} >= 2)",
-            operator=name, eta=eta, sin_angle=s, A=A.tolist()))
+            operator=name, eta=eta, sin_angle=s, A=A.tolist(), sub_check="convergence"))
         if tally.counterexample is not None:
             break
     tally.details["stalls"] = stalls
@@ -114,7 +114,7 @@ def mca_bottom(*, seed: int, profile: Profile, mca_factor: bool = True, target: 
         tally.le(miss, 1e-3, 0.0, counterexample=lambda: refuted(
             f"{'coded' if mca_factor else 'repaired'} MCA step: R(u_-) = {R:.4f} (claimed limit {target}; lambda_min = -1), "
             f"|cos(u_-, e_8)| = {cos:.3f} after 1e4 steps (seed {s})", A="diag(1,.6,.3,.1,-.1,-.3,-.6,-1)",
-            eta_minus=1 / 160, gamma=0.5, seed=s, R=R, cos=cos))
+            eta_minus=1 / 160, gamma=0.5, seed=s, R=R, cos=cos, sub_check="limit"))
         if tally.counterexample is not None:
             break
         tally.details[f"seed{s}"] = {"R": R, "cos": cos}
@@ -176,7 +176,7 @@ def dwell(*, seed: int, profile: Profile, rule: str = "code", max_overwait: floa
                 f"{rule} dwell time T = {T} vs {need} steps needed at scale c = {c} "
                 f"({'under-waits' if T < need else f'over-waits {T / need:.1f}x'}; start g/|g|, "
                 f"g = default_rng(0).standard_normal(6), uncoupled Oja step)",
-                rule=rule, c=c, T=T, needed=need))
+                rule=rule, c=c, T=T, needed=need, sub_check="dwell"))
             if tally.counterexample is not None:
                 break
         if rule != "normalised":
@@ -210,14 +210,15 @@ def dwell(*, seed: int, profile: Profile, rule: str = "code", max_overwait: floa
                 ok = lo <= nw <= hi
                 tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
                     f"witness start (tan {t_eps * math.exp(lr):.4g}) needs {nw} steps, outside the derived "
-                    f"bracket [{lo}, {hi}] (c = {c})", c=c, needed=nw, bracket=[lo, hi]))
+                    f"bracket [{lo}, {hi}] (c = {c})", c=c, needed=nw, bracket=[lo, hi],
+                    sub_check="witness_bracket"))
                 ok = 0 < nw <= T and T <= phi * nw
             else:
                 ok = 0 < nw and T >= 2 * nw
             tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
                 f"witness start (tan {t_eps * math.exp(lr):.4g}) inside T's cover: {nw} steps needed, T = {T} "
                 f"({'T >= 2 x needed claimed' if variant == 'overwait_2x' else f'T/needed within phi = {phi:.4f} claimed'})",
-                c=c, T=T, needed=nw, phi=phi, variant=variant))
+                c=c, T=T, needed=nw, phi=phi, variant=variant, sub_check="witness_cover"))
         if variant in ("statement", "covers_every_start"):
             lr = (T + 0.5) * r_hi
             nu, (lo, hi) = needed(lr), bracket(lr)
@@ -228,7 +229,8 @@ def dwell(*, seed: int, profile: Profile, rule: str = "code", max_overwait: floa
                 ok = 0 < nu <= T
             tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
                 f"start just outside T's derived cover (tan {t_eps * math.exp(lr):.4g}): {nu} steps needed, "
-                f"T = {T}, bracket [{lo}, {hi}] (variant {variant})", c=c, T=T, needed=nu, variant=variant))
+                f"T = {T}, bracket [{lo}, {hi}] (variant {variant})", c=c, T=T, needed=nu, variant=variant,
+                sub_check="edge_start"))
         if tally.counterexample is not None:
             break
     if phis:

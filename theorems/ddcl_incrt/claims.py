@@ -898,7 +898,8 @@ TRACKER_UNCOUPLED = Claim(
              "lambda_min) < 2, i.e. c < 48; at c = 49 the iteration stalls at sin angle 0.10."),
     checks=(Check("scales", _trk.oja_scales, {"step": "fixed"}, description="c in {0.5, ..., 100} and random operators"),),
     controls=(Control("critical_scale_50", "the fixed step converges for every c <= 50 (the true c* is 48)",
-                      Check("scales", _trk.oja_scales, {"step": "fixed", "max_scale": 50})),),
+                      Check("scales", _trk.oja_scales, {"step": "fixed", "max_scale": 50}),
+                      targets="convergence"),),
     expected=Verdict.REFUTED,
     condition=("eta (lambda_max(A) - lambda_min(A)) < 2; scale-free step eta = eta_0/|A|_2 with eta_0 < 1 "
                "(ddcl.growth.tracker_normalised_step)"),
@@ -915,7 +916,8 @@ TRACKER_NORM = Claim(
     reading="The repair of §5.3; checked on the regression operator at 8 scales and random gapped operators.",
     checks=(Check("scales", _trk.oja_scales, {"step": "normalised"}, description="same operators as the refuted claim"),),
     controls=(Control("fixed_step", "the code's fixed step at the same scales",
-                      Check("scales", _trk.oja_scales, {"step": "fixed"})),),
+                      Check("scales", _trk.oja_scales, {"step": "fixed"}),
+                      targets="convergence"),),
     expected=Verdict.CONSISTENT,
 )
 
@@ -932,7 +934,8 @@ TRACKER_MCA = Claim(
              "|cos(u_-, e_8)| ~ 0.2.  Consequence: the gate lambda_min < phi_w is met trivially."),
     checks=(Check("mca", _trk.mca_bottom, {"mca_factor": True}, description="the coded step"),),
     controls=(Control("limit_minus_half", "the coded step converges to R(u_-) = -1/2",
-                      Check("mca", _trk.mca_bottom, {"mca_factor": True, "target": -0.5})),),
+                      Check("mca", _trk.mca_bottom, {"mca_factor": True, "target": -0.5}),
+                      targets="limit"),),
     expected=Verdict.REFUTED,
     condition="drop the factor y from the MCA step (ddcl.growth.tracker_mca_repaired)",
 )
@@ -947,7 +950,8 @@ TRACKER_MCA_OK = Claim(
     hypotheses=("as the refuted claim",),
     reading="The repair of §5.6 on the same regression case.",
     checks=(Check("mca", _trk.mca_bottom, {"mca_factor": False}, description="the step without the factor y"),),
-    controls=(Control("coded", "the coded step with y", Check("mca", _trk.mca_bottom, {"mca_factor": True})),),
+    controls=(Control("coded", "the coded step with y", Check("mca", _trk.mca_bottom, {"mca_factor": True}),
+    targets="limit"),),
     expected=Verdict.CONSISTENT,
 )
 
@@ -966,7 +970,8 @@ DWELL = Claim(
              "come from another start; the uniform start (1, ..., 1)/sqrt(6) gives 3611 / 361 / 36, 39.8x.)"),
     checks=(Check("dwell", _trk.dwell, {"rule": "code"}, description="c in {0.1, 1, 10}"),),
     controls=(Control("within_10x", "T_d is within 10x of the steps needed (it over-waits 37.0x at c = 0.1)",
-                      Check("dwell", _trk.dwell, {"rule": "code", "max_overwait": 10.0})),),
+                      Check("dwell", _trk.dwell, {"rule": "code", "max_overwait": 10.0}),
+                      targets="dwell"),),
     expected=Verdict.REFUTED,
     condition=("scale-consistent T = ceil(kappa ln(1/eps)/(eta_0 Delta/|A|_2)) with eta = eta_0/|A|_2 "
                "(ddcl.growth.dwell_time_normalised)"),
@@ -989,13 +994,16 @@ DWELL_OK = Claim(
              "steps needed (41) exceed T."),
     checks=(Check("dwell", _trk.dwell, {"rule": "normalised"},
                   description="c in {0.1, 1, 10}: start default_rng(0) normal, covered witness (tight within phi), edge start"),),
-    controls=(Control("code_rule", "the code's T_d on the same runs", Check("dwell", _trk.dwell, {"rule": "code"})),
+    controls=(Control("code_rule", "the code's T_d on the same runs", Check("dwell", _trk.dwell, {"rule": "code"}),
+    targets="dwell"),
               Control("overwait_2x", "T leaves a 2x margin at every start it covers (T >= 2 x steps needed at "
                       "the covered witness)",
-                      Check("dwell", _trk.dwell, {"rule": "normalised", "variant": "overwait_2x"})),
+                      Check("dwell", _trk.dwell, {"rule": "normalised", "variant": "overwait_2x"}),
+                      targets="witness_cover"),
               Control("covers_every_start", "T covers every start not orthogonal to v_1 (the start just "
                       "outside the derived cover radius)",
-                      Check("dwell", _trk.dwell, {"rule": "normalised", "variant": "covers_every_start"})),),
+                      Check("dwell", _trk.dwell, {"rule": "normalised", "variant": "covers_every_start"}),
+                      targets="edge_start"),),
     expected=Verdict.CONSISTENT,
 )
 

@@ -127,18 +127,10 @@ def test_targets_must_be_names():
 #: list may only shrink: annotate a control (``targets=``, and ``tally.sub`` in its check) and remove it.
 #: A control added to the catalogue after the rule must declare its target.
 NOT_YET_TARGETED: frozenset[str] = frozenset({
-    "ddcl.growth.dwell_time::within_10x",
-    "ddcl.growth.dwell_time_normalised::code_rule",
-    "ddcl.growth.dwell_time_normalised::covers_every_start",
-    "ddcl.growth.dwell_time_normalised::overwait_2x",
     "ddcl.growth.tracker_coupled_thresholds::converge_at_120",
     "ddcl.growth.tracker_coupled_thresholds::stall_at_47",
     "ddcl.growth.tracker_fixed_step::critical_scale_50",
     "ddcl.growth.tracker_fixed_step::critical_scale_99",
-    "ddcl.growth.tracker_fixed_step_uncoupled::critical_scale_50",
-    "ddcl.growth.tracker_mca::limit_minus_half",
-    "ddcl.growth.tracker_mca_repaired::coded",
-    "ddcl.growth.tracker_normalised_step::fixed_step",
     "ddcl.growth.unique_minimal_online::increasing_order",
     "ddcl.growth.unique_minimal_online::one_fewer",
     "ddcl.growth.unique_minimal_online::span_exact",
