@@ -75,7 +75,8 @@ def unbounded(*, seed: int, profile: Profile, max_rise: float = math.inf) -> Evi
     if max_rise < math.inf:
         rise = p2_end - p2[2000]
         tally.le(rise, max_rise, 0.0, counterexample=lambda: refuted(
-            f"p_2 rises by {rise:.4f} > {max_rise} between step 2000 and step {steps}", p2=p2, p2_end=p2_end))
+            f"p_2 rises by {rise:.4f} > {max_rise} between step 2000 and step {steps}", p2=p2, p2_end=p2_end,
+            sub_check="p2_rise"))
         return tally.evidence(level_cap=Verdict.CONSISTENT)
     lyapunov_ok = worst_L <= 1e-14
     no_limit = worst_p > 0 and max(dLdx) < 0

@@ -99,7 +99,7 @@ def coupled_scales(*, seed: int, profile: Profile, max_scale: float = math.inf) 
                 f"the code's coupled tracker (gamma* = 5/18, eta_+ = 1/60, eta_- = 1/120) stalls at sin angle "
                 f"{s:.3f} after 2e4 steps on A = {c:g} A0 from start {j} (default_rng({j}); "
                 f"{'48 < c < c_hi = 100: stability depends on the start' if c < C_HI else 'c > c_hi = 100: unstable from every start'})",
-                c=c, start=j, sin_angle=s, gamma=5 / 18, eta_plus=ETA))
+                c=c, start=j, sin_angle=s, gamma=5 / 18, eta_plus=ETA, sub_check="convergence"))
             if tally.counterexample is not None:
                 break
         counts[f"c={c:g}"] = {"starts": j + 1, "stalls": stalls}
@@ -131,7 +131,8 @@ def coupled_thresholds(*, seed: int, profile: Profile, variant: str = "statement
             ok = (s > 1e-3) if stall_expected else (s < 1e-6)
             tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
                 f"start {j} (default_rng({j})) on A = {c:g} A0 ends at sin angle {s:.3g} after 2e4 coupled "
-                f"steps; {'stall' if stall_expected else 'convergence'} claimed", c=c, start=j, sin_angle=s))
+                f"steps; {'stall' if stall_expected else 'convergence'} claimed", c=c, start=j, sin_angle=s,
+                sub_check=f"c={c:g}"))
             if tally.counterexample is not None:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
         tally.details[f"c={c:g}"] = {"starts": n, "all": "stall" if stall_expected else "converge",

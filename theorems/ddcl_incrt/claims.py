@@ -717,7 +717,8 @@ LYAPUNOV_FULL = Claim(
              "Stop-gradient training from the same start sends both prototypes to 0."),
     checks=(Check("unbounded", _lyu.unbounded, {},
                   description="the spec's unbounded-trajectory case (quick/ci 2e4 steps, thorough 2e5)"),),
-    controls=(Control("p2_rise_0.1", "p_2 rises by at most 0.1 between steps 2e3 and 2e4 (it rises 0.262)", Check("unbounded", _lyu.unbounded, {"max_rise": 0.1})),),
+    controls=(Control("p2_rise_0.1", "p_2 rises by at most 0.1 between steps 2e3 and 2e4 (it rises 0.262)",
+                      Check("unbounded", _lyu.unbounded, {"max_rise": 0.1}), targets="p2_rise"),),
     expected=Verdict.REFUTED,
     condition="stopgrad / F-gradient prototypes at fixed tau (ddcl.lyapunov.free_energy)",
 )
@@ -851,7 +852,8 @@ TRACKER_FIXED = Claim(
     checks=(Check("scales", _trkc.coupled_scales, {},
                   description="c in {0.5, 1, 10, 47, 80, 120, 49}, recorded starts (2 / 5 / 10 by profile)"),),
     controls=(Control("critical_scale_99", "below c_hi = 100 every start converges (start 4 stalls at c = 49)",
-                      Check("scales", _trkc.coupled_scales, {"max_scale": 99.0})),),
+                      Check("scales", _trkc.coupled_scales, {"max_scale": 99.0}),
+                      targets="convergence"),),
     expected=Verdict.REFUTED,
     condition=("c < 48 (any start); scale-free step eta = eta_0/|A|_2 with eta_0 < 1 "
                "(ddcl.growth.tracker_normalised_step)"),
@@ -876,9 +878,11 @@ TRACKER_COUPLED_THRESHOLDS = Claim(
     checks=(Check("thresholds", _trkc.coupled_thresholds, {},
                   description="c = 47 and 80 all converge, c = 120 all stall"),),
     controls=(Control("stall_at_47", "every start stalls at c = 47",
-                      Check("thresholds", _trkc.coupled_thresholds, {"variant": "stall_at_47"})),
+                      Check("thresholds", _trkc.coupled_thresholds, {"variant": "stall_at_47"}),
+                      targets="c=47"),
               Control("converge_at_120", "every start converges at c = 120",
-                      Check("thresholds", _trkc.coupled_thresholds, {"variant": "converge_at_120"})),),
+                      Check("thresholds", _trkc.coupled_thresholds, {"variant": "converge_at_120"}),
+                      targets="c=120"),),
     expected=Verdict.CONSISTENT,
 )
 
