@@ -152,8 +152,8 @@ class Control:
     the sub-check that produced its refutation (``counterexample.data["sub_check"]``, recorded by
     :meth:`~verify.Tally.sub` or a :class:`~verify.Gate`), and the runner accepts the refutation only
     when that sub-check is one of the targets -- so a control can never pass because some other
-    comparison, one that ignores the variant, failed.  Optional (``()``) so that claims can adopt it
-    one by one; ``tests/unit/engine/test_control_targets.py`` lists the controls that have none yet.
+    comparison, one that ignores the variant, failed.  Optional in the type (``()``: no target, no
+    rule), but ``tests/unit/engine/test_control_targets.py`` requires one of every catalogue control.
     """
 
     name: str

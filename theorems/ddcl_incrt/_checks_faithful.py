@@ -239,12 +239,15 @@ def incrt_amplification(*, seed: int, profile: Profile, variant: str = "strict")
             tally.exact(ok, counterexample=lambda: refuted(
                 "INCRT's head (top residual eigenvector) leaves the separation force unchanged: lambda_1, "
                 "n_u, gamma_max and Phi are the same before and after the birth", **inst,
-                n_u=(K - 1) * _count_above(C, tau / c) if tau is not None else None))
+                n_u=(K - 1) * _count_above(C, tau / c) if tau is not None else None,
+                sub_check="amplification"))
         elif variant == "weak":
-            tally.exact(weak_ok, counterexample=lambda: refuted("an INCRT birth lowered the instability", **inst))
+            tally.exact(weak_ok, counterexample=lambda: refuted(
+                "an INCRT birth lowered the instability", **inst, sub_check="amplification"))
         else:  # never_raised
             tally.exact(top_order <= 0, counterexample=lambda: refuted(
-                "an INCRT birth raised lambda_1 (hence gamma_max) of the dictionary input", **inst))
+                "an INCRT birth raised lambda_1 (hence gamma_max) of the dictionary input", **inst,
+                sub_check="amplification"))
         if tally.counterexample is not None:
             break
     if gate.counterexample is not None:
@@ -417,7 +420,7 @@ def unique_minimal_online(*, seed: int, profile: Profile, variant: str = "statem
         greedy = greedy_growth(S, theta)
         inst = {"op_seed": [0, op], "d": d, "spectrum": [float(x) for x in lam], "theta": theta, "K": K}
         tally.exact(greedy.count == K, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-            "greedy_growth's count differs from #{lambda_j > theta}", **inst))
+            "greedy_growth's count differs from #{lambda_j > theta}", **inst, sub_check="count"))
         E = O[:, :K]
         budget = 50 * d * 2.2e-16 * float(np.abs(lam).max())   # eigvalsh/residual rounding, safety 50
         for r in range(n_init):
@@ -425,32 +428,36 @@ def unique_minimal_online(*, seed: int, profile: Profile, variant: str = "statem
             runs += 1
             ri = {**inst, "init_seed": [seed, op, 1000 + r], "grown": U.shape[1]}
             tally.exact(U.shape[1] == K, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-                f"online growth ended with {U.shape[1]} heads, not K = {K}", **ri))
+                f"online growth ended with {U.shape[1]} heads, not K = {K}", **ri, sub_check="grown_count"))
             if U.shape[1] != K:
                 break
             top = float(np.linalg.eigvalsh(residual_operator(S, U))[-1])
             tally.le(top, theta, budget, counterexample=lambda: refuted(
-                "the grown structure is not sufficient: lambda_max(A_res) > theta", **ri))
+                "the grown structure is not sufficient: lambda_max(A_res) > theta", **ri,
+                sub_check="sufficiency"))
             fewer = [float(np.linalg.eigvalsh(residual_operator(S, np.delete(U, j, axis=1)
                                                                 if K > 1 else None))[-1]) for j in range(K)]
             if variant == "one_fewer":
                 tally.le(fewer[-1], theta, budget, counterexample=lambda: refuted(
                     "K - 1 heads leave lambda_max(A_res) above theta: K heads are needed", **ri,
-                    lambda_max_fewer=fewer[-1]))
+                    lambda_max_fewer=fewer[-1], sub_check="minimality"))
             else:
                 for f in fewer:
                     tally.le(theta, f, budget, counterexample=lambda: refuted(
-                        "a structure with one head fewer is sufficient: not minimal", **ri))
+                        "a structure with one head fewer is sufficient: not minimal", **ri,
+                        sub_check="minimality"))
             # ordering: birth j nearest lambda_j (the births are Rayleigh quotients of the trackers)
             nearest = [int(np.argmin(np.abs(lam - b))) for b in births]
             order = list(range(K))[::-1] if variant == "increasing_order" else list(range(K))
             tally.exact(nearest == order, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-                f"births {births} are not in the order of eigenvalues {order}", **ri, births=births))
+                f"births {births} are not in the order of eigenvalues {order}", **ri, births=births,
+                sub_check="order"))
             sv = np.linalg.svd(U.T @ E, compute_uv=False)
             ang = float(np.arccos(min(1.0, float(sv.min()))))
             worst_angle = max(worst_angle, ang)
             tally.le(ang, span_tol, 0.0, counterexample=lambda: refuted(
-                f"the grown span is {ang:.3g} rad from E_>theta(S) (criterion {span_tol:g})", **ri, angle=ang))
+                f"the grown span is {ang:.3g} rad from E_>theta(S) (criterion {span_tol:g})", **ri, angle=ang,
+                sub_check="span"))
             if tally.counterexample is not None:
                 break
         if tally.counterexample is not None:

@@ -1057,7 +1057,8 @@ AMPLIFICATION_INCRT = Claim(
                               "(e2 + e3)/sqrt 2 within 100x the eigh budget)"),),
     controls=(Control("never_raised", "an INCRT birth never raises the force (refuted: C = diag(2, 1), "
                       "u = (e1 + e2)/sqrt 2 raises lambda_1)",
-                      Check("exact", _fai.incrt_amplification, {"variant": "never_raised"})),),
+                      Check("exact", _fai.incrt_amplification, {"variant": "never_raised"}),
+                      targets="amplification"),),
     expected=Verdict.REFUTED,
     condition=("non-strict: an INCRT birth never lowers the force (ddcl.separation.amplification_incrt_weak); "
                "strict exactly when the birth raises lambda_1(C_new) above lambda_1(C) or adds a mode above "
@@ -1084,7 +1085,8 @@ AMPLIFICATION_INCRT_WEAK = Claim(
     checks=(Check("exact", _fai.incrt_amplification, {"variant": "weak"},
                   description="exact counts and lambda_1 order (Descartes) for INCRT births"),),
     controls=(Control("strict", "every INCRT birth strictly raises the force (the as-stated reading)",
-                      Check("exact", _fai.incrt_amplification, {"variant": "strict"})),),
+                      Check("exact", _fai.incrt_amplification, {"variant": "strict"}),
+                      targets="amplification"),),
     expected=Verdict.CONSISTENT,
 )
 
@@ -1232,11 +1234,14 @@ UNIQUE_ONLINE = Claim(
     checks=(Check("online", _fai.unique_minimal_online,
                   description="count, sufficiency, minimality, order, span over random initialisations"),),
     controls=(Control("one_fewer", "K - 1 heads already suffice",
-                      Check("online", _fai.unique_minimal_online, {"variant": "one_fewer"})),
+                      Check("online", _fai.unique_minimal_online, {"variant": "one_fewer"}),
+                      targets="minimality"),
               Control("increasing_order", "births come in increasing eigenvalue order",
-                      Check("online", _fai.unique_minimal_online, {"variant": "increasing_order"})),
+                      Check("online", _fai.unique_minimal_online, {"variant": "increasing_order"}),
+                      targets="order"),
               Control("span_exact", "the grown span equals E_>theta(S) within 1e-6 rad",
-                      Check("online", _fai.unique_minimal_online, {"variant": "span_exact"}))),
+                      Check("online", _fai.unique_minimal_online, {"variant": "span_exact"}),
+                      targets="span")),
     expected=Verdict.CONSISTENT,
 )
 
