@@ -503,5 +503,24 @@ MUTATIONS: list[Mutation] = [
         kills=("focus.stage3.dilution_as_stated",),
         why="the focus mass reads the largest A_q1 (the frequent query's) instead of the pi-average",
         family="construction",
+    ),    Mutation(
+        id="focus.model.dWQ_doubled",
+        path=POP,
+        old="return g0, W0T @ GM, W0T @ GU, W0T @ GtV",
+        new="return g0, W0T @ GM, 2 * (W0T @ GU), W0T @ GtV",
+        kills=("focus.stage2.focus_as_stated",),
+        why="the flow's dL/dW_Q carries a factor 2: W_Q, W_K grow at sqrt(2) c, not the Hessian's unstable "
+            "eigenvalue c (the Hessian is taken through population_loss, not this chain rule)",
+        family="formula",
+    ),
+    Mutation(
+        id="focus.model.shared_products_swapped",
+        path=POP,
+        old="    V, U = W0 @ WQ, W0 @ WK",
+        new="    V, U = W0 @ WK, W0 @ WQ",
+        kills=("focus.stage2.focus_as_stated",),
+        why="the shared products V = W0 W_Q, U = W0 W_K are swapped: near theta_c1 W_Q and W_K each grow on "
+            "their own, off the unstable eigendirection of the Hessian",
+        family="formula",
     ),
 ]

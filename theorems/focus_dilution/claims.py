@@ -14,6 +14,7 @@ from . import _checks_spectra as _spec
 from . import _checks_dynamics as _dyn
 from . import _checks_stage4 as _s4
 from . import _checks_headlines as _hl
+from . import _checks_focus_as_stated as _fas
 
 PAPER = "2605.01199"
 
@@ -796,6 +797,60 @@ SADDLE_AS_STATED = Claim(
     expected=Verdict.CERTIFIED,
 )
 
+FOCUS_AS_STATED = Claim(
+    id="focus.stage2.focus_as_stated",
+    title="Stage II as stated: W_Q, W_K grow exponentially along the unstable eigendirection of theta_c1 and "
+          "the attention focuses on the most frequent token",
+    source=Source(PAPER, "seed stage 2 (focus): exponential growth and high-frequency bias", "§4.7, §4.8"),
+    provenance=("seed", "reading"),
+    strength="as-stated",
+    quote=(r"The attention parameters ($W_Q, W_K$) grow exponentially along the unstable eigendirection. This "
+           r"induces a high-frequency bias, causing the attention mechanism to focus on the most frequent token "
+           r"[or: 'tokens'] in the stationary distribution."),
+    quote_source=f"{SEED} L31",
+    statement=_text("From theta_c1 (m = 2, m_k = 1): |(W_Q, W_K)|^2 grows at rate 2 lam_u > 0, lam_u the unstable "
+                    "eigenvalue of -Hessian(L)(theta_c1); (W_Q, W_K)/|.| -> its eigenvector; A_qk > pi_k for every "
+                    "query q and every most frequent key k; on the E1 flow A_11 and F = sum_q pi_q A_q1 stay "
+                    "above pi_1 from T_I to the focus event (A_11 >= 0.9)"),
+    hypotheses=(("F1 chains P = lam I + (1 - lam) 1 pi^T with K2 > 0 (lam > 0), pi not uniform; c >= 0.01 "
+                 "for a bounded run"),
+                ("m_k = 1 so that 'the unstable eigendirection' is unique (focus.stage2.saddle_as_stated)"),
+                "E1 at lam = 1/2 (ci/thorough: also 9/10), eps = 1e-3"),
+    reading=("'Grow exponentially along the unstable eigendirection': the fitted rate of |(W_Q, W_K)|^2 from "
+             "theta_c1 is > 0 and equals twice the Hessian's unstable eigenvalue (the rate of |.| is the "
+             "eigenvalue), and the direction of (W_Q, W_K) converges to its eigenvector. 'Focus on the most "
+             "frequent token' (the argmax of pi; with a tie, every most frequent token, the translator's "
+             "'tokens'): attention on that key rises above its start pi_1 (A = 1 pi^T at theta_c1) -- for every "
+             "query near theta_c1, and through the whole stage (to A_11 >= 0.9) for the most frequent query and "
+             "for the pi-average F. The seed does not say which queries focus; the reading 'every query stays "
+             "above pi_1 up to the focus event' is false (E1, lam = 1/2: A_41 < pi_1 from t = 92.8, the focus "
+             "event is at 94.1) and is this claim's control every_query_stage, not its statement. The "
+             "closed form of Delta A and the threshold pi_k > |pi|^2 are focus.stage2.focus_direction's."),
+    uses=("focus.stage2.saddle_as_stated",),
+    checks=(
+        Check("simulation", _fas.focus_as_stated,
+              description="flows from theta_c1 (pinned E1, (0.5, 0.3, 0.1, 0.1), tie (0.4, 0.4, 0.1, 0.1); "
+                          "hypothesis F1, quick 3, ci 10, thorough 30) against the product's arb Hessian, and "
+                          "the cached E1 run(s) with the product's focus event"),
+    ),
+    controls=(
+        Control("decays", "|(W_Q, W_K)|^2 decays at rate 2 lam_u instead of growing",
+                Check("simulation", _fas.focus_as_stated, {"variant": "decays"}),
+                targets="growth"),
+        Control("stable_eigvec", "(W_Q, W_K) aligns with the attention block's stable eigenvector",
+                Check("simulation", _fas.focus_as_stated, {"variant": "stable_eigvec"}),
+                targets="direction"),
+        Control("least_frequent", "every query gains attention on the least frequent token",
+                Check("simulation", _fas.focus_as_stated, {"variant": "least_frequent"}),
+                targets="saddle_focus"),
+        Control("every_query_stage", "every query's A_q1 stays above pi_1 up to the focus event (E1: A_41 "
+                "falls below it at t = 92.8)",
+                Check("simulation", _fas.focus_as_stated, {"variant": "every_query_stage"}),
+                targets="stage_focus"),
+    ),
+    expected=Verdict.CONSISTENT,
+)
+
 OPPOSITE_QUOTE = (r"The embeddings of the high-frequency token [or: 'tokens'] and of the remaining tokens begin "
                   r"to move in directions opposite to each other.")
 OPPOSITE_READING = ("'Embeddings move' is read as the first-order motion of the token embeddings gamma_q alpha1 "
@@ -999,5 +1054,5 @@ TRANSVERSE_AS_STATED = Claim(
 CLAIMS: tuple = (POPULATION_LIMIT, GRADIENTS, CONSERVATION, ORIGIN_SPECTRUM, CONDENSATION, SADDLE_LOCATION,
                  SADDLE_EIGEN, FOCUS_DIRECTION, GROWTH_SIGN, REDISTRIBUTION, DILUTION, PLATEAUS, DEGENERATE_POINT,
                  DEGENERATE_POINT_CERTIFIED, STALL, STALL_ALL, LYAPUNOV_SCHMIDT, TRANSVERSE_CERTIFIED, ANTI_FOCUS,
-                 CONDENSATION_AS_STATED, SADDLE_AS_STATED, OPPOSITE_AS_STATED, OPPOSITE_SINGULAR,
+                 CONDENSATION_AS_STATED, SADDLE_AS_STATED, FOCUS_AS_STATED, OPPOSITE_AS_STATED, OPPOSITE_SINGULAR,
                  DILUTION_AS_STATED, CYCLE_AS_STATED, TRANSVERSE_AS_STATED)
