@@ -70,8 +70,9 @@ SOURCE_STRENGTHS = frozenset({"as-stated", "code"})
 
 #: ``quote_source``: a seed file and the line label(s) of the quoted sentence, e.g.
 #: ``seeds/004_4ff95cab01770f63.txt.en.md L27`` (the line-numbered English translation; the Korean file
-#: with the same name minus ``.en.md`` is the source, and its line numbers are the labels).
-_QUOTE_SOURCE_RE = re.compile(r"\S+ L\d+")
+#: with the same name minus ``.en.md`` is the source, and its line numbers are the labels); a quote of
+#: consecutive lines names the range, ``L70-L75``.
+_QUOTE_SOURCE_RE = re.compile(r"\S+ L\d+(-L\d+)?")
 
 _ID_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$")
 
@@ -286,9 +287,9 @@ def strength_problems(claim: Any) -> list[str]:
         if not qsrc.strip():
             out.append("is as-stated but has no quote_source (rule: an as-stated claim names the seed "
                        "file and line, e.g. 'seeds/<file>.txt.en.md L27')")
-    if qsrc.strip() and not _QUOTE_SOURCE_RE.search(qsrc):
-        out.append(f"quote_source {qsrc!r} names no line (rule: '<file> L<n>', e.g. "
-                   "'seeds/<file>.txt.en.md L27')")
+    if qsrc.strip() and not _QUOTE_SOURCE_RE.fullmatch(qsrc.strip()):
+        out.append(f"quote_source {qsrc!r} names no line (rule: '<file> L<n>' or '<file> L<n>-L<m>', "
+                   "e.g. 'seeds/<file>.txt.en.md L27')")
     if qsrc.strip() and not quote.strip():
         out.append("has a quote_source but no quote")
     return out

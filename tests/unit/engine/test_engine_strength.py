@@ -74,6 +74,13 @@ def test_quote_source_must_name_a_line():
         make(strength="as-stated", quote="A sentence.", quote_source="seeds/004.txt.en.md")
 
 
+def test_quote_source_names_one_line_or_a_range():
+    assert make(strength="as-stated", quote="A.", quote_source="seeds/004.txt.en.md L70-L75").strength
+    for bad in ("seeds/004.txt.en.md L70 and more", "seeds/004.txt.en.md L70-", "seeds/004.txt.en.md Lx"):
+        with pytest.raises(RegistryError, match="names no line"):
+            make(strength="as-stated", quote="A.", quote_source=bad)
+
+
 def test_other_strengths_may_quote_but_a_source_needs_a_quote():
     c = make(strength="repaired", quote="A sentence.", quote_source=QSRC)
     assert c.quote == "A sentence."
@@ -98,7 +105,7 @@ def test_every_catalogue_claim_states_its_strength():
     for c in cat:
         assert c.strength in STRENGTHS, c.id
         if c.strength == "as-stated":
-            assert c.quote.strip() and re.fullmatch(r"seeds/\d{3}_[0-9a-f]{16}\.txt\.en\.md L\d+",
+            assert c.quote.strip() and re.fullmatch(r"seeds/\d{3}_[0-9a-f]{16}\.txt\.en\.md L\d+(-L\d+)?",
                                                     c.quote_source), c.id
     assert {c.strength for c in cat} == set(STRENGTHS)
 
