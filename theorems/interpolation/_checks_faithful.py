@@ -30,6 +30,7 @@ from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refu
 from ._checks_counts import _chain, _pad_random
 from ._checks_exact import SOFTMAX_PINNED, describe
 from .blocks import run_generic
+from .construction import _as_fraction as _frac
 from .construction import build_interpolator
 from .dataset import Dataset
 
@@ -69,10 +70,6 @@ def d20_dataset(s: int) -> tuple[list, list]:
     ins[2][1] = ins[0][0]
     outs = [[tok() for _ in range(m)] for m in (1, 2, 3)]
     return ins, outs
-
-
-def _frac(v) -> Fraction:
-    return F(int(v.p), int(v.q)) if hasattr(v, "p") else F(v)
 
 
 def _independent_count(blocks, d: int) -> int:
