@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Any
 
