@@ -26,7 +26,7 @@ import numpy as np
 from numerics.flows import detect_stages, fit_rate, first_time, integrate
 from numerics.markov import MarkovChain, anti_persistent, metropolis, symmetric_rare, two_state_anti_focus
 from numerics.precision import arb_precision, float_tolerance, mp_context
-from verify import Evidence, Gate, Observation, Profile, Tally, Verdict, combine, explore, refuted, reject
+from verify import Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject
 
 from ._checks_model import E1_PI, _describe_chain
 from .flow import (Shapes, Trajectory, cached_flow, full_jac, full_rhs, pack, reduced_state, run_flow,

@@ -9,7 +9,6 @@ accepted silently).  Valid draws are kept few: each one integrates a flow and po
 from __future__ import annotations
 
 from tests.fuzzing import fuzz_examples
-from fractions import Fraction
 
 import mpmath
 import pytest
