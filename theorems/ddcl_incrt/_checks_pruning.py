@@ -23,13 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from numerics.linalg import inertia
 from numerics.precision import Tri, arb_precision, float_tolerance, tri_gt
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
-from .dictionary import gibbs
+from ._checks_separation import _count_above
+from .dictionary import gibbs, grad_live_Lq
 from .incrt import growth_signal, residual_operator
-from .dictionary import grad_live_Lq
 
 
 def simulate_heads_states(lams: list[float], *, steps: int, seed: int, keep: list[int] | None = None,
@@ -285,11 +284,6 @@ def per_head_invariance(*, seed: int, profile: Profile, variant: str = "statemen
 
 
 _PIN_FORCE = ([[Fraction(1), Fraction(1, 10)], [Fraction(1, 10), Fraction(1, 50)]], [0], 2, 4, Fraction(201, 50))
-
-
-def _count_above(C: list[list[Fraction]], t: Fraction) -> int:
-    d = len(C)
-    return inertia([[C[a][b] - (t if a == b else 0) for b in range(d)] for a in range(d)]).positive
 
 
 def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, variant: str = "statement") -> Evidence:
