@@ -39,7 +39,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -89,9 +88,8 @@ def schema() -> dict[str, Any]:
 def validate(obj: Any) -> None:
     """Raise ``ValueError`` naming the first problem unless ``obj`` is a valid report.
 
-    Uses ``jsonschema`` (the ``dev`` extra) when it is importable, else a small validator of the subset
-    of JSON Schema the report schema uses.  Then a consistency check the schema cannot express: the
-    summary counts the claims listed.
+    Validates against the JSON Schema with ``jsonschema``, then checks what the schema cannot express:
+    the summary counts the claims listed.
     """
     sch = schema()
     # name the version the file claims to be, when it is one this toolkit reads
@@ -101,16 +99,13 @@ def validate(obj: Any) -> None:
             and obj.get("schema") in READABLE_SCHEMAS):
         raise ValueError(f"not a valid {sid} report: it lists no claim and is not marked "
                          "interrupted (a finished run reports at least one claim)")
-    try:
-        import jsonschema
-    except ImportError:
-        problem = _mini_validate(obj, sch, sch, "")
-    else:
-        err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(sch).iter_errors(obj))
-        problem = None
-        if err is not None:
-            where = "/" + "/".join(str(x) for x in err.absolute_path)
-            problem = f"at {where}: {err.message}"
+    import jsonschema
+
+    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(sch).iter_errors(obj))
+    problem = None
+    if err is not None:
+        where = "/" + "/".join(str(x) for x in err.absolute_path)
+        problem = f"at {where}: {err.message}"
     if problem is not None:
         if len(problem) > 300:
             problem = problem[:297] + "..."
@@ -133,65 +128,6 @@ def validate(obj: Any) -> None:
             raise ValueError(f"not a valid {sid} report: summary.refuted_source/refuted_boundary = "
                              f"{obj['summary']['refuted_source']}/{obj['summary']['refuted_boundary']} but "
                              f"the claims listed give {n_src}/{len(refuted) - n_src}")
-
-
-_TYPES: dict[str, Any] = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool))
-    or (isinstance(v, float) and v.is_integer()),
-}
-
-
-def _mini_validate(v: Any, s: Mapping[str, Any], root: Mapping[str, Any], at: str) -> str | None:
-    """The first violation of schema ``s`` by ``v`` (None if valid); the keywords the report schema uses."""
-    where = at or "/"
-    if "$ref" in s:
-        node: Any = root
-        for part in s["$ref"].lstrip("#/").split("/"):
-            node = node[part]
-        return _mini_validate(v, node, root, at)
-    if "type" in s and not _TYPES[s["type"]](v):
-        return f"at {where}: {v!r:.60} is not of type {s['type']!r}"
-    if "const" in s and not (v == s["const"] and type(v) is type(s["const"])):
-        return f"at {where}: {v!r:.60} is not {s['const']!r}"
-    if "enum" in s and not any(v == e and type(v) is type(e) for e in s["enum"]):
-        return f"at {where}: {v!r:.60} is not one of {s['enum']}"
-    if "minimum" in s and _TYPES["number"](v) and v < s["minimum"]:
-        return f"at {where}: {v!r} is less than {s['minimum']}"
-    if "pattern" in s and isinstance(v, str) and not re.search(s["pattern"], v):
-        return f"at {where}: {v!r:.60} does not match {s['pattern']!r}"
-    if "oneOf" in s:
-        ok = sum(_mini_validate(v, sub, root, at) is None for sub in s["oneOf"])
-        if ok != 1:
-            return f"at {where}: {v!r:.60} matches {ok} of the allowed forms (must match exactly one)"
-    if "anyOf" in s and all(_mini_validate(v, sub, root, at) is not None for sub in s["anyOf"]):
-        return next(_mini_validate(v, sub, root, at) for sub in s["anyOf"])
-    if isinstance(v, dict):
-        for key in s.get("required", ()):
-            if key not in v:
-                return f"at {where}: {key!r} is a required property"
-        props = s.get("properties", {})
-        for key, val in v.items():
-            if key in props:
-                problem = _mini_validate(val, props[key], root, f"{at}/{key}")
-                if problem:
-                    return problem
-            elif s.get("additionalProperties", True) is False:
-                return f"at {where}: additional property {key!r} is not allowed"
-    if isinstance(v, list):
-        if len(v) < s.get("minItems", 0):
-            return f"at {where}: {len(v)} items, fewer than {s['minItems']}"
-        if "items" in s:
-            for k, item in enumerate(v):
-                problem = _mini_validate(item, s["items"], root, f"{at}/{k}")
-                if problem:
-                    return problem
-    return None
 
 
 def check_writable(path: str | os.PathLike[str]) -> None:

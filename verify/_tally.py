@@ -59,8 +59,6 @@ class Observation:
 def _exact(x: Any) -> Any:
     """``x`` as an exact Fraction when it is an exact or multiple-precision number (int, Fraction,
     fmpz/fmpq, a finite mpmath mpf of any context), else None (floats, numpy, tensors, NaN/inf)."""
-    from fractions import Fraction
-
     if isinstance(x, bool):
         return None
     if isinstance(x, (int, Fraction)):
