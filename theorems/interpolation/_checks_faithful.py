@@ -27,7 +27,7 @@ from typing import Any
 from numerics.strategies import edge_case_datasets, interpolation_datasets
 from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
 
-from ._checks_counts import _chain, _pad_random
+from ._checks_counts import _chain, _pad_random, o_dM_constant, padded_constant
 from ._checks_exact import SOFTMAX_PINNED, describe
 from .blocks import run_generic
 from .construction import _as_fraction as _frac
@@ -118,8 +118,8 @@ def _structure(net, D: Dataset, L_paper: int, C: int, attention: str) -> Observa
 
 def _constant(d: int, attention: str, variant: str | None) -> int:
     if variant == "unpadded_constant":  # padding claimed free: the unpadded constants
-        return 22 * d + 19 if attention == "hardmax" else 24 * d + 20
-    return 22 * d + 28 if attention == "hardmax" else 24 * d + 29
+        return o_dM_constant(d, attention)
+    return padded_constant(d, attention)
 
 
 def _network(D: Dataset, attention: str, seed: int, variant: str | None):
