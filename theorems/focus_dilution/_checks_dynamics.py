@@ -146,8 +146,9 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
     """E1, eps = 1e-3 (seed 0 at quick; seeds 0-2 at ci/thorough), checks (a)-(f) of spec §4.5:
 
     (a) fitted rate of sigma1(W0) on [20 eps, 0.1] equals mu0 (reference_formulas) within the budget
-        |rate_lin - mu0| + 6 e_nl/Delta t derived from the run (the linear flow's transient plus the bound on
-        the nonlinear slope error, safety factor 2; about 0.9 % of mu0, observed error <= 0.32 %); and the top
+        |rate_lin - top| + 6 e_nl/Delta t derived from the run (the linear flow's transient against its own
+        rate top, the top eigenvalue of J0 -- not mu0 -- plus the bound on the nonlinear slope error, safety
+        factor 2; about 0.9 % of mu0, observed error <= 0.32 %); and the top
         eigenvalue of J0 (origin_jacobian) equals mu0 to float_tolerance(512);
     (b) while sigma1(W0) in [50 eps, 0.3]: cos(u1(W0), pi_hat), cos(v1(W1), v_hat),
         |<v1(W0), u1(W1)>| >= 0.999, and >= 0.99 from 20 eps (DEVIATION from the spec's 0.999 from 20 eps:
@@ -190,9 +191,11 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
         row: dict[str, Any] = {}
         # (a) the fitted rate against mu0 of reference_formulas, with a budget derived from the run itself:
         # the linear flow theta_lin = e^{J0 t} theta(0) (same start, J0 from origin_jacobian) fitted on the same
-        # window carries the transient of the non-leading modes, |rate_lin - mu0|; the nonlinear part changes
+        # window carries the transient of the non-leading modes, |rate_lin - top|; the nonlinear part changes
         # log sigma1 by at most e_nl = max |sigma1/sigma1_lin - 1| on the window, which moves a least-squares
-        # slope by at most 3 e_nl/Delta t; budget = |rate_lin - mu0| + 2 x 3 e_nl/Delta t (safety factor 2).
+        # slope by at most 3 e_nl/Delta t; budget = |rate_lin - top| + 2 x 3 e_nl/Delta t (safety factor 2),
+        # top = the top eigenvalue of J0, the linear flow's own asymptotic rate: the budget does not use the
+        # mu0 it is checked against (a wrong mu0 must not widen its own budget; 'mu0_spectrum' ties top to mu0).
         # Observed over seeds 0-2: |rate - mu0|/mu0 <= 0.32 %, budget 0.67-0.87 % of mu0.
         rate, n = fit_rate(t, sv[:, 0], 20 * EPS, 0.1)
         tl, s1_lin = _linear_sigma1(tr, w, Q, 1.5 * np.log(0.1 / EPS) / mu0)
@@ -200,12 +203,12 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
         fw = np.flatnonzero((sv[:len(tl), 0] >= 20 * EPS) & (sv[:len(tl), 0] <= 0.1))
         e_nl = float(np.max(np.abs(sv[fw, 0] / s1_lin[fw] - 1)))
         span = float(tl[fw[-1]] - tl[fw[0]])
-        rate_tol = abs(rate_lin - mu0) + 2 * 3 * e_nl / span
+        top = float(w.max())
+        rate_tol = abs(rate_lin - top) + 2 * 3 * e_nl / span
         mu0_claim = mu0 * (1.02 if variant == "rate_2pct" else 1.0)
         gate("rate").close(rate, mu0_claim, rate_tol, counterexample=lambda: refuted(
             f"sigma1 rate {rate:.5f} vs mu0 {mu0_claim:.5f} (budget {rate_tol:.2e})", seed=s, variant=variant))
         # the top eigenvalue of J0 (origin_jacobian on G0 = pi v^T, float eigh) is mu0 of reference_formulas
-        top = float(w.max())
         mu0_spec = R["normv"] if variant == "mu_v_spectrum" else mu0
         gate("mu0_spectrum").close(top, mu0_spec, float_tolerance(ops=64 * 8), scale=mu0_spec,
                                    counterexample=lambda: refuted(
