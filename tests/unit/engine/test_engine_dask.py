@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest
 
 pytest.importorskip("distributed")
 
+from tests.unit.engine._slow_catalogue import write_slow_catalogue  # noqa: E402
 from verify import catalogue, run_claims  # noqa: E402
 from verify._cli import EXIT_OK, EXIT_USAGE, main  # noqa: E402
 from verify._dask import DaskExecutor, OneThreadPlugin, connect, local_cluster, parse_scheduler  # noqa: E402
@@ -132,40 +132,7 @@ def test_one_thread_plugin_sets_the_environment(monkeypatch):
         torch.set_num_threads(before)
 
 
-SLOW_CLAIMS = textwrap.dedent('''
-    import os
-    import time
 
-    from verify import Check, Claim, Control, Evidence, Source, Verdict, refuted
-
-
-    def _mark(text):
-        with open(os.path.join(os.environ["VERIFY_TEST_MARKERS"], "log"), "a") as fh:
-            fh.write(f"{text} {os.getpid()}\\n")
-
-
-    def fast(*, seed, profile, refute=False):
-        _mark("fast")
-        if refute:
-            return Evidence(Verdict.REFUTED, instances=1, counterexample=refuted("1 > 0"))
-        return Evidence(Verdict.CERTIFIED, instances=1)
-
-
-    def slow(*, seed, profile):
-        _mark("start")
-        time.sleep(120)
-        return Evidence(Verdict.CERTIFIED, instances=1)
-
-
-    def _claim(cid, fn):
-        return Claim(id=cid, title=cid, source=Source("0000.00000", "Thm 1", "§1"), statement="s",
-                     reading="r", checks=(Check("main", fn),), strength="derived",
-                     controls=(Control("ctrl", "false", Check("main", fast, {"refute": True})),),
-                     expected=Verdict.CERTIFIED)
-
-
-    CLAIMS = (_claim("slow.fast", fast),) + tuple(_claim(f"slow.s{k}", slow) for k in range(4))
-''')
 
 
 @pytest.mark.skipif(not hasattr(os, "killpg") or not Path("/proc/self/stat").exists(),
@@ -179,16 +146,7 @@ def test_ctrl_c_on_a_local_cluster_cancels_and_closes(tmp_path):
 
     if "strength" not in {f.name for f in dataclasses.fields(Claim)}:
         pytest.skip("this checkout's Claim has no strength field")
-    pkg = tmp_path / "slowdask_pkg"
-    (pkg / "slow").mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    (pkg / "slow" / "__init__.py").write_text("")
-    (pkg / "slow" / "claims.py").write_text(SLOW_CLAIMS)
-    markers = tmp_path / "markers"
-    markers.mkdir()
-    log = markers / "log"
-    env = dict(os.environ, VERIFY_TEST_MARKERS=str(markers),
-               PYTHONPATH=os.pathsep.join([str(tmp_path)] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    env, log = write_slow_catalogue(tmp_path, "slowdask_pkg")
     cmd = [sys.executable, "-m", "verify", "--catalogue", "slowdask_pkg", "run", "--no-progress",
            "--scheduler", "local:2", "--json", str(tmp_path / "r.json")]
     proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -16,13 +16,13 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
+from tests.unit.engine._slow_catalogue import write_slow_catalogue
 from verify._cli import EXIT_INTERRUPTED
 from verify._report import schema, validate
 
@@ -30,63 +30,13 @@ pytestmark = pytest.mark.skipif(
     not hasattr(os, "killpg") or not Path("/proc/self/stat").exists(),
     reason="POSIX signals and /proc (the process tree is read there)")
 
-SLOW_CLAIMS = textwrap.dedent('''
-    import os
-    import time
 
-    from verify import Check, Claim, Control, Evidence, Source, Verdict, refuted
-
-
-    def _mark(text):
-        with open(os.path.join(os.environ["VERIFY_TEST_MARKERS"], "log"), "a") as fh:
-            fh.write(f"{text} {os.getpid()}\\n")
-
-
-    def fast(*, seed, profile, refute=False):
-        _mark("fast")
-        if refute:
-            return Evidence(Verdict.REFUTED, instances=1, counterexample=refuted("1 > 0"))
-        return Evidence(Verdict.CERTIFIED, instances=1)
-
-
-    def slow(*, seed, profile):
-        _mark("start")
-        if os.environ.get("VERIFY_TEST_SWALLOW"):
-            try:  # the first Ctrl-C is lost, as Python drops one raised inside a gc callback
-                for _ in range(600):
-                    time.sleep(0.1)
-            except KeyboardInterrupt:
-                _mark("swallowed")
-                time.sleep(60)  # the repeated request must cut a long sleep short too
-        for _ in range(600):
-            time.sleep(0.1)
-        return Evidence(Verdict.CERTIFIED, instances=1)
-
-
-    def _claim(cid, fn):
-        return Claim(id=cid, title=cid, source=Source("0000.00000", "Thm 1", "§1"), statement="s",
-                     reading="r", checks=(Check("main", fn),),
-                     controls=(Control("ctrl", "false", Check("main", fast, {"refute": True})),),
-                     expected=Verdict.CERTIFIED, strength="derived")
-
-
-    CLAIMS = (_claim("slow.fast", fast),) + tuple(_claim(f"slow.s{k}", slow) for k in range(4))
-''')
 
 
 @pytest.fixture
 def slow_catalogue(tmp_path):
-    pkg = tmp_path / "slowcat_pkg"
-    (pkg / "slow").mkdir(parents=True)
-    (pkg / "__init__.py").write_text("")
-    (pkg / "slow" / "__init__.py").write_text("")
-    (pkg / "slow" / "claims.py").write_text(SLOW_CLAIMS)
-    markers = tmp_path / "markers"
-    markers.mkdir()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path)] + [p for p in [env.get("PYTHONPATH")] if p])
-    env["VERIFY_TEST_MARKERS"] = str(markers)
-    return tmp_path, env, markers / "log"
+    env, log = write_slow_catalogue(tmp_path, "slowcat_pkg")
+    return tmp_path, env, log
 
 
 def _children(pid: int) -> set[int]:
