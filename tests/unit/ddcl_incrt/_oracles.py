@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from numerics.precision import mp_context
 
-__all__ = ["exact_covariance", "reference_tau", "matrices"]
+__all__ = ["exact_covariance", "reference_tau", "encloses", "matrices"]
 
 
 def exact_covariance(rows: list[list[Fraction]]) -> list[list[Fraction]]:
@@ -37,6 +37,14 @@ def reference_tau(data: Any, c: int, dps: int) -> tuple[Any, Any]:
             M[a, b] = ctx.mpf(C[a][b].numerator) / C[a][b].denominator
     lam = max(ctx.eigsy(M, eigvals_only=True)) if d > 1 else M[0, 0]
     return ctx, c * lam
+
+
+def encloses(enclosure: Any, ctx: Any, v: Any, dps: int) -> bool:
+    """The arb ball ``enclosure`` contains the mpmath value ``v``, up to mpmath's own rounding at
+    ``dps`` digits (relative 10**-(dps - 10))."""
+    mid = ctx.mpf(enclosure.mid().str(dps + 5, radius=False))
+    rad = ctx.mpf(enclosure.rad().str(20, radius=False))
+    return abs(v - mid) <= rad + abs(v) * ctx.mpf(10) ** (-(dps - 10))
 
 
 @st.composite

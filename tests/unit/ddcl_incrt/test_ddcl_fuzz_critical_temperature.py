@@ -17,7 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from numerics.errors import InputError, InputTypeError, VerifyError
-from tests.unit.ddcl_incrt._oracles import matrices, reference_tau
+from tests.unit.ddcl_incrt._oracles import encloses, matrices, reference_tau
 from theorems.ddcl_incrt import critical_temperature
 
 DPS = 60
@@ -55,9 +55,7 @@ def _check(data, mode, certified, bits_):
     if certified:
         enc = ct.enclosure
         assert enc.is_finite()
-        mid = ctx.mpf(enc.mid().str(DPS + 5, radius=False))
-        rad = ctx.mpf(enc.rad().str(20, radius=False))
-        assert abs(ref - mid) <= rad + abs(ref) * ctx.mpf(10) ** (10 - DPS), (data, enc, ref)
+        assert encloses(enc, ctx, ref, DPS), (data, enc, ref)
     try:
         v = ct.value
     except InputError as e:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from numerics.errors import InputError
 from numerics.precision import Tri, arb_precision, tri_contains
-from tests.unit.ddcl_incrt._oracles import reference_tau
+from tests.unit.ddcl_incrt._oracles import encloses, reference_tau
 from theorems.ddcl_incrt import collapse_is_stable, critical_temperature
 
 DPS = 80
@@ -25,9 +25,7 @@ DPS = 80
 
 def _contains(enclosure, ctx, v) -> bool:
     """v lies in the enclosure, up to mpmath's own rounding (relative 10**-(DPS - 10))."""
-    mid = ctx.mpf(enclosure.mid().str(DPS + 5, radius=False))
-    rad = ctx.mpf(enclosure.rad().str(20, radius=False))
-    return abs(v - mid) <= rad + abs(v) * ctx.mpf(10) ** (-(DPS - 10))
+    return encloses(enclosure, ctx, v, DPS)
 
 
 def _fraction(b) -> Fraction:
