@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .errors import InputError, InputTypeError
+from .validation import check_int
 
 __all__ = [
     "MarkovChain",
@@ -357,10 +358,7 @@ def general_positive(rng: np.random.Generator, d: int) -> MarkovChain:
 
 def symmetric_rare(d: int, pi1: Any, lam: Any) -> MarkovChain:
     """F4: pi = (pi1, pl, ..., pl), pl = (1 - pi1)/(d - 1) < pi1, d >= 3, P from F1."""
-    if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
-        raise InputTypeError("d", "must be an integer >= 3 (the symmetric-rare family)", d, has_value=True)
-    if d < 3:
-        raise InputError("d", f"the symmetric-rare family needs d >= 3, got {d}")
+    d = check_int(d, "d", minimum=3, what="the symmetric-rare family")
     p1 = _as_fraction(pi1, "pi1")
     p1 = p1 if p1 is not None else _real_float(pi1, "pi1")
     pl = (1 - p1) / (d - 1)
@@ -371,10 +369,7 @@ def symmetric_rare(d: int, pi1: Any, lam: Any) -> MarkovChain:
 
 def perturbed_rare(d: int, pi1: Any, lam: Any, c: Sequence[Any], delta: Any) -> MarkovChain:
     """F5: F4 with pi_k = pi_l + delta c_k (k >= 2), sum c = 0, delta max|c| < pi_l."""
-    if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
-        raise InputTypeError("d", "must be an integer >= 3 (the symmetric-rare family)", d, has_value=True)
-    if d < 3:
-        raise InputError("d", f"the perturbed symmetric-rare family needs d >= 3, got {d}")
+    d = check_int(d, "d", minimum=3, what="the perturbed symmetric-rare family")
     if isinstance(c, (str, bytes)) or not hasattr(c, "__len__"):
         raise InputTypeError("direction", f"must be a sequence of d - 1 = {d - 1} real numbers", c,
                              has_value=True)
