@@ -387,9 +387,7 @@ class InterpolatingTransformer:
         """A plain ``torch.nn.Module`` (float64) computing this network; see :mod:`.torch_export`."""
         from .torch_export import TorchInterpolator
 
-        if tau is not None:
-            check_positive_real(tau, "tau")
-        return TorchInterpolator(self, tau=tau)
+        return TorchInterpolator(self, tau=tau)  # tau is checked there (_float_tau)
 
     def gadget_margin(self) -> float:
         """min over FF neuron groups (shared row w) of (smallest spacing of their kinks) / |w|_1, and
