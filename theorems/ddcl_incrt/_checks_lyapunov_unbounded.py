@@ -32,8 +32,9 @@ P2_SPEC = {2000: 2.804, 20000: 3.066, 200000: 3.297}
 def unbounded(*, seed: int, profile: Profile, max_rise: float = math.inf) -> Evidence:
     """Statement: the full-gradient trajectory from p(0) = (0, 2) converges to a finite limit.
 
-    Refuted when, over the run (quick/ci 2e4 steps, thorough 2e5): L_q never increases (budget 1e-14
-    per step, float64 rounding of an O(0.1) mean), p_2 increases at every step, and dL_q/dp_2 (0, x) < 0
+    Refuted when, over the run (quick/ci 2e4 steps, thorough 2e5): L_q never increases (budget 1e-14,
+    float64 rounding of an O(0.1) mean, per step over the first 2000 steps, then per block of 100 steps:
+    L_q is evaluated every 100th step there), p_2 increases at every step, and dL_q/dp_2 (0, x) < 0
     on a grid of x across [2, p_2(end) + 1] (no stationary point on the branch p_1 = 0).
     ``max_rise`` (a control, 2e4 steps at every profile) tests the weaker statement "p_2 rises by at most
     max_rise between step 2000 and step 20000" (it rises 0.262).
