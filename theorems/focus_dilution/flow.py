@@ -247,9 +247,9 @@ _METHODS = ("LSODA", "Radau", "BDF", "RK45", "RK23", "DOP853")
 
 def _finite_positive(x: Any, argument: str) -> float:
     """A finite real number > 0 whose float64 value is finite and > 0."""
-    check_positive_real(x, argument)
+    exact = check_positive_real(x, argument)  # reads "p/q" strings too
     try:
-        v = float(x)
+        v = float(exact)
     except OverflowError:
         v = float("inf")
     check_arg(0.0 < v < float("inf"), argument, "must be a finite float64 number > 0", x)

@@ -30,9 +30,9 @@ __all__ = ["TorchInterpolator", "pad_batch"]
 
 def _float_tau(tau: Any) -> float:
     """``tau`` checked (a finite real > 0) and as a float64 that is finite and > 0."""
-    check_positive_real(tau, "tau")
+    exact = check_positive_real(tau, "tau")  # reads "p/q" strings too
     try:
-        t = float(tau)
+        t = float(exact)
     except OverflowError:
         t = float("inf")
     if not 0.0 < t < float("inf"):

@@ -78,6 +78,7 @@ BASE = dict(T=5.0, m=2, mk=2, eps=1e-3, seed=0, tau=1.0, per_decade=5)
 @example(chain=TWO, T=0.0, m=2, tau=1.0, eps=1e-3, seed=0, method="LSODA", per_decade=5)
 @example(chain=TWO, T=5.0, m=2, tau=1.0, eps=float("nan"), seed=0, method="LSODA", per_decade=5)
 @example(chain=TWO, T=5.0, m=2, tau=1.0, eps=0.0, seed=0, method="LSODA", per_decade=5)  # raw ValueError
+@example(chain=TWO, T=5.0, m=2, tau="1/2", eps=1e-3, seed=0, method="LSODA", per_decade=5)  # float("1/2")
 def test_run_flow_fuzz(chain, T, m, tau, eps, seed, method, per_decade):
     _check(chain, T=T, m=m, mk=2, tau=tau, eps=eps, seed=seed, method=method, per_decade=per_decade)
 

@@ -49,6 +49,7 @@ def _valid(out, X):
 @example(tau=-1, soft=True)  # was garbage
 @example(tau=1e-300, soft=True)  # S / tau overflowed to inf - inf = NaN before the shift by the row max
 @example(tau=5e-324, soft=True)
+@example(tau="1/2", soft=True)  # float("1/2") was a raw ValueError
 def test_to_torch_tau_fuzz(tau, soft):
     model = SOFT if soft else HARD
     try:
@@ -60,7 +61,7 @@ def test_to_torch_tau_fuzz(tau, soft):
         return
     _valid(out, X)
     if soft:  # an input of the dataset, at a temperature below tau_c = 5.33e-2 (certified)
-        if float(tau) <= 1e-3:
+        if float(Fraction(tau) if isinstance(tau, str) else tau) <= 1e-3:
             assert torch.allclose(out, torch.full_like(out, 5.0), atol=1e-6), (tau, out)
 
 
