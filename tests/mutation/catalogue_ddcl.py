@@ -613,7 +613,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="ddcl.checks.faithful_lyapunov_full_as_stopgrad",
-        path=_C.format("faithful"),
+        path=_C.format("faithful_growth"),
         old='("ddcl.lyapunov.full_gradient", _lyu.unbounded, {}),',
         new='("ddcl.lyapunov.full_gradient", _lya.pinned_two_point, {"mode": "stopgrad"}),',
         kills=("ddcl.lyapunov.as_stated",),

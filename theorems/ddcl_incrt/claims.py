@@ -1021,6 +1021,7 @@ CLAIMS = (DECOMPOSITION, GRADIENTS, HULL_FULL, HULL_F, CRITICAL, UNCONDITIONAL, 
 # Faithful (as-stated) readings of the seed theorems (issue "Faithful readings", item 2)
 # -------------------------------------------------------------------------------------------------
 from . import _checks_faithful as _fai  # noqa: E402
+from . import _checks_faithful_growth as _faig  # noqa: E402
 
 AMPLIFICATION_INCRT = Claim(
     id="ddcl.separation.amplification_incrt",
@@ -1231,16 +1232,16 @@ UNIQUE_ONLINE = Claim(
              "the dwell-time accuracy (criterion 0.3 rad fixed in advance; observed <= 0.112 rad); minimal "
              "and sufficient are checked on each grown structure.  Criteria fixed before running; MEASURED "
              "(float64)."),
-    checks=(Check("online", _fai.unique_minimal_online,
+    checks=(Check("online", _faig.unique_minimal_online,
                   description="count, sufficiency, minimality, order, span over random initialisations"),),
     controls=(Control("one_fewer", "K - 1 heads already suffice",
-                      Check("online", _fai.unique_minimal_online, {"variant": "one_fewer"}),
+                      Check("online", _faig.unique_minimal_online, {"variant": "one_fewer"}),
                       targets="minimality"),
               Control("increasing_order", "births come in increasing eigenvalue order",
-                      Check("online", _fai.unique_minimal_online, {"variant": "increasing_order"}),
+                      Check("online", _faig.unique_minimal_online, {"variant": "increasing_order"}),
                       targets="order"),
               Control("span_exact", "the grown span equals E_>theta(S) within 1e-6 rad",
-                      Check("online", _fai.unique_minimal_online, {"variant": "span_exact"}),
+                      Check("online", _faig.unique_minimal_online, {"variant": "span_exact"}),
                       targets="span")),
     expected=Verdict.CONSISTENT,
 )
@@ -1264,10 +1265,10 @@ LYAPUNOV_AS_STATED = Claim(
              "ddcl.lyapunov.full_gradient (strengthened: full-gradient training; REFUTED: L_q never increases "
              "but p_2 grows without bound).  The check runs both candidates' decisive checks (at the run's "
              "profile capped at ci) and returns UNKNOWN with their verdicts in details."),
-    checks=(Check("candidates", _fai.undetermined, {"which": "lyapunov"},
+    checks=(Check("candidates", _faig.lyapunov_as_stated,
                   description="the candidates' decisive checks (same functions and seed)"),),
     controls=(Control("determined", "the reading is determined: all candidate readings agree",
-                      Check("candidates", _fai.undetermined, {"which": "lyapunov", "variant": "determined"}),
+                      Check("candidates", _faig.lyapunov_as_stated, {"variant": "determined"}),
                       targets="candidates_agree"),),
     expected=Verdict.UNKNOWN,
 )
