@@ -487,7 +487,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="ddcl.checks.amplification_inequality_flipped",
-        path=_C.format("separation"),
+        path=_C.format("amplification"),
         old='ok = after <= before if variant == "reversed" else after >= before',
         new='ok = after <= before if variant == "reversed" else after <= before',
         kills=("ddcl.separation.amplification",),
@@ -496,7 +496,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="ddcl.checks.separation_rate_tolerance_loosened",
-        path=_C.format("separation"),
+        path=_C.format("amplification"),
         old="tally.close(slope, pred, 0.01, scale=abs(pred), counterexample=lambda: refuted(\n                    f\"{mode}: fitted",
         new="tally.close(slope, pred, 0.1, scale=abs(pred), counterexample=lambda: refuted(\n                    f\"{mode}: fitted",
         kills=("ddcl.separation.amplification",),

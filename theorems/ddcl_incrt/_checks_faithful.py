@@ -50,7 +50,7 @@ from numerics.linalg import inertia
 from numerics.precision import float_tolerance
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
-from ._checks_separation import _count_above, top_eigenvalue_order
+from ._checks_amplification import _count_above, top_eigenvalue_order
 from .hessian import exact_covariance, gamma_max, unstable_count
 from .incrt import greedy_growth, growth_signal
 

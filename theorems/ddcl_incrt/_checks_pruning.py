@@ -26,7 +26,7 @@ import numpy as np
 from numerics.precision import Tri, arb_precision, float_tolerance, tri_gt
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
-from ._checks_separation import _count_above
+from ._checks_amplification import _count_above
 from .dictionary import gibbs, grad_live_Lq
 from .incrt import growth_signal, residual_operator
 

@@ -8,7 +8,9 @@ from verify import Check, Claim, Control, Source, Verdict
 
 from ._claims_common import PAPER, _text
 from . import _checks_faithful as _fai
+from . import _checks_amplification as _amp
 from . import _checks_separation as _sep
+from . import _checks_separation_dynamics as _sdyn
 
 
 # -------------------------------------------------------------------------------------------------
@@ -47,9 +49,9 @@ CRITICAL = Claim(
         Check("certified", _sep.certified,
               description="exact inertia of the loss's Hessian (exact forward mode on every case, sympy on "
                           "small ones, both = block formula) + arb enclosures; tau = c lambda_1 (1 +- 1e-30)"),
-        Check("torch_hessian", _sep.torch_hessian, role="corroborating",
+        Check("torch_hessian", _sdyn.torch_hessian, role="corroborating",
               description="autograd Hessian = block formula; sign of the min eigenvalue"),
-        Check("simulation", _sep.simulation, role="corroborating",
+        Check("simulation", _sdyn.simulation, role="corroborating",
               description="gradient descent: fitted growth rate log(1 - eta h_1) within 1 %"),
     ),
     controls=(
@@ -89,7 +91,7 @@ UNCONDITIONAL = Claim(
     checks=(
         Check("certified", _sep.certified, {"variant": "unconditional"},
               description="exact inertia on the pinned and random instances"),
-        Check("simulation", _sep.simulation, {"variant": "unconditional"},
+        Check("simulation", _sdyn.simulation, {"variant": "unconditional"},
               description="gradient descent from +-1e-3 at tau = 5"),
     ),
     controls=(
@@ -127,21 +129,21 @@ AMPLIFICATION = Claim(
         "every t = tau/c sampled."
     ),
     checks=(
-        Check("exact", _sep.amplification, {"model": "cat"}, description="exact counts on rational instances"),
-        Check("float", _sep.amplification_float, role="corroborating",
+        Check("exact", _amp.amplification, {"model": "cat"}, description="exact counts on rational instances"),
+        Check("float", _amp.amplification_float, role="corroborating",
               description="interlacing, gamma_max, Phi, strictness (float64)"),
-        Check("dynamics", _sep.amplification_rates, role="corroborating",
+        Check("dynamics", _amp.amplification_rates, role="corroborating",
               description="fitted collapse growth rates on Y and [Y, O] (1 % criterion)"),
     ),
     controls=(
         Control("strict_always", "the increase is always strict (refuted by an uncorrelated channel)",
-                Check("exact", _sep.amplification, {"model": "cat", "variant": "strict"}),
+                Check("exact", _amp.amplification, {"model": "cat", "variant": "strict"}),
                 targets="strict_increase"),
         Control("rate_lambda_2pct", "the collapse growth rate is that of a 2 % larger lambda_1",
-                Check("dynamics", _sep.amplification_rates, {"variant": "lambda_2pct"}),
+                Check("dynamics", _amp.amplification_rates, {"variant": "lambda_2pct"}),
                 targets="rate_fit"),
         Control("rate_not_raised", "appending a correlated channel never raises the growth rate",
-                Check("dynamics", _sep.amplification_rates, {"variant": "rate_not_raised"}),
+                Check("dynamics", _amp.amplification_rates, {"variant": "rate_not_raised"}),
                 targets="rate_raised"),
     ),
     expected=Verdict.CERTIFIED,
@@ -163,9 +165,9 @@ AMPLIFICATION_ADD = Claim(
     reading=("R2 without its condition.  Counterexample: the points (+-2, +-1) (C = diag(4, 1)) and "
              "o = -1/2 (e1^T y) e1, so y_new = (+-1, +-1), C_new = I; K = 3, c = 4, tau = 8: gamma_max "
              "drops from 2/3 to -1/3, the dictionary separates before growth and collapses after."),
-    checks=(Check("exact", _sep.amplification, {"model": "add"}, description="exact counts, pinned case first"),),
+    checks=(Check("exact", _amp.amplification, {"model": "add"}, description="exact counts, pinned case first"),),
     controls=(Control("reversed", "growth never raises the instability (M-add)",
-                      Check("exact", _sep.amplification, {"model": "add", "variant": "reversed"}),
+                      Check("exact", _amp.amplification, {"model": "add", "variant": "reversed"}),
                       targets="count"),),
     expected=Verdict.REFUTED,
     condition="Cov(y, o) = 0 (B = 0): then C_new - C = D >= 0 and Weyl applies "
@@ -184,10 +186,10 @@ AMPLIFICATION_ADD_OK = Claim(
     statement=_text("B = Cov(y, o) = 0  =>  lambda_j(C + D) >= lambda_j(C)"),
     hypotheses=("M-add", "Cov(y, o) = 0 exactly"),
     reading="R2 with its condition: Weyl's inequality on C_new = C + D, D >= 0.",
-    checks=(Check("exact", _sep.amplification, {"model": "add_uncorrelated"},
+    checks=(Check("exact", _amp.amplification, {"model": "add_uncorrelated"},
                   description="exact counts; o decorrelated from y exactly"),),
     controls=(Control("correlated", "the same statement with correlated outputs",
-                      Check("exact", _sep.amplification, {"model": "add"}),
+                      Check("exact", _amp.amplification, {"model": "add"}),
                       targets="count"),),
     expected=Verdict.CERTIFIED,
 )

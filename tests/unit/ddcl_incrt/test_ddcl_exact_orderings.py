@@ -1,6 +1,6 @@
 """Certified ddcl checks decide orderings of eigenvalues exactly, never from rounded values.
 
-* ``_checks_separation.top_eigenvalue_order``: sign(lambda_1(C_new) - lambda_1(C)) exactly.  The former
+* ``_checks_amplification.top_eigenvalue_order``: sign(lambda_1(C_new) - lambda_1(C)) exactly.  The former
   route read lambda_1 from a 30-digit midpoint and counted the eigenvalues of C_new above it: for
   C = [[4, 1], [1, 0]] (lambda_1 = 2 + sqrt 5) that midpoint lies *below* lambda_1, so an unchanged
   lambda_1 was counted as a strict increase.
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from theorems.ddcl_incrt import _checks_amplification as amp
 from theorems.ddcl_incrt import _checks_separation as sep
 
 
@@ -38,37 +39,37 @@ def test_midpoint_route_was_wrong_on_this_instance():
     lam1_mid = F(str(exact_spectrum(C4)[-1].enclosure.mid().str(30, radius=False)))
     Cn = _block(C4, [[0]])
     # the 30-digit midpoint lies below lambda_1: the old count saw a "strict increase"
-    assert sep._count_above(Cn, lam1_mid) == 1
-    assert sep._count_above(C4, lam1_mid) == 1
+    assert amp._count_above(Cn, lam1_mid) == 1
+    assert amp._count_above(C4, lam1_mid) == 1
 
 
 def test_unchanged_top_is_zero():
-    assert sep.top_eigenvalue_order(C4, _block(C4, [[0]])) == 0
-    assert sep.top_eigenvalue_order(C4, _block(C4, [[F(2)]])) == 0      # a new channel below lambda_1
-    assert sep.top_eigenvalue_order(C4, C4) == 0
+    assert amp.top_eigenvalue_order(C4, _block(C4, [[0]])) == 0
+    assert amp.top_eigenvalue_order(C4, _block(C4, [[F(2)]])) == 0      # a new channel below lambda_1
+    assert amp.top_eigenvalue_order(C4, C4) == 0
 
 
 def test_strict_increase_and_decrease():
-    assert sep.top_eigenvalue_order(C4, _block(C4, [[F(1)]], [[F(1, 10**20)], [0]])) == 1  # tiny coupling
-    assert sep.top_eigenvalue_order(C4, _block(C4, [[F(5)]])) == 1      # a larger new channel
-    assert sep.top_eigenvalue_order(_block(C4, [[F(5)]]), C4) == -1
+    assert amp.top_eigenvalue_order(C4, _block(C4, [[F(1)]], [[F(1, 10**20)], [0]])) == 1  # tiny coupling
+    assert amp.top_eigenvalue_order(C4, _block(C4, [[F(5)]])) == 1      # a larger new channel
+    assert amp.top_eigenvalue_order(_block(C4, [[F(5)]]), C4) == -1
 
 
 def test_tiny_and_equal_scales():
     s = F(1, 10**400)
     Cs = [[x * s for x in r] for r in C4]
-    assert sep.top_eigenvalue_order(Cs, _block(Cs, [[0]])) == 0
-    assert sep.top_eigenvalue_order(Cs, _block(Cs, [[s]], [[s / 10**30], [0]])) == 1
+    assert amp.top_eigenvalue_order(Cs, _block(Cs, [[0]])) == 0
+    assert amp.top_eigenvalue_order(Cs, _block(Cs, [[s]], [[s / 10**30], [0]])) == 1
     I2 = [[F(1), F(0)], [F(0), F(1)]]
-    assert sep.top_eigenvalue_order(I2, I2) == 0  # one distinct eigenvalue in all
+    assert amp.top_eigenvalue_order(I2, I2) == 0  # one distinct eigenvalue in all
 
 
 def test_strict_control_still_refuted_and_statement_certified():
     from verify import Verdict, get_profile
 
     q = get_profile("quick")
-    assert sep.amplification(seed=0, profile=q, model="cat", variant="strict").level is Verdict.REFUTED
-    assert sep.amplification(seed=0, profile=q, model="cat").level is Verdict.CERTIFIED
+    assert amp.amplification(seed=0, profile=q, model="cat", variant="strict").level is Verdict.REFUTED
+    assert amp.amplification(seed=0, profile=q, model="cat").level is Verdict.CERTIFIED
 
 
 # -- _checks_growth.max_real_algebraic: the largest sympy eigenvalue, chosen rigorously -----------------
