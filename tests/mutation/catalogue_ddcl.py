@@ -116,7 +116,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="ddcl.dictionary.block_loss_modes_swapped",
-        path=_D,
+        path="theorems/ddcl_incrt/dictionary_torch.py",
         old='return L["L_q"] if self.mode == "full" else L["F"]',
         new='return L["F"] if self.mode == "full" else L["L_q"]',
         kills=("ddcl.dictionary.gradients",),
