@@ -297,6 +297,10 @@ def _candidates(which: str) -> tuple[tuple[str, Any, dict], ...]:
             ("ddcl.temperature.divergence_free_energy", _tem.divergence, {"mode": "full", "drive": "F"}),
         ),
     }
+    if which == "lyapunov":  # seed Theorem 8's candidates live with their check (_checks_faithful_growth)
+        from ._checks_faithful_growth import _lyapunov_candidates
+
+        return _lyapunov_candidates()
     return table[which]
 
 
@@ -359,3 +363,13 @@ def run_candidates(which: str, candidates, *, seed: int, profile: Profile,
                         notes="every candidate reading is refuted")
     note = ("the seed's reading is undetermined: " + "; ".join(f"{k}: {v}" for k, v in verdicts.items()))
     return Evidence(Verdict.UNKNOWN, instances=len(verdicts), details=details, seeds=(seed,), notes=note)
+
+
+def __getattr__(name: str) -> Any:
+    """``unique_minimal_online`` moved to ``_checks_faithful_growth`` (owned with the growth claims);
+    the old name resolves there so claim modules that still point here keep working."""
+    if name == "unique_minimal_online":
+        from ._checks_faithful_growth import unique_minimal_online
+
+        return unique_minimal_online
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
