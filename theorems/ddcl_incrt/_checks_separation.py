@@ -344,3 +344,13 @@ def _arb(x: Fraction) -> Any:
     import flint
 
     return flint.arb(flint.fmpq(x.numerator, x.denominator))
+
+
+def hmin_curve(Z: Any, K: int, mode: str, taus: list[Fraction]) -> list[float]:
+    """The smallest eigenvalue of the exact Hessian of the loss at collapse (forward mode, no block
+    formula) at each tau, rounded once to float for plotting; it crosses zero at tau_c."""
+    out = []
+    for tau in taus:
+        H = forward_collapse_hessian(Z, K, tau, mode)
+        out.append(float(np.linalg.eigvalsh(np.array([[float(x) for x in r] for r in H]))[0]))
+    return out

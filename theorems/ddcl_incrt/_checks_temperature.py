@@ -129,6 +129,13 @@ def _safe_log(x: float) -> float:
     return math.log(x) if x > 0 else 0.0  # q log q -> 0 as q -> 0
 
 
+def _entropy_ratio(D: np.ndarray, Q: np.ndarray, K: int) -> np.ndarray:
+    """Per head, the mean assignment entropy over log K (1 = uniform/soft, 0 = one-hot/hard)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        Hent = -np.where(Q > 0, Q * np.log(np.where(Q > 0, Q, 1)), 0).sum(2).mean(1)
+    return Hent / math.log(K)
+
+
 def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed: int, K: int = 4,
                    N: int = 512, tau0: float = 1.0, tau_min: float = 1e-3, eta_p: float = 0.1,
                    eta_s: float = 0.05, record_every: int = 0) -> dict[str, Any]:
@@ -151,13 +158,15 @@ def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed
     max_up = np.zeros(Hh)
     max_down = np.zeros(Hh)
     tau_prev = tau_min + np.logaddexp(0, s)
-    traj = []
+    traj: list[tuple[int, list[float]]] = []
+    ent_traj: list[tuple[int, list[float]]] = []
     probe_at = {0, steps // 2, steps - 1}
     agreement: list[float] = []
     for it in range(steps):
-        if record_every and it % record_every == 0:
-            traj.append((it, (tau_min + np.logaddexp(0, s)).tolist()))
         tau = tau_min + np.logaddexp(0, s)
+        if record_every and it % record_every == 0:
+            traj.append((it, tau.tolist()))
+            ent_traj.append((it, _entropy_ratio(*_head_assignments(Z, P, tau), K).tolist()))
         gP, gt = _head_gradients(Z, P, tau, mode, drive)
         if it in probe_at:
             agreement.append(_product_agreement(Z, P, tau, mode, drive, gP, gt))
@@ -169,11 +178,10 @@ def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed
         max_down = np.maximum(max_down, tau_prev - tau_new)
         tau_prev = tau_new
     tau = tau_min + np.logaddexp(0, s)
-    D, Q = _head_assignments(Z, P, tau)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        Hent = -np.where(Q > 0, Q * np.log(np.where(Q > 0, Q, 1)), 0).sum(2).mean(1)
-    return {"lams": lam.tolist(), "tau": tau.tolist(), "H_over_logK": (Hent / math.log(K)).tolist(),
+    return {"lams": lam.tolist(), "tau": tau.tolist(),
+            "H_over_logK": _entropy_ratio(*_head_assignments(Z, P, tau), K).tolist(),
             "max_up": max_up.tolist(), "max_down": max_down.tolist(), "trajectory": traj,
+            "entropy_trajectory": ent_traj,
             "product_agreement": max(agreement) if agreement else 0.0, "tau_c": tau_c}
 
 
