@@ -11,6 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 
+# symbol names the checks use as keys of their observables (LaTeX-friendly)
+Q2 = r"\|q_i\|^{2}"
+DLQ, DF = r"\partial_{\tau}L_{q}", r"\partial_{\tau}F"
+VAR = r"\mathrm{Var}_q(d)"
+ZT = r"\tilde{z}"
+GRADF = r"\|\nabla_{p_k}F\|"
+
+
 def _sp():
     import sympy as sp
 
@@ -20,15 +28,20 @@ def _sp():
 # -------------------------------------------------------------------------------------------------
 # ddcl.dictionary.decomposition (§3.1)
 # -------------------------------------------------------------------------------------------------
+def _losses():
+    sp = _sp()
+    return sp.symbols("L_q L_OLS V", real=True)
+
+
 def decomposition() -> Any:
     """L_q = L_OLS + V; V_i = 1/2 S_i with S_i = sum_{k,l} q_ik q_il |p_k - p_l|^2; V_i >= 0 and, for
     K >= 2, 1/2 D_min (1 - |q_i|^2) <= V_i <= 1/2 D_max (1 - |q_i|^2), D = squared pairwise distances."""
     sp = _sp()
     from verify import AllOf, ForAll
 
-    L_q, L_ols, V = sp.symbols("L_q L_{OLS} V", real=True)
+    L_q, L_ols, V = _losses()
     V_i, S_i = sp.symbols("V_i S_i", real=True)
-    Dmin, Dmax, qn = sp.symbols("D_{min} D_{max} \\|q_i\\|^2", nonnegative=True)
+    Dmin, Dmax, qn = sp.Symbol("D_min", nonnegative=True), sp.Symbol("D_max", nonnegative=True), sp.Symbol(Q2, nonnegative=True)
     Z, P, Q = sp.symbols("Z P Q")
     return ForAll((Z, P, Q), "data Z in R^{N x d}, prototypes P in R^{K x d}, rows q_i of Q in the simplex",
                   AllOf(identity=sp.Eq(L_q, L_ols + V),
@@ -43,30 +56,42 @@ def decomposition_derivation() -> Any:
     sp = _sp()
     from verify import Derivation, Step
 
+    L_q, L_ols, V = _losses()
     z, p1, p2, p3 = sp.symbols("z p_1 p_2 p_3", real=True)
     q1, q2 = sp.symbols("q_1 q_2", positive=True)
     q = [q1, q2, 1 - q1 - q2]
     p = [p1, p2, p3]
     zt = sum(qk * pk for qk, pk in zip(q, p))
-    ell = sum(qk * (z - pk) ** 2 for qk, pk in zip(q, p))
     return Derivation(
-        Step("definition: ell_i = sum_k q_k |z - p_k|^2", ell),
-        Step("insert the reconstruction zt = sum_k q_k p_k",
+        Step("L_q of one sample: sum_k q_k |z - p_k|^2", sp.Eq(L_q, sum(qk * (z - pk) ** 2 for qk, pk in zip(q, p))),
+             relation="def"),
+        Step("L_OLS of one sample: |z - zt|^2, zt = sum_k q_k p_k", sp.Eq(L_ols, (z - zt) ** 2), relation="def"),
+        Step("V of one sample: sum_k q_k |p_k - zt|^2", sp.Eq(V, sum(qk * (pk - zt) ** 2 for qk, pk in zip(q, p))),
+             relation="def"),
+        Step("start from L_q", L_q),
+        Step("insert the reconstruction: z - p_k = (z - zt) + (zt - p_k)",
              sum(qk * ((z - zt) + (zt - pk)) ** 2 for qk, pk in zip(q, p))),
         Step("expand the square",
              (z - zt) ** 2 * sum(q) + 2 * (z - zt) * sum(qk * (zt - pk) for qk, pk in zip(q, p))
              + sum(qk * (zt - pk) ** 2 for qk, pk in zip(q, p))),
-        Step("sum_k q_k = 1 and sum_k q_k (zt - p_k) = 0: |z - zt|^2 + V_i",
-             (z - zt) ** 2 + sum(qk * (pk - zt) ** 2 for qk, pk in zip(q, p)),
+        Step("sum_k q_k = 1 and sum_k q_k (zt - p_k) = 0", (z - zt) ** 2 + sum(qk * (pk - zt) ** 2 for qk, pk in zip(q, p)),
              why="the rows lie on the simplex"),
-        Step("pairwise form of V_i: |z - zt|^2 + 1/2 sum_{k,l} q_k q_l |p_k - p_l|^2",
-             (z - zt) ** 2 + sum(q[k] * q[l] * (p[k] - p[l]) ** 2 for k in range(3) for l in range(3)) / 2),
+        Step("the definitions of L_OLS and V", L_ols + V),
+        concludes="identity",
     )
 
 
 # -------------------------------------------------------------------------------------------------
 # ddcl.dictionary.gradients (§2.3, §3.2): per sample (the N-sample gradients are averages)
 # -------------------------------------------------------------------------------------------------
+def _tau_symbols():
+    sp = _sp()
+    tau = sp.Symbol("tau", positive=True)
+    dLq, dF = sp.Symbol(DLQ, real=True), sp.Symbol(DF, real=True)
+    var, H = sp.Symbol(VAR, nonnegative=True), sp.Symbol("H", nonnegative=True)
+    return tau, dLq, dF, var, H
+
+
 def gradients() -> Any:
     """For one sample z, prototypes p_k, tau > 0, Gibbs q_k, d_k = |z - p_k|^2, ell = sum_k q_k d_k,
     zt = sum_k q_k p_k: the derivatives g of the per-sample losses (any coordinate) satisfy
@@ -79,8 +104,10 @@ def gradients() -> Any:
     sp = _sp()
     from verify import AllOf, ForAll
 
-    g, q, dk, ell, tau, p, z, zt = sp.symbols("g q_k d_k ell tau p_k z \\tilde{z}", real=True)
-    var, H, F, L_q, dLq, dF = sp.symbols("Var_q(d) H F L_q \\partial_tau{L_q} \\partial_tau{F}", real=True)
+    tau, dLq, dF, var, H = _tau_symbols()
+    g, q, dk, ell, p, z = sp.symbols("g q_k d_k ell p_k z", real=True)
+    zt = sp.Symbol(ZT, real=True)
+    F, L_q = sp.symbols("F L_q", real=True)
     return ForAll((z, p, tau), "one sample z, prototypes p_1..p_K in R^d, tau > 0, Gibbs q (every "
                   "coordinate; the N-sample gradients are averages of these)",
                   AllOf(("live grad L_q", sp.Eq(g, 2 * q * (1 - (dk - ell) / tau) * (p - z))),
@@ -93,19 +120,25 @@ def gradients() -> Any:
 
 
 def gradients_derivation() -> Any:
-    """dL_q/dtau for one sample, K = 2 (d_1, d_2 fixed): differentiate q_k = e^{-d_k/tau}/Z."""
+    """dL_q/dtau for one sample, K = 2 (distances d_1, d_2 fixed): differentiate q_k = e^{-d_k/tau}/Z."""
     sp = _sp()
     from verify import Derivation, Step
 
-    d1, d2, tau = sp.symbols("d_1 d_2 tau", positive=True)
+    tau, dLq, _, var, _ = _tau_symbols()
+    d1, d2 = sp.symbols("d_1 d_2", positive=True)
     e1, e2 = sp.exp(-d1 / tau), sp.exp(-d2 / tau)
     q1, q2 = e1 / (e1 + e2), e2 / (e1 + e2)
     ell = q1 * d1 + q2 * d2
     return Derivation(
-        Step("dL_q/dtau of L_q = sum_k q_k d_k, q Gibbs", sp.diff(q1 * d1 + q2 * d2, tau)),
+        Step("dL_q/dtau of L_q = sum_k q_k d_k with Gibbs q (K = 2)", sp.Eq(dLq, sp.diff(q1 * d1 + q2 * d2, tau)),
+             relation="def"),
+        Step("Var_q(d) = sum_k q_k (d_k - ell)^2, ell = sum_k q_k d_k",
+             sp.Eq(var, q1 * (d1 - ell) ** 2 + q2 * (d2 - ell) ** 2), relation="def"),
+        Step("start from dL_q/dtau", dLq),
         Step("dq_k/dtau = q_k (d_k - ell)/tau^2", (q1 * (d1 - ell) * d1 + q2 * (d2 - ell) * d2) / tau ** 2),
         Step("subtract ell sum_k q_k (d_k - ell) = 0", (q1 * (d1 - ell) ** 2 + q2 * (d2 - ell) ** 2) / tau ** 2,
              why="sum_k q_k (d_k - ell) = 0"),
+        Step("the definition of Var_q(d)", var / tau ** 2),
         concludes="dL_q/dtau",
     )
 
@@ -119,7 +152,7 @@ def stationary_hull() -> Any:
     sp = _sp()
     from verify import AllOf, ForAll
 
-    a, tau = sp.symbols("a^* tau", positive=True)
+    a = sp.Symbol("a^*", positive=True)
     return ForAll((a,), "stationary points p = (-a*, a*) of full-gradient training on Z = {-1, +1}, K = 2, "
                   "tau > 0", AllOf(outside_hull=sp.Le(a, 1)))
 
@@ -130,7 +163,8 @@ def stationary_hull_free_energy() -> Any:
     sp = _sp()
     from verify import AllOf, ForAll
 
-    e, gap, N, n, g = sp.symbols("e \\delta N n_k \\|\\nabla_{p_k}F\\|", nonnegative=True)
+    e, gap, N, n = sp.symbols("e delta N n_k", nonnegative=True)
+    g = sp.Symbol(GRADF, nonnegative=True)
     P = sp.Symbol("P")
     return ForAll((P,), "gradient-descent limits P of F (stop-gradient training), tau > 0",
                   AllOf(in_hull=sp.Le(e, 0), hull_point=sp.Le(gap, N * g / (2 * n))))

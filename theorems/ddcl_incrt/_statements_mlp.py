@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+# symbol names the checks use as keys of their observables
+EDI, DI_TOP, DI_MAX, DI0 = r"\mathbb{E}_W\mathrm{DI}", r"\mathrm{DI}_{top}", r"\mathrm{DI}_{max}", r"\mathrm{DI}_0"
+
 
 def _sp():
     import sympy as sp
@@ -21,11 +24,11 @@ def mlp_vs_dictionary() -> Any:
 
     m, d = sp.symbols("m d", positive=True, integer=True)
     S, T, lam1, lamd = sp.symbols("S_m T lambda_1 lambda_d", nonnegative=True)
-    EDI, DI_top, DI_max = sp.symbols("E_W{DI} DI_{top} DI_{max}", nonnegative=True)
+    EDI_, DI_top, DI_max = (sp.Symbol(n, nonnegative=True) for n in (EDI, DI_TOP, DI_MAX))
     C = sp.Symbol("C")
     return ForAll((C, m), "covariances C (d x d, tr C > 0), ranks 0 < m < d",
                   AllOf(ky_fan=sp.And(sp.Ge(S / T, m / d), sp.Implies(sp.Gt(lam1, lamd), sp.Gt(S / T, m / d))),
-                        mc_mean=sp.Eq(EDI, m / d),
+                        mc_mean=sp.Eq(EDI_, m / d),
                         ky_fan_witness=sp.And(sp.Eq(DI_top, S / T), sp.Le(DI_max, S / T))))
 
 
@@ -54,7 +57,7 @@ def trained() -> Any:
     from verify import AllOf, ForAll
 
     w, n = sp.symbols("w n", nonnegative=True, integer=True)
-    DI0 = sp.Symbol("DI_0", nonnegative=True)
+    DI0_ = sp.Symbol(DI0, nonnegative=True)
     mode = sp.Symbol("mode")
     return ForAll((mode,), "d = 8, spectrum (4, 2, 1, 1/2, 1/4, 1/10, 1/10, 1/10) rotated, K = 4, both modes",
-                  AllOf(beats=sp.Ge(w, sp.Min(n, 9)), collapsed_DI=sp.Eq(DI0, 0)))
+                  AllOf(beats=sp.Ge(w, sp.Min(n, 9)), collapsed_DI=sp.Eq(DI0_, 0)))

@@ -13,6 +13,8 @@ from typing import Any
 
 # the mode constant of each objective: live-q L_q (full) and the free energy F (stop-gradient)
 _MODES = (("", 4), ("_F", 2))
+# symbol names the checks use as keys of their observables
+N_OLD, N_NEW = "n(C)", r"n(C_{\mathrm{new}})"
 
 
 def _sp():
@@ -92,7 +94,7 @@ def unconditional() -> Any:
 def _counts():
     sp = _sp()
     t = sp.Symbol("t", positive=True)
-    n_old, n_new = sp.symbols("n(C) n(C_{new})", nonnegative=True, integer=True)
+    n_old, n_new = sp.Symbol(N_OLD, nonnegative=True, integer=True), sp.Symbol(N_NEW, nonnegative=True, integer=True)
     return t, n_old, n_new
 
 
@@ -155,7 +157,7 @@ def amplification_incrt() -> Any:
     from verify import AllOf, ForAll
 
     t, n_old, n_new = _counts()
-    sigma = sp.Symbol("sigma", integer=True)
+    sigma = sp.Symbol("sigma", integer=True)  # sign(lambda_1(C_new) - lambda_1(C))
     G, M = sp.symbols("G M_a")
     return ForAll((G, M), "tokens with covariance G = C, antisymmetric M_a, INCRT's birth u (lambda_max(A_res) "
                   "> theta), K, tau, c as before and after the birth",
@@ -169,7 +171,7 @@ def amplification_incrt_weak() -> Any:
     from verify import AllOf, ForAll
 
     t, n_old, n_new = _counts()
-    sigma = sp.Symbol("sigma", integer=True)
+    sigma = sp.Symbol("sigma", integer=True)  # sign(lambda_1(C_new) - lambda_1(C))
     G, M = sp.symbols("G M_a")
     return ForAll((G, M), "tokens with covariance G = C, antisymmetric M_a, INCRT's birth u, thresholds t",
                   AllOf(amplification=sp.And(sp.Ge(n_new, n_old), sp.Ge(sigma, 0))))

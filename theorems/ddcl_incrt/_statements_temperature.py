@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+# symbol names the checks use as keys of their observables
+DLQ, DF, VAR = r"\partial_{\tau}L_{q}", r"\partial_{\tau}F", r"\mathrm{Var}_q(d)"
+TAU_C, TAU_T, HREL = r"\tau_{c,h}", r"{\tau_h(T)}", r"{H_h/\log K}"
+
 
 def _sp():
     import sympy as sp
@@ -20,8 +24,8 @@ def sign_laws() -> Any:
     from verify import AllOf, ForAll
 
     tau = sp.Symbol("tau", positive=True)
-    dLq, dF = sp.symbols("\\partial_tau{L_q} \\partial_tau{F}", real=True)
-    var, H, spread = sp.symbols("Var_q(d) H s", nonnegative=True)
+    dLq, dF = sp.Symbol(DLQ, real=True), sp.Symbol(DF, real=True)
+    var, H, spread = sp.Symbol(VAR, nonnegative=True), sp.Symbol("H", nonnegative=True), sp.Symbol("s", nonnegative=True)
     d = sp.Symbol("d")
     return ForAll((d, tau), "distance rows d in [0, oo)^K (K >= 2), tau > 0, Gibbs q",
                   AllOf(dLq_sign=sp.And(sp.Eq(dLq, var / tau ** 2), sp.Ge(dLq, 0),
@@ -49,8 +53,8 @@ def _split(sign_part: Any) -> Any:
     sp = _sp()
     from verify import AllOf, ForAll
 
-    tau_c, tau0, tau_T = (sp.Symbol(n, positive=True) for n in ("tau_{c;h}", "tau_0", "tau_h(T)"))
-    Hr = sp.Symbol("H_h/log K", nonnegative=True)
+    tau_c, tau0, tau_T = (sp.Symbol(n, positive=True) for n in (TAU_C, "tau_0", TAU_T))
+    Hr = sp.Symbol(HREL, nonnegative=True)
     h = sp.Symbol("h")
     R = sp.Rational
     low = sp.Implies(sp.Le(tau_c, R(4, 5) * tau0),
