@@ -5,40 +5,10 @@ from __future__ import annotations
 
 from verify import Check, Claim, Control, Source, Verdict
 
-from ._claims_common import PAPER, _text
 from . import _checks_decomposition as _dec
 from . import _checks_gradients as _grad
-
-
-def _decomposition_statement():
-    import sympy as sp
-
-    return sp.Eq(sp.Symbol("L_q"), sp.Symbol("L_OLS") + sp.Symbol("V"))
-
-
-def _decomposition_derivation():
-    import sympy as sp
-
-    from .dictionary import pairwise_variance, sample_terms
-
-    z, p1, p2, q = sp.symbols("z p_1 p_2 q")
-    P = [[p1], [p2]]
-    qs = [q, 1 - q]
-    ell, ols, var = sample_terms([z], P, qs)
-    zt = q * p1 + (1 - q) * p2
-    return (
-        ("one sample, K = 2, d = 1, q = (q, 1 - q); soft reconstruction zt:", sp.Eq(sp.Symbol("zt"), zt)),
-        ("ell = sum_k q_k (z - p_k)^2:", sp.Eq(sp.Symbol("ell"), sp.factor(ell))),
-        ("expand (z - p_k)^2 = (z - zt)^2 + 2(z - zt)(zt - p_k) + (zt - p_k)^2; the cross term "
-         "vanishes because sum_k q_k (zt - p_k) = 0:",
-         sp.Eq(sp.Symbol("sum_k q_k (zt - p_k)"),
-               sp.expand(sum(qk * (zt - pk[0]) for qk, pk in zip(qs, P))), evaluate=False)),
-        ("so ell - |z - zt|^2 - V_i is identically zero:",
-         sp.Eq(sp.Symbol("ell - |z - zt|^2 - V_i"), sp.expand(ell - ols - var), evaluate=False)),
-        ("pairwise form V_i = 1/2 sum_{k,l} q_k q_l (p_k - p_l)^2:",
-         sp.Eq(sp.factor(var), sp.factor(pairwise_variance(P, qs)), evaluate=False)),
-    )
-
+from . import _statements_dictionary as _st
+from ._claims_common import PAPER
 
 DECOMPOSITION = Claim(
     id="ddcl.dictionary.decomposition",
@@ -49,8 +19,8 @@ DECOMPOSITION = Claim(
     quote=("The loss function decomposes into 'clustering fidelity' and a 'separation term (separation"
            " term)'"),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L20",
-    statement=_decomposition_statement,
-    derivation=_decomposition_derivation,
+    statement=_st.decomposition,
+    derivation=_st.decomposition_derivation,
     hypotheses=("rows q_i of Q on the simplex (Gibbs or not); any N, K, d",),
     reading=(
         "R1: L_q = L_OLS + V with V_i = 1/2 sum_{k,l} q_ik q_il |p_k - p_l|^2 >= 0 and, for K >= 2, "
@@ -89,13 +59,6 @@ DECOMPOSITION = Claim(
 # -------------------------------------------------------------------------------------------------
 # §3.2 gradients and stationary points
 # -------------------------------------------------------------------------------------------------
-def _gradients_statement():
-    import sympy as sp
-
-    q, d, ell, tau = sp.symbols("q_ij d_ij ell_i tau", positive=True)
-    return sp.Eq(sp.Symbol("omega_ij"), q * (1 - (d - ell) / tau))
-
-
 GRADIENTS = Claim(
     id="ddcl.dictionary.gradients",
     title="Closed-form gradients of L_q (live), F (= detached L_q), L_OLS, V and the tau-derivatives",
@@ -104,7 +67,8 @@ GRADIENTS = Claim(
                   "§2.3, §3.2"),
     provenance=("seed", "derived", "reading"),
     strength="derived",
-    statement=_gradients_statement,
+    statement=_st.gradients,
+    derivation=_st.gradients_derivation,
     hypotheses=("tau > 0", "Gibbs assignments q_ik = exp(-d_ik/tau) / sum_j exp(-d_ij/tau) (all > 0)"),
     reading=(
         "R1: grad_{p_j} L_q = (2/N) sum_i omega_ij (p_j - z_i) with omega_ij = q_ij[1 - (d_ij - ell_i)/tau] "
@@ -143,7 +107,7 @@ HULL_FULL = Claim(
     source=Source(PAPER, "no seed theorem; R2 of the gradients claim", "§3.2"),
     provenance=("derived",),
     strength="strengthened",
-    statement=_text("every stationary point P of L_q under full-gradient training has p_k in conv{z_i}"),
+    statement=_st.stationary_hull,
     hypotheses=("tau > 0", "full mode: live assignments"),
     reading=(
         "R2 read without the training mode: 'stationary prototypes lie in the data hull'.  Refuted by "
@@ -173,7 +137,7 @@ HULL_F = Claim(
     source=Source(PAPER, "repaired R2 of the gradients claim", "§2.3, §3.2"),
     provenance=("derived",),
     strength="derived",
-    statement=_text("grad_P F = 0  =>  p_k = sum_i q_ik z_i / n_k in conv{z_i}"),
+    statement=_st.stationary_hull_free_energy,
     hypotheses=("tau > 0", "stopgrad mode (gradient descent on F)"),
     reading=("At an F-stationary point p_k n_k = sum_i q_ik z_i; gradient descent on F (eta = 0.05) is "
              "run to |grad| < 1e-11 and the distance of each p_k to its hull point is bounded by "

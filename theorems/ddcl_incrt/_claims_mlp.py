@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from verify import Check, Claim, Control, Source, Verdict
 
-from ._claims_common import PAPER, _text
 from . import _checks_faithful as _fai
 from . import _checks_mlp as _mlp
-
+from . import _statements_mlp as _st
+from ._claims_common import PAPER, _text
 
 # -------------------------------------------------------------------------------------------------
 # §3.6 MLP vs dictionary (seed Theorem 4)
@@ -24,8 +24,8 @@ MLP = Claim(
            "adaptive basis to strictly [or: 'rigorously'] reduce the loss of directional information "
            "(Theorem 4)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L43",
-    statement=_text("E_W DI(B_W; C) = m/d;  max_B DI(B; C) = sum_{j<=m} lambda_j / tr C >= m/d, "
-                    "equality iff C isotropic"),
+    statement=_st.mlp_vs_dictionary,
+    derivation=_st.mlp_vs_dictionary_derivation,
     hypotheses=("0 < m < d", "W with i.i.d. Gaussian entries (rotation invariant)", "C of centred data"),
     reading=(
         "Seed Theorem 4 compares bases of equal rank m by their directional information "
@@ -59,7 +59,7 @@ MLP_TRAINED = Claim(
            "adaptive basis to strictly [or: 'rigorously'] reduce the loss of directional information "
            "(Theorem 4)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L43",
-    statement=_text("DI(span{p_k - pbar}; C) > m/d when tau < c lambda_m; DI = 0 at tau = 1.2 c lambda_1"),
+    statement=_st.trained,
     hypotheses=("d = 8, spectrum (4, 2, 1, 0.5, 0.25, 0.1, 0.1, 0.1) rotated, K = 4, eta = 0.05",),
     reading=("R2 HOLDS-IF the dictionary is not collapsed (tau below tau_c of the retained directions); "
              "pass criteria fixed in advance (>= 9 of 10 seeds; quick: 2 of 2)."),

@@ -6,23 +6,16 @@ from __future__ import annotations
 
 from verify import Check, Claim, Control, Source, Verdict
 
-from ._claims_common import PAPER, _text
-from . import _checks_faithful as _fai
 from . import _checks_amplification as _amp
+from . import _checks_faithful as _fai
 from . import _checks_separation as _sep
 from . import _checks_separation_dynamics as _sdyn
-
+from . import _statements_separation as _st
+from ._claims_common import PAPER, _text
 
 # -------------------------------------------------------------------------------------------------
 # §3.3 critical temperature
 # -------------------------------------------------------------------------------------------------
-def _critical_statement():
-    import sympy as sp
-
-    c, lam, tau, K = sp.symbols("c lambda_j tau K", positive=True)
-    return sp.Eq(sp.Symbol("h_j"), sp.Rational(2) / K * (1 - c * lam / tau))
-
-
 CRITICAL = Claim(
     id="ddcl.separation.critical_temperature",
     title="Collapse is linearly unstable iff tau < tau_c = c lambda_1(C) (c = 4 full, 2 stopgrad/F)",
@@ -33,7 +26,8 @@ CRITICAL = Claim(
     quote=("This prevents prototype collapse (collapse) even without explicit regularization [or: "
            "'normalization']."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L20",
-    statement=_critical_statement,
+    statement=_st.critical_temperature,
+    derivation=_st.critical_temperature_derivation,
     hypotheses=("K >= 2", "tau != c lambda_j (equality is degenerate, reported as such)",
                 "C the empirical covariance with 1/N; thresholds in tau_eff"),
     reading=(
@@ -83,7 +77,7 @@ UNCONDITIONAL = Claim(
     quote=("This prevents prototype collapse (collapse) even without explicit regularization [or: "
            "'normalization']."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L20",
-    statement=_text("for every tau > 0 and every data set, the collapsed state is unstable"),
+    statement=_st.unconditional,
     hypotheses=("K >= 2",),
     reading=("R0, the unconditional reading.  Minimal counterexample: Z = {-1, +1}, K = 2, full mode, "
              "tau = 5: the exact Hessian at collapse is [[3/5, 2/5], [2/5, 3/5]] with eigenvalues "
@@ -116,8 +110,8 @@ AMPLIFICATION = Claim(
     quote=("It was proved that growth by INCRT amplifies DDCL's prototype separation force (Theorem "
            "2)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L41",
-    statement=_text("lambda_j([[C, B], [B^T, D]]) >= lambda_j(C), j <= d; so n_u, gamma_max, Phi, tau_c "
-                    "never decrease"),
+    statement=_st.amplification,
+    derivation=_st.amplification_derivation,
     hypotheses=("same K, tau and mode before and after growth", "M-cat: y_new = [y; o]"),
     reading=(
         "Seed Theorem 2 reads 'growth amplifies the separation force'.  The separation force is "
@@ -160,7 +154,7 @@ AMPLIFICATION_ADD = Claim(
     quote=("It was proved that growth by INCRT amplifies DDCL's prototype separation force (Theorem "
            "2)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L41",
-    statement=_text("C_new = C + B + B^T + D  =>  n_u(C_new) >= n_u(C)"),
+    statement=_st.amplification_additive,
     hypotheses=("M-add: y_new = y + o",),
     reading=("R2 without its condition.  Counterexample: the points (+-2, +-1) (C = diag(4, 1)) and "
              "o = -1/2 (e1^T y) e1, so y_new = (+-1, +-1), C_new = I; K = 3, c = 4, tau = 8: gamma_max "
@@ -183,7 +177,7 @@ AMPLIFICATION_ADD_OK = Claim(
     quote=("It was proved that growth by INCRT amplifies DDCL's prototype separation force (Theorem "
            "2)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L41",
-    statement=_text("B = Cov(y, o) = 0  =>  lambda_j(C + D) >= lambda_j(C)"),
+    statement=_st.amplification_additive_uncorrelated,
     hypotheses=("M-add", "Cov(y, o) = 0 exactly"),
     reading="R2 with its condition: Weyl's inequality on C_new = C + D, D >= 0.",
     checks=(Check("exact", _amp.amplification, {"model": "add_uncorrelated"},
@@ -204,9 +198,7 @@ AMPLIFICATION_INCRT = Claim(
     quote=("It was proved that growth by INCRT amplifies DDCL's prototype separation force (Theorem "
            "2)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L41",
-    statement=_text("lambda_max(A_res) > theta and u = top eigenvector of A_res (S = sym(G M_a)) => the "
-                    "collapse instability of C_new = [I, u]^T C [I, u] strictly exceeds that of C "
-                    "(n_u at tau/c, or lambda_1, hence gamma_max and Phi)"),
+    statement=_st.amplification_incrt,
     hypotheses=("C = G the dictionary input's covariance (zero-mean tokens)", "the new head's channel "
                 "u^T y is appended (M-cat: 'expanding the space', seed L32)",
                 "same K, tau and mode before and after the birth"),
@@ -246,8 +238,7 @@ AMPLIFICATION_INCRT_WEAK = Claim(
     quote=("It was proved that growth by INCRT amplifies DDCL's prototype separation force (Theorem "
            "2)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L41",
-    statement=_text("#{j : lambda_j(C_new) > t} >= #{j : lambda_j(C) > t} for every t = tau/c sampled, and "
-                    "lambda_1(C_new) >= lambda_1(C), for u INCRT's birth direction"),
+    statement=_st.amplification_incrt_weak,
     hypotheses=("as ddcl.separation.amplification_incrt",),
     reading=("The strict reading fails (ddcl.separation.amplification_incrt); 'never lowered' holds for "
              "INCRT's heads by Cauchy interlacing.  Checked exactly on the pinned cases and on random rational "

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from verify import Check, Claim, Control, Source, Verdict
 
-from ._claims_common import PAPER, _text
 from . import _checks_faithful as _fai
 from . import _checks_gradients as _grad
 from . import _checks_temperature as _tem
-
+from . import _statements_temperature as _st
+from ._claims_common import PAPER, _text
 
 # -------------------------------------------------------------------------------------------------
 # §3.5 temperature (seed Theorem 3)
@@ -21,7 +21,8 @@ TEMP_SIGNS = Claim(
     source=Source(PAPER, "seed Theorem 3 (learnable temperatures), sign laws", "§3.5, §5.2"),
     provenance=("seed", "derived"),
     strength="derived",
-    statement=_text("dL_q/dtau = mean Var_q(d)/tau^2 >= 0 (= 0 iff rows constant on supp q); dF/dtau = -H <= 0"),
+    statement=_st.sign_laws,
+    derivation=_st.sign_laws_derivation,
     hypotheses=("tau > 0", "Gibbs assignments"),
     reading=("The sign half of Theorem 3: a learnable temperature moved by gradient descent on L_q can "
              "only fall, on F only rise; the formulas are those proved in ddcl.dictionary.gradients."),
@@ -46,8 +47,7 @@ TEMP_DIVERGENCE = Claim(
     quote=("Through a learnable temperature (temperature) parameter, the heads naturally differentiate"
            " into two groups, **local (local, hard assignment)** and global (global, soft assignment)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L42",
-    statement=_text("c lambda_h > tau_0 => head separates, tau_h -> small, H/log K small (local); "
-                    "c lambda_h < tau_0 => head stays collapsed, tau_h = tau_0, H/log K = 1 (global)"),
+    statement=_st.divergence,
     hypotheses=("per-head dictionaries, common tau_0, prototypes near collapse at the start",
                 "tau_h = tau_min + softplus(s_h) moved by the live-q gradient of L_q", "small steps"),
     reading=(
@@ -87,7 +87,7 @@ TEMP_F = Claim(
     quote=("Through a learnable temperature (temperature) parameter, the heads naturally differentiate"
            " into two groups, **local (local, hard assignment)** and global (global, soft assignment)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L42",
-    statement=_text("the local/global split of ddcl.temperature.divergence under F-driven tau"),
+    statement=_st.divergence_free_energy,
     hypotheses=("as ddcl.temperature.divergence but tau_h moved by the gradient of F",),
     reading=("Under F-driven training every tau_h rises (dF/dtau = -H < 0) without bound, F -> -oo: all "
              "heads stay soft, no split.  Counterexample (seed 0, full mode, 4000 steps): every tau_h "

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 # symbol names the checks use as keys of their observables (LaTeX-friendly)
 Q2 = r"\|q_i\|^{2}"
 DLQ, DF = r"\partial_{\tau}L_{q}", r"\partial_{\tau}F"
@@ -62,21 +61,18 @@ def decomposition_derivation() -> Any:
     q = [q1, q2, 1 - q1 - q2]
     p = [p1, p2, p3]
     zt = sum(qk * pk for qk, pk in zip(q, p))
+    defs = {L_q: sum(qk * (z - pk) ** 2 for qk, pk in zip(q, p)), L_ols: (z - zt) ** 2,
+            V: sum(qk * (pk - zt) ** 2 for qk, pk in zip(q, p))}
     return Derivation(
-        Step("L_q of one sample: sum_k q_k |z - p_k|^2", sp.Eq(L_q, sum(qk * (z - pk) ** 2 for qk, pk in zip(q, p))),
-             relation="def"),
-        Step("L_OLS of one sample: |z - zt|^2, zt = sum_k q_k p_k", sp.Eq(L_ols, (z - zt) ** 2), relation="def"),
-        Step("V of one sample: sum_k q_k |p_k - zt|^2", sp.Eq(V, sum(qk * (pk - zt) ** 2 for qk, pk in zip(q, p))),
-             relation="def"),
-        Step("start from L_q", L_q),
-        Step("insert the reconstruction: z - p_k = (z - zt) + (zt - p_k)",
-             sum(qk * ((z - zt) + (zt - pk)) ** 2 for qk, pk in zip(q, p))),
+        Step("L_q of one sample", L_q),
+        Step("definition of L_q, and z - p_k = (z - zt) + (zt - p_k) with zt = sum_k q_k p_k",
+             sum(qk * ((z - zt) + (zt - pk)) ** 2 for qk, pk in zip(q, p)), subs=defs),
         Step("expand the square",
              (z - zt) ** 2 * sum(q) + 2 * (z - zt) * sum(qk * (zt - pk) for qk, pk in zip(q, p))
              + sum(qk * (zt - pk) ** 2 for qk, pk in zip(q, p))),
         Step("sum_k q_k = 1 and sum_k q_k (zt - p_k) = 0", (z - zt) ** 2 + sum(qk * (pk - zt) ** 2 for qk, pk in zip(q, p)),
              why="the rows lie on the simplex"),
-        Step("the definitions of L_OLS and V", L_ols + V),
+        Step("the definitions L_OLS = |z - zt|^2 and V = sum_k q_k |p_k - zt|^2", L_ols + V, subs=defs),
         concludes="identity",
     )
 
@@ -129,16 +125,14 @@ def gradients_derivation() -> Any:
     e1, e2 = sp.exp(-d1 / tau), sp.exp(-d2 / tau)
     q1, q2 = e1 / (e1 + e2), e2 / (e1 + e2)
     ell = q1 * d1 + q2 * d2
+    defs = {dLq: sp.diff(q1 * d1 + q2 * d2, tau), var: q1 * (d1 - ell) ** 2 + q2 * (d2 - ell) ** 2}
     return Derivation(
-        Step("dL_q/dtau of L_q = sum_k q_k d_k with Gibbs q (K = 2)", sp.Eq(dLq, sp.diff(q1 * d1 + q2 * d2, tau)),
-             relation="def"),
-        Step("Var_q(d) = sum_k q_k (d_k - ell)^2, ell = sum_k q_k d_k",
-             sp.Eq(var, q1 * (d1 - ell) ** 2 + q2 * (d2 - ell) ** 2), relation="def"),
-        Step("start from dL_q/dtau", dLq),
-        Step("dq_k/dtau = q_k (d_k - ell)/tau^2", (q1 * (d1 - ell) * d1 + q2 * (d2 - ell) * d2) / tau ** 2),
+        Step("dL_q/dtau of one row", dLq),
+        Step("L_q = sum_k q_k d_k, dq_k/dtau = q_k (d_k - ell)/tau^2",
+             (q1 * (d1 - ell) * d1 + q2 * (d2 - ell) * d2) / tau ** 2, subs=defs),
         Step("subtract ell sum_k q_k (d_k - ell) = 0", (q1 * (d1 - ell) ** 2 + q2 * (d2 - ell) ** 2) / tau ** 2,
              why="sum_k q_k (d_k - ell) = 0"),
-        Step("the definition of Var_q(d)", var / tau ** 2),
+        Step("the definition Var_q(d) = sum_k q_k (d_k - ell)^2", var / tau ** 2, subs=defs),
         concludes="dL_q/dtau",
     )
 

@@ -121,9 +121,9 @@ def amplification_derivation() -> Any:
     b = sp.Symbol("b", real=True)
     return Derivation(
         Step("top eigenvalue of [[c, b], [b, e]]", (c + e) / 2 + sp.sqrt(((c - e) / 2) ** 2 + b ** 2)),
-        Step("drop b^2 >= 0 under the root", (c + e) / 2 + sp.sqrt(((c - e) / 2) ** 2), relation="<="),
+        Step("drop b^2 >= 0 under the root", (c + e) / 2 + sp.sqrt(((c - e) / 2) ** 2), relation=">="),
         Step("(c + e)/2 + |c - e|/2 = max(c, e)", sp.Max(c, e)),
-        Step("max(c, e) >= c = lambda_1(C)", c, relation="<="),
+        Step("max(c, e) >= c = lambda_1(C)", c, relation=">="),
     )
 
 
