@@ -106,25 +106,6 @@ def symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
     return tally.evidence()
 
 
-class _ExactFns:
-    """exp and log on exact rationals, only where their values are rational: exp(0) = 1, log(1) = 0.
-
-    At collapse every exponent of the Gibbs weights (written through differences) is exactly 0 and the
-    normalised partition sum is exactly 1, so the forward-mode jets below never need another value."""
-
-    @staticmethod
-    def exp(v: Any) -> Fraction:
-        if v != 0:
-            raise ArithmeticError(f"exp({v}) is not rational")
-        return Fraction(1)
-
-    @staticmethod
-    def log(v: Any) -> Fraction:
-        if v != 1:
-            raise ArithmeticError(f"log({v}) is not rational")
-        return Fraction(0)
-
-
 def forward_collapse_hessian(Z: Any, K: int, tau: Fraction, mode: str) -> list[list[Fraction]]:
     """The exact Hessian at collapse by second-order forward-mode differentiation of the loss
     (:class:`numerics.krawczyk.Jet2` over Fractions), independent of the block formula and affordable for
@@ -135,6 +116,7 @@ def forward_collapse_hessian(Z: Any, K: int, tau: Fraction, mode: str) -> list[l
     d_i0 - tau log K - tau log((1/K) sum_k exp(-(d_ik - d_i0)/tau)) -- the same function; its constant
     -tau log K has no derivative and is dropped -- so that exp is evaluated at 0 and log at 1 only.
     """
+    from numerics.arithmetic import ExactArithmetic
     from numerics.krawczyk import hessian_forward
 
     from .dictionary import gibbs_row
@@ -162,7 +144,8 @@ def forward_collapse_hessian(Z: Any, K: int, tau: Fraction, mode: str) -> list[l
                 total = total + dist[0] - t * (part * k_inv).log()
         return total * n_inv
 
-    _, _, H = hessian_forward(loss, [Fraction(0)] * (K * d), _ExactFns)
+    # exact exp/log: at collapse every exponent is exactly 0 and every log argument exactly 1
+    _, _, H = hessian_forward(loss, [Fraction(0)] * (K * d), ExactArithmetic("fraction"))
     return [[Fraction(x) for x in r] for r in H]
 
 
