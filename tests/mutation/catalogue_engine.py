@@ -121,7 +121,7 @@ MUTATIONS: list[Mutation] = [
        "        interrupted = False\n",
        (RULES,), "rule (i): an interrupted run is reported as complete"),
     _m("engine.half_run_claim_reported", _RUNNER,
-       "if len(cos) != len(claim.checks) + len(claim.controls):",
+       "if len(cos) != len(claim_checks(claim)) + len(claim.controls):",
        "if not cos:",
        (RULES,), "rule (i): a claim with only some checks finished is reported (and may pass)"),
     _m("engine.interrupted_run_passes", _RUNNER,
