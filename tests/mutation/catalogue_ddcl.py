@@ -540,6 +540,37 @@ MUTATIONS: list[Mutation] = [
         why="the code's dwell time with Delta instead of Delta^2 (silently repairs the scaling defect)",
         family="formula",
     ),
+    # ------------------------------------------------ statement observables, _checks_separation.py
+    Mutation(
+        id="ddcl.checks.separation_top_eigenvalue_min",
+        path=_C.format("separation"),
+        old="        return max(C[a][a] for a in range(d))\n",
+        new="        return min(C[a][a] for a in range(d))\n",
+        kills=("ddcl.separation.critical_temperature",),
+        why="the observable lambda_1 is the smallest eigenvalue of a diagonal C: the statement's threshold "
+            "tau < 4 lambda_1 no longer matches the Hessian's negative count",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.checks.separation_relative_mode_not_relative",
+        path=_C.format("separation"),
+        old="    rel[j], rel[d + j] = Fraction(1), Fraction(-1)\n",
+        new="    rel[j], rel[d + j] = Fraction(1), Fraction(1)\n",
+        kills=("ddcl.separation.critical_temperature",),
+        why="the 'relative' mode moves both prototypes together (a translation): its Rayleigh quotient is "
+            "2/K, not (2/K)(1 - c lambda_j/tau)",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.checks.separation_c_wrong_same_loss",
+        path=_C.format("separation"),
+        old='    Hn = forward_collapse_hessian(Z, K, tau, "stopgrad") if (variant == "c_wrong" and mode == "full") else Hf\n',
+        new="    Hn = Hf\n",
+        kills=("ddcl.separation.critical_temperature",),
+        why="the control wrong_constant no longer presents the free energy's Hessian as full training's: "
+            "it is not refuted",
+        family="check",
+    ),
     # ------------------------------------------------ faithful (as-stated) readings, _checks_faithful.py
     Mutation(
         id="ddcl.incrt.greedy_bottom_eigenvector",

@@ -40,33 +40,57 @@ PINNED_SEPARATION = (
 
 
 def _claimed_c(mode: str, variant: str) -> int:
-    c = mode_constant(mode)
-    return 2 if (variant == "c_wrong" and c == 4) else c
+    """The mode constant a variant claims: ``c_wrong`` claims the free energy's for full training."""
+    return mode_constant("free_energy" if variant == "c_wrong" else mode)
 
 
-def _predicted_negatives(lams_exact_counts: Any, K: int, c: int, tau: Fraction, C: Any) -> int:
-    # (K - 1) #{j : c lambda_j > tau} = (K - 1) * #negative eigenvalues of (tau I - c C), exactly
-    d = len(C)
-    M = [[tau * (1 if a == b else 0) - c * C[a][b] for b in range(d)] for a in range(d)]
-    return (K - 1) * inertia(M).negative
+def _statement_claim(variant: str) -> str:
+    return "ddcl.separation.unconditional" if variant == "unconditional" else "ddcl.separation.critical_temperature"
 
 
-def _judge(tally: Tally, neg: int, zero: int, K: int, c: int, tau: Fraction, C: Any, variant: str,
-           inst: dict, level: Verdict) -> bool:
-    """Record whether the exact negative count agrees with the statement under ``variant``."""
-    if variant == "unconditional":
-        ok = neg >= 1
-        what = f"collapse is a strict local minimum at tau = {tau} (no negative Hessian eigenvalue)"
-    elif variant == "always_stable":
-        ok = neg == 0
-        what = f"collapse is unstable at tau = {tau}: {neg} negative Hessian eigenvalues"
-    else:
-        pred = _predicted_negatives(None, K, c, tau, C)
-        ok = neg == pred
-        what = f"{neg} negative Hessian eigenvalues, the statement predicts {pred} (c = {c})"
-    tally.exact(ok, level=level, counterexample=lambda: refuted(
-        what, variant=variant, **inst, negative=neg, zero=zero, sub_check="negative_count"))
+def _part(st: Any, base: str, mode: str) -> str:
+    """The statement part for ``mode``: ``base`` (full training, L_q) or ``base + "_F"`` (stop-gradient
+    training, the free energy); a statement with one mode-free part (R0) uses ``base`` for both."""
+    from verify._statement import parts_of
+
+    label = base if mode == "full" else base + "_F"
+    return label if label in parts_of(st) else base
+
+
+def _eval(tally: Tally, st: Any, values: dict, part: str, inst: dict, what: str) -> bool:
+    """Evaluate the claim's statement part on one instance (exact values and arb balls at 256 bits)."""
+    from numerics.precision import arb_precision
+
+    with arb_precision(256):
+        obs = tally.statement(st, values, part=part, counterexample=lambda: refuted(
+            f"{what} (part {part!r})", **{**inst, **{k: str(v) for k, v in values.items()}}, sub_check=part))
+    return obs.level is not Verdict.REFUTED
+
+
+def _always_stable(tally: Tally, neg: int, zero: int, tau: Fraction, inst: dict) -> bool:
+    """Control ``always_stable`` (a false statement of its own, not the claim's): no negative
+    Hessian eigenvalue ever."""
+    ok = neg == 0
+    tally.exact(ok, counterexample=lambda: refuted(
+        f"collapse is unstable at tau = {tau}: {neg} negative Hessian eigenvalues", variant="always_stable",
+        **inst, negative=neg, zero=zero, sub_check="negative_count"))
     return ok
+
+
+def _mode_vectors(K: int, d: int, j: int) -> tuple[list[Fraction], list[Fraction]]:
+    """A relative mode (w_1 = e_j, w_2 = -e_j, others 0: sum_k w_k = 0) and the translation mode
+    (every w_k = e_j) in R^{K d} (prototype-major)."""
+    rel = [Fraction(0)] * (K * d)
+    rel[j], rel[d + j] = Fraction(1), Fraction(-1)
+    tr = [Fraction(1) if a % d == j else Fraction(0) for a in range(K * d)]
+    return rel, tr
+
+
+def _rayleigh(H: list[list[Fraction]], w: list[Fraction]) -> tuple[Fraction, bool]:
+    """(w^T H w / w^T w, whether w is exactly an eigenvector of H)."""
+    Hw = [sum((H[a][b] * w[b] for b in range(len(w))), Fraction(0)) for a in range(len(w))]
+    r = sum((x * y for x, y in zip(w, Hw)), Fraction(0)) / sum((x * x for x in w), Fraction(0))
+    return r, all(Hw[a] == r * w[a] for a in range(len(w)))
 
 
 def symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
@@ -175,20 +199,24 @@ def _dyadic(Z: Any) -> bool:
     return all(Fraction(float(x)) == Fraction(x) for z in Z for x in z)
 
 
-def _product_subchecks(tally: Tally, Z: Any, K: int, mode: str, tau: Fraction, C: Any, H_neg: int,
-                       H_zero: int, variant: str, inst: dict) -> bool:
-    """The product's decisions against the exact Hessian (block formula, itself checked against sympy
-    differentiation of the loss on the small cases):
+def _product_subchecks(tally: Tally, st: Any, Z: Any, K: int, mode: str, tau: Fraction, C: Any, H_neg: int,
+                       H_zero: int, lam1: Any, variant: str, inst: dict) -> bool:
+    """The product's decisions against the exact Hessian (block formula, itself checked against the
+    differentiated loss on every case):
 
     * ``collapse_is_stable(Z, K, tau, mode)`` is FALSE iff the Hessian has a negative eigenvalue,
       UNKNOWN iff it is singular without one, TRUE otherwise;
     * ``critical_temperature(Z, mode)`` (dyadic data only, the certified enclosure is for the data as
       floats): the Hessian at tau_lo = lower (1 - 1e-20) has a negative eigenvalue and at
       tau_hi = upper (1 + 1e-20) none and no zero one, i.e. the sign change lies in the enclosure
-      widened by 1e-20 relative (the enclosures are exact or 1e-37 wide at 128 bits).
+      widened by 1e-20 relative (the enclosures are exact or 1e-37 wide at 128 bits);
+    * the statement's part ``threshold`` (``threshold_F``) on that enclosure and the exact lambda_1
+      (tolerance 2^-112 max(1, lambda_1): the product's 128-bit enclosure with a 2^16 safety factor).
 
     ``variant="c_wrong"`` evaluates the claim "c = 2 for full training" through the product: the
     stability answer and tau_c of the c = 2 mode (``free_energy``) stand for full training."""
+    from numerics.precision import arb_precision
+
     from .hessian import collapse_is_stable, critical_temperature
 
     claimed = "free_energy" if (variant == "c_wrong" and mode == "full") else mode
@@ -211,30 +239,77 @@ def _product_subchecks(tally: Tally, Z: Any, K: int, mode: str, tau: Fraction, C
         f"critical_temperature({claimed}) = {tc.enclosure} does not bracket the Hessian's sign change: "
         f"negative eigenvalues {below.negative} just below, {above.negative} (zero {above.zero}) just above",
         variant=variant, **inst, sub_check="product_tc"))
-    return ok
+    if not ok:
+        return ok
+    part = _part(st, "threshold", mode)
+    with arb_precision(256):
+        tol = 2.0 ** -112 * max(1.0, float(_exact_endpoints(lam1)[1]) if not isinstance(lam1, Fraction)
+                                else float(lam1))
+        obs = tally.statement(st, {"tau_c": tc.enclosure, "lambda_1": lam1}, part=part, tol=tol,
+                              counterexample=lambda: refuted(
+                                  f"critical_temperature({claimed}) = {tc.enclosure} against lambda_1 = {lam1}",
+                                  variant=variant, **inst, sub_check=part))
+    return obs.level is not Verdict.REFUTED
+
+
+def _top_eigenvalue(C: list[list[Fraction]]) -> Any:
+    """lambda_1(C): exact when C is diagonal, else its certified 256-bit enclosure."""
+    d = len(C)
+    if all(C[a][b] == 0 for a in range(d) for b in range(d) if a != b):
+        return max(C[a][a] for a in range(d))
+    return exact_spectrum(C, bits=256)[-1].enclosure
+
+
+def _figure(tally: Tally) -> None:
+    """The smallest eigenvalue of the exact Hessian of the loss at collapse against tau, both modes,
+    on the grid data (+-1, +-1/2) (C = diag(1, 1/4)), K = 2; it crosses 0 at the product's tau_c."""
+    from .hessian import critical_temperature
+
+    Z = _grid([Fraction(1), Fraction(1, 2)])
+    taus = [Fraction(k, 8) for k in range(4, 97, 2)]
+    series, vlines, tcs = [], [], {}
+    for mode, label in (("full", "L_q, live assignments (full)"), ("stopgrad", "F (stop-gradient)")):
+        series.append({"label": label, "x": [float(t) for t in taus], "y": hmin_curve(Z, 2, mode, taus)})
+        tcs[mode] = critical_temperature([[float(x) for x in z] for z in Z], mode).value
+        vlines.append({"x": tcs[mode], "label": f"tau_c = {tcs[mode]:g} ({mode})"})
+    tally.figure(title="Smallest Hessian eigenvalue at collapse against the temperature",
+                 caption=(f"ddcl.separation.critical_temperature: min eig of the exact Hessian of the loss at "
+                          f"collapse (Z = grid (+-1, +-1/2), lambda_1 = 1, K = 2) crosses 0 at tau_c = "
+                          f"{tcs['full']:g} (full, c = 4) and {tcs['stopgrad']:g} (stop-gradient, c = 2): "
+                          f"collapse is unstable below, a strict local minimum above."),
+                 series=series, xlabel="tau", ylabel="min eigenvalue of the Hessian at collapse",
+                 hlines=[{"y": 0.0, "label": "0"}], vlines=vlines)
 
 
 def certified(*, seed: int, profile: Profile, variant: str = "statement", part: str = "all") -> Evidence:
     """Exact and certified (fmpq + arb): grid data (+-a_1, ..., +-a_d) with rational a_j, so that
     C = diag(a_j^2); random rational data sets; rational tau including tau = c lambda_1 (1 +- 10^-30).
 
-    The Hessian is built exactly from the block formula with the *exact* covariance of the data and,
-    independently, by differentiating the loss: exact second-order forward mode on every instance
-    (:func:`forward_collapse_hessian`) and, when N K d <= 24, sympy as well (each must equal the block
-    formula, else UNKNOWN).  The differentiated Hessian's negative eigenvalues are counted exactly
-    (Descartes on the charpoly) and compared with
-    (K - 1) #{j : c lambda_j > tau}; every certified eigenvalue enclosure must exclude 0 and contain
-    2/K or some (2/K)(1 - c lambda_j / tau).  tau = c lambda_1 exactly is reported as degenerate.
-    Then the product's own decisions, ``collapse_is_stable`` and ``critical_temperature``, are held
-    against that exact Hessian (:func:`_product_subchecks`).
+    The Hessian of the loss itself is derived on every instance by exact second-order forward mode
+    (:func:`forward_collapse_hessian`) and, when N K d <= 24, by sympy as well; each must equal the
+    product's block formula, else UNKNOWN.  Then the claim's statement is evaluated on observables:
 
-    ``part`` selects the sub-checks (so that each control is refuted through its own quantity):
-    ``"hessian"`` (negative count and enclosures), ``"product"`` (the product's decisions), ``"all"``.
+    * ``negative_count``: the differentiated Hessian's negative-eigenvalue count n_- (Descartes,
+      exact), tau and lambda_1 (exact for diagonal C, else a 256-bit enclosure);
+    * ``relative_modes`` / ``translation`` (diagonal C): the exact Rayleigh quotients h_j, h_t of the
+      differentiated Hessian along a relative mode (e_j, -e_j, 0, ...) and the translation mode
+      (e_j, ..., e_j), each checked to be an exact eigenvector;
+    * ``threshold``: the product's ``critical_temperature`` enclosure (:func:`_product_subchecks`,
+      which also holds ``collapse_is_stable`` against the exact Hessian).
+
+    Parts end in ``_F`` for the stop-gradient objective.  tau = c lambda_j exactly is degenerate and
+    reported.  ``part`` selects the sub-checks (so that each control is refuted through its own
+    quantity): ``"hessian"``, ``"product"`` or ``"all"``.  Variants: ``c_wrong`` presents the free
+    energy's Hessian and decisions as full training's ("c = 2 for full training"); ``unconditional``
+    evaluates R0's statement; ``always_stable`` is a control with its own false predicate.
     """
     if variant not in SEP_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
     if part not in ("all", "hessian", "product"):
         raise ValueError(f"part must be all, hessian or product, got {part!r}")
+    from verify import statement_of
+
+    st = statement_of(_statement_claim(variant))
     rng = np.random.default_rng(seed)
     tally = Tally(precision="exact (fmpq) + arb 256 bits", backend="python-flint, sympy", seeds=(seed,))
     cases: list[tuple[Any, int, str, Fraction, bool]] = [(z, K, m, t, True) for z, K, m, t in PINNED_SEPARATION]
@@ -243,7 +318,7 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement", part: 
         avals = [Fraction(int(rng.integers(1, 9)), int(rng.integers(1, 5))) for _ in range(d)]
         K = int(rng.integers(2, 4))
         mode = ("full", "stopgrad")[int(rng.integers(0, 2))]
-        c = mode_constant(mode)
+        c = mode_constant(mode)  # places tau around the threshold only; the statement decides
         lam1 = max(a * a for a in avals)
         eps = Fraction(1, 10 ** 30)
         kind = int(rng.integers(0, 3))
@@ -257,27 +332,20 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement", part: 
         mode = ("full", "stopgrad")[int(rng.integers(0, 2))]
         tau = Fraction(int(rng.integers(1, 60)), 4)
         cases.append((Z, K, mode, tau, False))
-    degenerate = 0
-    n_sympy = 0
-    n_forward = 0
-    n_product = 0
+    degenerate = n_sympy = n_forward = n_product = n_modes = 0
     for Z, K, mode, tau, use_sympy in cases:
-        c_true = mode_constant(mode)
-        c = _claimed_c(mode, variant)
         C = exact_covariance(Z)
         d = len(C)
-        H = collapse_hessian(C, K, tau, c_true)
+        H = collapse_hessian(C, K, tau, mode_constant(mode))
         inst = {"Z": [[str(x) for x in z] for z in Z], "K": K, "mode": mode, "tau": str(tau)}
         # the Hessian of the loss itself, derived independently of the block formula on *every*
         # instance: exact second-order forward mode (all cases), and sympy differentiation on the small
-        # ones.  The negative count below is that of the differentiated loss, so comparing it with the
-        # prediction (K - 1) #{j : c lambda_j > tau} is not the block formula checked against itself.
+        # ones; a disagreement with the product's block formula voids the evidence (UNKNOWN, so that the
+        # expected-REFUTED R0 reading cannot hide it behind a refutation)
         if use_sympy and len(Z) * K * d <= 24:
             Hs = sympy_collapse_hessian(Z, K, tau, mode)
             n_sympy += 1
             if Hs != H:
-                # the product's two Hessians disagree: no verdict about the statement can rest on them
-                # (UNKNOWN, so that the expected-REFUTED R0 reading cannot hide it behind a refutation)
                 return Evidence(Verdict.UNKNOWN, instances=n_sympy, notes=(
                     f"sympy Hessian (differentiated loss) differs from the block formula: {inst}"))
         Hf = forward_collapse_hessian(Z, K, tau, mode)
@@ -291,42 +359,46 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement", part: 
         if inn.zero:
             degenerate += 1
             tally.note(f"degenerate instance (tau = c lambda_j exactly): {inst}")
+        lam1 = _top_eigenvalue(C)
         if part in ("all", "product") and variant in ("statement", "c_wrong"):
             n_product += 1
-            if not _product_subchecks(tally, Z, K, mode, tau, C, inn.negative, inn.zero, variant, inst):
+            if not _product_subchecks(tally, st, Z, K, mode, tau, C, inn.negative, inn.zero, lam1, variant, inst):
                 break
         if part == "product":
             continue
-        if not _judge(tally, inn.negative, inn.zero, K, c, tau, C, variant, inst, Verdict.CERTIFIED):
+        if variant == "always_stable":
+            if not _always_stable(tally, inn.negative, inn.zero, tau, inst):
+                break
+            continue
+        # the observable n_-: c_wrong presents the free energy's Hessian as full training's
+        Hn = forward_collapse_hessian(Z, K, tau, "stopgrad") if (variant == "c_wrong" and mode == "full") else Hf
+        neg = inertia(Hn).negative
+        if not _eval(tally, st, {"n_-": neg, "tau": tau, "lambda_1": lam1}, _part(st, "negative_count", mode),
+                     inst, f"{neg} negative eigenvalues of the Hessian of the loss at collapse, lambda_1 = {lam1}"):
             break
-        if variant == "statement" and K * d <= 9:
-            from numerics.precision import arb_precision
-
-            spec = exact_spectrum(H, bits=256)
-            cov_spec = exact_spectrum(C, bits=256)
-            with arb_precision(256):
-                preds = [_arb(Fraction(2, K))] + [2 * (1 - c_true * cl.enclosure / _arb(tau)) / K
-                                                  for cl in cov_spec]
-                for cl in spec:
-                    if cl.sign() is Tri.UNKNOWN and inn.zero == 0:
-                        # the enclosure straddles 0 although no eigenvalue is exactly 0: undecided at
-                        # this precision, never coerced
-                        tally.add(Tally(precision="", backend="").ball(Tri.UNKNOWN))
-                        tally.note(f"enclosure {cl.enclosure} straddles 0 at 256 bits: {inst}")
-                        continue
-                    hit = any(cl.enclosure.overlaps(p) for p in preds)
-                    tally.exact(bool(hit), counterexample=lambda: refuted(
-                        f"Hessian eigenvalue enclosure {cl.enclosure} (multiplicity {cl.multiplicity}) "
-                        f"matches no predicted eigenvalue", **inst, sub_check="enclosures"))
+        if variant != "statement" or not isinstance(lam1, Fraction):
+            continue
+        for j in range(d):  # diagonal C: e_j is the eigenvector of lambda_j = C_jj
+            n_modes += 1
+            rel, tr = _mode_vectors(K, d, j)
+            (h, eig), (ht, eig_t) = _rayleigh(Hf, rel), _rayleigh(Hf, tr)
+            tally.exact(eig and eig_t, counterexample=lambda: refuted(
+                "a relative or translation mode is not an eigenvector of the Hessian at collapse", **inst, j=j,
+                sub_check=_part(st, "relative_modes", mode)))
+            if not (eig and eig_t) or not _eval(
+                    tally, st, {"h_j": h, "lambda_j": C[j][j], "tau": tau, "K": K},
+                    _part(st, "relative_modes", mode), inst, f"relative-mode eigenvalue {h} along e_{j}") \
+                    or not _eval(tally, st, {"h_t": ht, "K": K}, "translation", inst,
+                                 f"translation-mode eigenvalue {ht} along e_{j}"):
+                break
+        if tally.counterexample is not None:
+            break
+    if variant == "statement" and part == "all" and tally.counterexample is None:
+        _figure(tally)
     tally.details.update({"cases": len(cases), "sympy_hessians": n_sympy, "forward_mode_hessians": n_forward,
-                          "degenerate": degenerate, "product_decisions_checked": n_product})
+                          "degenerate": degenerate, "product_decisions_checked": n_product,
+                          "modes_checked": n_modes})
     return tally.evidence()
-
-
-def _arb(x: Fraction) -> Any:
-    import flint
-
-    return flint.arb(flint.fmpq(x.numerator, x.denominator))
 
 
 def hmin_curve(Z: Any, K: int, mode: str, taus: list[Fraction]) -> list[float]:

@@ -55,7 +55,7 @@ CRITICAL = Claim(
         Control("wrong_constant_product", "the product's c = 2 decisions (collapse_is_stable, "
                 "critical_temperature) stand for full training",
                 Check("certified", _sep.certified, {"variant": "c_wrong", "part": "product"}),
-                targets=("product_stable", "product_tc")),
+                targets=("product_stable", "product_tc", "threshold")),
         Control("wrong_constant_symbolic", "c = 2 for full training, symbolically",
                 Check("symbolic", _sep.symbolic, {"variant": "c_wrong"}),
                 targets="eigenvalues"),
