@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from numerics.precision import Tri, arb_precision, float_tolerance, mp_context, tolerance_for, tri_negative, tri_positive
-from verify import Evidence, Profile, Tally, Verdict, refuted
+from verify import Evidence, Profile, Tally, Verdict, observe, refuted
 
 from .dictionary import (all_losses, gibbs, gibbs_row, grad_detached, grad_live_Lq, live_weight_row,
                          live_weights, sample_entropy, sample_free_energy, sample_tau_derivatives,
@@ -328,7 +328,7 @@ def full_stationary_outside_hull(*, seed: int, profile: Profile, slack: str = "0
             bracket = (tri_negative(g_lo) is Tri.TRUE and tri_positive(g_hi) is Tri.TRUE) or (
                 tri_positive(g_lo) is Tri.TRUE and tri_negative(g_hi) is Tri.TRUE)
         if not bracket:
-            tally.add(Tally(precision="", backend="").ball(Tri.UNKNOWN))
+            tally.add(observe.ball(Tri.UNKNOWN))
             continue
         outside = lo > 1 + sl
         tally.exact(not outside, margin=float(1 + sl - lo), counterexample=lambda: refuted(

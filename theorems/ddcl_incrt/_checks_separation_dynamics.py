@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from numerics.precision import Tri, float_tolerance
-from verify import Evidence, Profile, Tally, Verdict, refuted
+from verify import Evidence, Profile, Tally, Verdict, observe, refuted
 
 from .dictionary import covariance, grad_detached, grad_live_Lq, gibbs, mode_constant
 from .hessian import autograd_collapse_hessian, collapse_hessian, critical_temperature, relative_mode_eigenvalues
@@ -100,7 +100,7 @@ def simulation(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
             if rho > 1 and spread < 1e-10 * math.sqrt(lam1):
                 break
         if len(logs) < 5:
-            tally.add(Tally(precision="", backend="").ball(Tri.UNKNOWN))
+            tally.add(observe.ball(Tri.UNKNOWN))
             tally.note(f"fit window not reached: d={d}, K={K}, {mode}, rho={rho}")
             continue
         ts, ls = np.array(logs).T
