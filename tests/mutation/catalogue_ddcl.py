@@ -19,8 +19,10 @@ MUTATIONS: list[Mutation] = [
         path=_D,
         old="return total / 2 if half else total",
         new="return total if half else total",
-        kills=("ddcl.dictionary.decomposition",),
-        why="the pairwise form of V loses its factor 1/2",
+        kills=("ddcl.dictionary.decomposition",
+               "pytest:tests/unit/ddcl_incrt/test_ddcl_observables.py::test_pairwise_variance_default_is_the_sample_variance"),
+        why="the pairwise form of V loses its factor 1/2 (the claim's checks use the unhalved sum S_i, so the "
+            "product's default form is pinned by a unit test)",
         family="formula",
     ),
     Mutation(
@@ -317,10 +319,11 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.decomposition_sandwich_loosened",
         path=_C.format("decomposition"),
-        old="return min(d2) * s / 2, max(d2) * s / 2",
-        new="return min(d2) * s / 2, max(d2) * s",
+        old='out["D_min"], out["D_max"] = min(d2), max(d2) * (',
+        new='out["D_min"], out["D_max"] = min(d2), 2 * max(d2) * (',
         kills=("ddcl.dictionary.decomposition",),
-        why="the upper sandwich bound 1/2 dmax^2 (1 - |q|^2) loosened by 2",
+        why="the observable D_max doubled: the statement's upper sandwich bound 1/2 D_max (1 - |q|^2) is "
+            "loosened by 2 and no longer attained (the tightness check must notice)",
         family="bound",
     ),
     Mutation(
@@ -335,8 +338,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.decomposition_control_variant_ignored",
         path=_C.format("decomposition"),
-        old="ok = all(_sandwich(P, q, v, Fraction(1, 2)) for q, v in zip(Q, vs))",
-        new="ok = all(_sandwich(P, q, v) for q, v in zip(Q, vs))",
+        old='(Fraction(1, 2) if variant == "sandwich_upper_half" else 1)',
+        new="1",
         kills=("ddcl.dictionary.decomposition",),
         why="the sandwich control runs the true sandwich (its variant ignored)",
         family="check",
@@ -539,6 +542,16 @@ MUTATIONS: list[Mutation] = [
         kills=("ddcl.growth.dwell_time",),
         why="the code's dwell time with Delta instead of Delta^2 (silently repairs the scaling defect)",
         family="formula",
+    ),
+    # ------------------------------------------------ statement observables, _checks_decomposition.py
+    Mutation(
+        id="ddcl.checks.decomposition_pairwise_observable_halved",
+        path=_C.format("decomposition"),
+        old="    S = pairwise_variance(P, q, half=False) * (2 if variant == \"pairwise_no_half\" else 1)\n",
+        new="    S = pairwise_variance(P, q, half=True) * (2 if variant == \"pairwise_no_half\" else 1)\n",
+        kills=("ddcl.dictionary.decomposition",),
+        why="the observable S_i is the product's halved pairwise form: V_i = S_i/2 fails exactly",
+        family="check",
     ),
     # ------------------------------------------------ statement observables, _checks_separation.py
     Mutation(
