@@ -384,7 +384,8 @@ class TorchArithmetic(Arithmetic):
         return self.torch.floor(self.convert(x))
 
     def fsum(self, xs: Iterable[Any]) -> Any:
-        return self.torch.stack([self.convert(x) for x in xs]).sum(0)
+        # terms of different shapes (a scalar constant beside a batch) broadcast elementwise
+        return self.torch.stack(self.torch.broadcast_tensors(*[self.convert(x) for x in xs])).sum(0)
 
     def tolerance(self, scale: float = 1.0) -> float:
         eps = float(self.torch.finfo(self.dtype).eps)
