@@ -543,6 +543,26 @@ MUTATIONS: list[Mutation] = [
         why="the code's dwell time with Delta instead of Delta^2 (silently repairs the scaling defect)",
         family="formula",
     ),
+    # ------------------------------------------------ statement observables, _checks_gradients.py
+    Mutation(
+        id="ddcl.checks.gradients_zt_observable_at_data",
+        path=_C.format("gradients"),
+        old="    zt = (Qd @ Pt)[:, None, :]\n",
+        new="    zt = Zt[:, None, :]\n",
+        kills=("ddcl.dictionary.gradients",),
+        why="the observable reconstruction zt is the data point itself: the detached L_OLS and V gradient "
+            "parts no longer hold",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.checks.gradients_variance_observable_unweighted",
+        path=_C.format("gradients"),
+        old="    var = (Qd * (T(D) - ell[:, :, 0]) ** 2).sum(1)\n",
+        new="    var = ((T(D) - ell[:, :, 0]) ** 2).mean(1)\n",
+        kills=("ddcl.dictionary.gradients",),
+        why="Var_q(d) computed with uniform instead of Gibbs weights: dL_q/dtau = Var_q(d)/tau^2 fails",
+        family="check",
+    ),
     # ------------------------------------------------ statement observables, _checks_decomposition.py
     Mutation(
         id="ddcl.checks.decomposition_pairwise_observable_halved",

@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from numerics.precision import Tri, arb_precision, float_tolerance, mp_context, tolerance_for, tri_negative, tri_positive
+from numerics.precision import Tri, arb_precision, float_tolerance, mp_context, tri_negative, tri_positive
 from verify import Evidence, Profile, Tally, Verdict, observe, refuted
 
+from ._statements_dictionary import DF, DLQ, VAR, ZT
 from .dictionary import (all_losses, gibbs, gibbs_row, grad_detached, grad_live_Lq, live_weight_row,
                          live_weights, sample_entropy, sample_free_energy, sample_tau_derivatives,
                          sqdist_matrix)
@@ -87,40 +88,67 @@ def symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
     return tally.evidence()
 
 
-def _torch_grads(Z: np.ndarray, P: np.ndarray, tau: float) -> dict[str, Any]:
-    import torch
+def _per_sample_observables(Z: np.ndarray, P: np.ndarray, tau: float, Q: np.ndarray, D: np.ndarray,
+                            variant: str) -> dict[str, dict[str, Any]]:
+    """The statement's observables, per part, as torch float64 tensors of broadcastable shapes
+    (samples i x prototypes k x coordinates): the per-sample derivatives by torch autograd (Jacobians of
+    the per-sample losses) and the product's Gibbs rows q = ``gibbs`` and distances d = ``sqdist_matrix``
+    (ell_i = sum_k q_ik d_ik, zt_i = sum_k q_ik p_k, Var_q(d_i), H_i their definitions).
 
-    Zt = torch.tensor(Z)
-    Pt = torch.tensor(P, requires_grad=True)
-    tt = torch.tensor(tau, dtype=torch.float64, requires_grad=True)
-    D = ((Zt[:, None] - Pt[None]) ** 2).sum(-1)
-    Q = torch.softmax(-D / tt, 1)
-    Lq = (Q * D).sum(1).mean()
-    Fe = -(tt * torch.logsumexp(-D / tt, 1)).mean()
-    gLq, dLq_t = torch.autograd.grad(Lq, (Pt, tt), retain_graph=True)
-    gF, dF_t = torch.autograd.grad(Fe, (Pt, tt))
-    Pd = torch.tensor(P, requires_grad=True)
-    Dd = ((Zt[:, None] - Pd[None]) ** 2).sum(-1)
-    Qd = Q.detach()
-    Zr = Qd @ Pd
-    Lo = ((Zt - Zr) ** 2).sum(1).mean()
-    V = (Qd * ((Pd[None] - Zr[:, None]) ** 2).sum(-1)).sum(1).mean()
-    Lqd = (Qd * Dd).sum(1).mean()
-    gO = torch.autograd.grad(Lo, Pd, retain_graph=True)[0]
-    gV = torch.autograd.grad(V, Pd, retain_graph=True)[0]
-    gLqd = torch.autograd.grad(Lqd, Pd)[0]
-    return {"live": gLq.numpy(), "F": gF.numpy(), "dLq_tau": float(dLq_t), "dF_tau": float(dF_t),
-            "OLS": gO.numpy(), "V": gV.numpy(), "Lq_det": gLqd.numpy()}
+    ``variant="detached"`` presents the gradient of L_q with q held fixed as the live gradient;
+    ``"tau_sign"`` presents -dL_q/dtau."""
+    import torch
+    from torch.autograd.functional import jacobian
+
+    T = lambda a: torch.as_tensor(np.asarray(a, dtype=float), dtype=torch.float64)  # noqa: E731
+    Zt, Pt, tt, Qd = T(Z), T(P), torch.tensor(float(tau), dtype=torch.float64), T(Q)
+
+    def dist(P_):
+        return ((Zt[:, None] - P_[None]) ** 2).sum(-1)
+
+    def per_Lq(P_, t_):
+        D_ = dist(P_)
+        return (torch.softmax(-D_ / t_, 1) * D_).sum(1)
+
+    def per_F(P_, t_):
+        return -t_ * torch.logsumexp(-dist(P_) / t_, 1)
+
+    live = (jacobian(lambda P_: (Qd * dist(P_)).sum(1), Pt) if variant == "detached"
+            else jacobian(lambda P_: per_Lq(P_, tt), Pt))
+    g_F = jacobian(lambda P_: per_F(P_, tt), Pt)
+    g_O = jacobian(lambda P_: ((Zt - Qd @ P_) ** 2).sum(1), Pt)
+    g_V = jacobian(lambda P_: (Qd * ((P_[None] - (Qd @ P_)[:, None]) ** 2).sum(-1)).sum(1), Pt)
+    d_Lq = jacobian(lambda t_: per_Lq(Pt, t_), tt) * (-1 if variant == "tau_sign" else 1)
+    d_F = jacobian(lambda t_: per_F(Pt, t_), tt)
+    N, K = Q.shape
+    q, dk = Qd[:, :, None], T(D)[:, :, None]
+    ell = (q * dk).sum(1, keepdim=True)
+    zt = (Qd @ Pt)[:, None, :]
+    z, p = Zt[:, None, :], Pt[None]
+    var = (Qd * (T(D) - ell[:, :, 0]) ** 2).sum(1)
+    H = T([-sum(x * _safe_log(x) for x in row) for row in Q])
+    return {"live grad L_q": {"g": live, "q_k": q, "d_k": dk, "ell": ell, "p_k": p, "z": z, "tau": tau},
+            "grad F": {"g": g_F, "q_k": q, "p_k": p, "z": z},
+            "detached grad L_OLS": {"g": g_O, "q_k": q, ZT: zt, "z": z},
+            "detached grad V": {"g": g_V, "q_k": q, "p_k": p, ZT: zt},
+            "dL_q/dtau": {DLQ: d_Lq, VAR: var, "tau": tau},
+            "dF/dtau": {DF: d_F, "H": H}}
 
 
 def autograd(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """Closed forms against torch autograd (float64) on random data, K, d, tau, incl. far prototypes.
+    """The claim's statement, part by part, on per-sample torch-autograd derivatives (float64) of
+    random data, K, d, tau, including far prototypes whose q underflows; ``F = L_q - tau H`` on the
+    product's ``all_losses``.  Then the product's N-sample gradients (``grad_live_Lq``,
+    ``grad_detached``) against the autograd means (sub-checks ``product ...``).
 
     Budget: ``float_tolerance(ops = 16 N K d, scale = s (1 + max d_ik/tau))`` with s the larger of
     the quantity's size and its natural scale (max|z| + max|p| for gradients, (max d/tau)^2 for
     dL_q/dtau, 1 + log K for dF/dtau = -H): the Gibbs weights' rounding is amplified by d/tau.
     """
+    from verify import statement_of
+
     _check_variant(variant)
+    st = statement_of("ddcl.dictionary.gradients")
     rng = np.random.default_rng(seed)
     tally = Tally(precision="float64", backend="torch autograd", seeds=(seed,))
     n_cases = profile.pick(25, 150, 1000)
@@ -132,7 +160,6 @@ def autograd(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
             P[0] += 1e3
         trC = float(np.trace(np.cov(Z.T, bias=True).reshape(d, d)))
         tau = float(np.exp(rng.uniform(-3, 3)) * trC / d)
-        g = _torch_grads(Z, P, tau)
         Q = gibbs(Z, P, tau)
         D = sqdist_matrix(Z, P)
         L = all_losses(Z, P, tau)
@@ -141,38 +168,53 @@ def autograd(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
             if variant == "block_detached":
                 continue
-        live = grad_detached(Z, P, Q)["L_q"] if variant == "detached" else grad_live_Lq(
-            Z, P, tau, sign=+1 if variant == "plus" else -1)
-        det = grad_detached(Z, P, Q)
-        # dL_q/dtau from the product's per-sample formula, averaged over the samples
-        dLq_tau = sum(sample_tau_derivatives(list(qr), list(dr), tau, _safe_log)[0] for qr, dr in zip(Q, D)) / N
-        dLq_tau = float(dLq_tau) * (-1 if variant == "tau_sign" else 1)
+        obs = _per_sample_observables(Z, P, tau, Q, D, variant)
         unit = float(np.abs(Z).max() + np.abs(P).max())  # natural scales of each quantity
         dmax = float(np.max(np.where(Q > 1e-300, D, 0.0)))
-        pairs = [("live grad L_q", live, g["live"], unit), ("grad F", det["L_q"], g["F"], unit),
-                 ("detached grad L_OLS", det["L_OLS"], g["OLS"], unit),
-                 ("detached grad V", det["V"], g["V"], unit),
-                 ("dL_q/dtau", dLq_tau, g["dLq_tau"], (dmax / tau) ** 2),
-                 ("dF/dtau", -L["H"], g["dF_tau"], 1.0 + math.log(K)),
-                 ("F = L_q - tau H", L["F"], L["L_q"] - tau * L["H"], dmax + tau * (1 + math.log(K)))]
-        amp = 1.0 + float(np.max(np.where(Q > 1e-300, D, 0.0))) / tau
-        for name, mine, ref, floor in pairs:
-            mine, ref = np.atleast_1d(np.asarray(mine, float)), np.atleast_1d(np.asarray(ref, float))
-            if not (np.all(np.isfinite(mine)) and np.all(np.isfinite(ref))):
-                return Evidence(Verdict.UNKNOWN, instances=case, notes=f"non-finite value in {name}")
-            scale = max(float(np.abs(ref).max()), float(np.abs(mine).max()), floor, 1e-300)
+        amp = 1.0 + dmax / tau
+        floors = {"dL_q/dtau": (dmax / tau) ** 2, "dF/dtau": 1.0 + math.log(K)}
+        inst = dict(variant=variant, N=N, K=K, d=d, tau=tau, case=case)
+        for part, vals in obs.items():
+            main = next(iter(vals.values()))
+            if not bool(main.isfinite().all()):
+                return Evidence(Verdict.UNKNOWN, instances=case, notes=f"non-finite autograd value in {part}")
+            scale = max(float(main.abs().max()), floors.get(part, unit), 1e-300)
             tol = float_tolerance(ops=16 * N * K * d, scale=scale * amp)
-            err = float(np.abs(mine - ref).max())
-            obs = tally.close(err, 0.0, tol, counterexample=lambda: refuted(
-                f"{name}: closed form differs from autograd by {err:.3g} (budget {tol:.3g})",
-                margin=tol - err, variant=variant, N=N, K=K, d=d, tau=tau, Z=Z.tolist(), P=P.tolist(),
-                sub_check=name))
-            if obs.level is Verdict.REFUTED:
+            o = tally.statement(st, vals, part=part, tol=tol, counterexample=lambda: refuted(
+                f"statement part {part!r} fails on the autograd derivatives (budget {tol:.3g})", **inst,
+                Z=Z.tolist(), P=P.tolist(), sub_check=part))
+            if o.level is Verdict.REFUTED:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
+        scale = max(abs(L["F"]), dmax + tau * (1 + math.log(K)))
+        o = tally.statement(st, {"F": L["F"], "L_q": L["L_q"], "H": L["H"], "tau": tau}, part="F = L_q - tau H",
+                            tol=float_tolerance(ops=16 * N * K * d, scale=scale * amp))
+        if o.level is Verdict.REFUTED or not _product_agrees(tally, Z, P, tau, Q, obs, unit, amp, inst):
+            return tally.evidence(level_cap=Verdict.CONSISTENT)
         W = live_weights(Z, P, tau)
         tally.close(float(np.abs(W.sum(1) - 1).max()), 0.0, float_tolerance(ops=4 * K, scale=amp))
     tally.details["cases"] = n_cases
     return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def _product_agrees(tally: Tally, Z: np.ndarray, P: np.ndarray, tau: float, Q: np.ndarray, obs: dict,
+                    unit: float, amp: float, inst: dict) -> bool:
+    """The product's N-sample gradients equal the means of the per-sample autograd derivatives:
+    ``grad_live_Lq`` (live L_q) and ``grad_detached(gibbs)`` (F = detached L_q, L_OLS, V)."""
+    N, K, d = inst["N"], inst["K"], inst["d"]
+    det = grad_detached(Z, P, Q)
+    pairs = [("product live grad L_q", grad_live_Lq(Z, P, tau), "live grad L_q"),
+             ("product grad F", det["L_q"], "grad F"), ("product grad L_OLS", det["L_OLS"], "detached grad L_OLS"),
+             ("product grad V", det["V"], "detached grad V")]
+    for name, mine, part in pairs:
+        ref = obs[part]["g"].mean(0).numpy()
+        scale = max(float(np.abs(ref).max()), float(np.abs(mine).max()), unit, 1e-300)
+        tol = float_tolerance(ops=16 * N * K * d, scale=scale * amp)
+        err = float(np.abs(mine - ref).max())
+        o = tally.close(err, 0.0, tol, counterexample=lambda: refuted(
+            f"{name}: differs from the autograd mean by {err:.3g} (budget {tol:.3g})", **inst, sub_check=name))
+        if o.level is Verdict.REFUTED:
+            return False
+    return True
 
 
 def _safe_log(x: float) -> float:
