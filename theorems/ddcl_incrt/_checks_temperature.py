@@ -13,28 +13,53 @@ falls (hard, local); heads with c lambda_h < tau_0 stay collapsed with tau = tau
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from numerics.precision import float_tolerance, mp_context
+from numerics.precision import float_tolerance
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
+from ._statements_temperature import DF, DLQ, VAR
 from .dictionary import (gibbs, gibbs_row, grad_detached, grad_live_Lq, math_inv_softplus, mode_constant,
-                         sample_tau_derivatives, sqdist_matrix)
+                         sample_free_energy, sample_tau_derivatives, sqdist_matrix)
 from .hessian import critical_temperature
 
 
+def _tau_derivatives_ad(d: list[Any], t: Any) -> tuple[Any, Any, list[Any]]:
+    """(dL_q/dtau, dF/dtau, q) of one row by forward-mode differentiation in arb ball arithmetic
+    (:class:`numerics.krawczyk.Dual`) of the product's ``gibbs_row`` and ``sample_free_energy`` --
+    independent of the closed forms the statement gives."""
+    import flint
+
+    from numerics.krawczyk import Dual
+
+    T = Dual(t, [flint.arb(1)])
+    q = gibbs_row(d, T, lambda v: v.exp())
+    Lq = sum((qk * dk for qk, dk in zip(q, d)), Dual(flint.arb(0), [flint.arb(0)]))
+    F = sample_free_energy(d, T, lambda v: v.exp(), lambda v: v.log())
+    return Lq.g[0], F.g[0], [qk.v for qk in q]
+
+
 def sign_laws(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """mpmath (dps 50) on distance rows with ties, one-hot limits, spreads up to 1e6 tau and entries
-    differing by 1e-20: dL_q/dtau >= 0 and dF/dtau = -H <= 0, with equality iff the row is constant
-    (on the support of q; Gibbs q has full support).  The derivatives are the §2.2 formulas checked
-    symbolically and against autograd in ddcl.dictionary.gradients.  ``variant="reversed"``: claims
-    dL_q/dtau <= 0 (large-lambda heads keep a high tau under L_q); ``variant="F_rises"``: claims
-    dF/dtau >= 0 (the F half's own control: an F-driven tau would fall)."""
-    ctx = mp_context(50)
+    """Arb balls (256 bits) on distance rows with ties, one-hot limits (q down to e^-5e6), spreads up
+    to 1e6 tau and entries differing by 1e-20: the claim's statement on the derivatives dL_q/dtau and
+    dF/dtau obtained by forward-mode differentiation of the product's loss (:func:`_tau_derivatives_ad`)
+    and on the row's Var_q(d), entropy H and spread max d - min d (their definitions).  The signs are
+    decided by the balls (``dLq_sign`` strictly, no tolerance; ``dF_sign`` <= 0 within the rounding
+    of the AD derivative, which cancels to a ball around -H ~ e^-(d/tau) on one-hot rows); the formulas
+    within 2^-200 (max d/tau)^2 and 2^-200 (1 + log K) (the 256-bit working precision with a 2^56
+    safety factor).  Controls perturb the observables: ``reversed`` presents -dL_q/dtau, ``F_rises`` -dF/dtau.
+    The balls certify each instance; the claim's level stays CONSISTENT (its sampling of rows)."""
+    import flint
+
+    from numerics.precision import arb_precision
+    from verify import statement_of
+
+    st = statement_of("ddcl.temperature.sign_laws")
     rng = np.random.default_rng(seed)
-    tally = Tally(precision="dps=50", backend="mpmath", seeds=(seed,), tolerance=0.0)
+    tally = Tally(precision="arb 256 bits", backend="python-flint", seeds=(seed,), tolerance=0.0)
     rows = [([1, 1, 1], 1), ([0, 1e-20, 0], 1), ([0, 5], 1e-6), ([0, 1e6], 1)]
     for _ in range(profile.pick(60, 300, 3000)):
         K = int(rng.integers(2, 8))
@@ -45,27 +70,27 @@ def sign_laws(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         elif kind == 2:
             dist = np.full(K, dist[0])
         rows.append((dist.tolist(), float(10 ** rng.uniform(-2, 2))))
-    for dist, tau in rows:
-        d = [ctx.mpf(x) for x in dist]
-        t = ctx.mpf(tau)
-        q = gibbs_row(d, t, ctx.exp)
-        dLq, dF = sample_tau_derivatives(q, d, t, ctx.log)
-        const = all(x == d[0] for x in d)
-        # rounding floor at dps 50: q is exact only to 1e-40 relative, so a constant row gives
-        # |dL_q/dtau| <= 1e-40 (max d/tau)^2 instead of an exact 0
-        floor = ctx.mpf(10) ** -40 * (max(d) / t) ** 2
-        if variant == "reversed":
-            ok, sub = dLq <= 0, "dLq_sign"
-        elif variant == "F_rises":  # the F half alone, reversed: dF/dtau >= 0
-            ok, sub = dF >= 0, "dF_sign"
-        else:
-            lq_ok = dLq >= -floor and (abs(dLq) <= floor if const else dLq > 0)
-            ok, sub = lq_ok and dF <= 0, ("dF_sign" if lq_ok else "dLq_sign")
-        tally.exact(bool(ok), level=Verdict.CONSISTENT, margin=float(dLq), counterexample=lambda: refuted(
-            f"dL_q/dtau = {ctx.nstr(dLq, 6)}, dF/dtau = {ctx.nstr(dF, 6)} on the row {dist} at tau = {tau}",
-            variant=variant, row=dist, tau=tau, sub_check=sub))
-        if not ok:
-            break
+    parts = {"statement": ("dLq_sign", "dLq_formula", "dF_sign", "dF_formula"),
+             "reversed": ("dLq_sign",), "F_rises": ("dF_sign",)}[variant]
+    with arb_precision(256):
+        for dist, tau in rows:
+            d = [flint.arb(flint.fmpq(*Fraction(x).as_integer_ratio())) for x in dist]
+            t = flint.arb(flint.fmpq(*Fraction(tau).as_integer_ratio()))
+            dLq, dF, q = _tau_derivatives_ad(d, t)
+            ell = sum(q[k] * d[k] for k in range(len(d)))
+            vals = {DLQ: -dLq if variant == "reversed" else dLq, DF: -dF if variant == "F_rises" else dF,
+                    VAR: sum(q[k] * (d[k] - ell) * (d[k] - ell) for k in range(len(d))),  # arb ** 2 of a
+                    # ball touching 0 from below is nan (real power)
+                    "H": -sum(qk * qk.log() for qk in q if qk > 0), "s": max(d, key=float) - min(d, key=float),
+                    "tau": t}
+            tol_F = 2.0 ** -200 * (1 + math.log(len(d)))
+            tols = {"dLq_formula": 2.0 ** -200 * (max(dist) / tau) ** 2, "dF_formula": tol_F, "dF_sign": tol_F}
+            for part in parts:
+                obs = tally.statement(st, vals, part=part, tol=tols.get(part), counterexample=lambda: refuted(
+                    f"part {part!r}: dL_q/dtau in {dLq.str(5)}, dF/dtau in {dF.str(5)} on the row {dist} at "
+                    f"tau = {tau}", variant=variant, row=dist, tau=tau, sub_check=part))
+                if obs.level is Verdict.REFUTED:
+                    return tally.evidence(level_cap=Verdict.CONSISTENT)
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 

@@ -28,9 +28,10 @@ def sign_laws() -> Any:
     var, H, spread = sp.Symbol(VAR, nonnegative=True), sp.Symbol("H", nonnegative=True), sp.Symbol("s", nonnegative=True)
     d = sp.Symbol("d")
     return ForAll((d, tau), "distance rows d in [0, oo)^K (K >= 2), tau > 0, Gibbs q",
-                  AllOf(dLq_sign=sp.And(sp.Eq(dLq, var / tau ** 2), sp.Ge(dLq, 0),
-                                        sp.Implies(sp.Gt(spread, 0), sp.Gt(dLq, 0))),
-                        dF_sign=sp.And(sp.Eq(dF, -H), sp.Le(dF, 0))))
+                  AllOf(dLq_sign=sp.And(sp.Ge(dLq, 0), sp.Implies(sp.Gt(spread, 0), sp.Gt(dLq, 0))),
+                        dLq_formula=sp.Eq(dLq, var / tau ** 2),
+                        dF_sign=sp.Le(dF, 0),
+                        dF_formula=sp.Eq(dF, -H)))
 
 
 def sign_laws_derivation() -> Any:
