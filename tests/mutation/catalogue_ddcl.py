@@ -329,8 +329,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.temperature_reversed_ignored",
         path=_C.format("temperature"),
-        old='ok = (tau >= 0.9 * tau0) if variant == "reversed" else (tau <= 0.1 * tau0 and hr <= 0.2)',
-        new="ok = tau <= 0.1 * tau0 and hr <= 0.2",
+        old='    if variant == "reversed" and tc >= 1.2 * tau0 * (1 - 1e-9):\n',
+        new='    if variant == "reversed_ignored" and tc >= 1.2 * tau0 * (1 - 1e-9):\n',
         kills=("ddcl.temperature.divergence",),
         why="the high-lambda sub-test ignores the control's variant",
         family="check",
@@ -561,6 +561,17 @@ MUTATIONS: list[Mutation] = [
         new="    var = ((T(D) - ell[:, :, 0]) ** 2).mean(1)\n",
         kills=("ddcl.dictionary.gradients",),
         why="Var_q(d) computed with uniform instead of Gibbs weights: dL_q/dtau = Var_q(d)/tau^2 fails",
+        family="check",
+    ),
+    # ------------------------------------------------ statement observables, _checks_temperature.py
+    Mutation(
+        id="ddcl.checks.temperature_rise_observable_is_fall",
+        path=_C.format("temperature"),
+        old='vals = {"u_h": down if swap else up, "v_h": up if swap else down,',
+        new='vals = {"u_h": up if swap else down, "v_h": down if swap else up,',
+        kills=("ddcl.temperature.divergence",),
+        why="the observables u_h (largest rise) and v_h (largest fall) swapped: the L_q sign law "
+            "u_h <= 0 fails on the heads whose tau falls",
         family="check",
     ),
     # ------------------------------------------------ statement observables, _checks_decomposition.py
