@@ -356,10 +356,10 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.temperature_sign_law_flipped",
         path=_C.format("temperature"),
-        old='never_up = (drive == "L_q") == (variant == "statement")',
-        new='never_up = (drive == "F") == (variant == "statement")',
+        old='st = statement_of("ddcl.temperature.divergence_free_energy" if drive == "F" else "ddcl.temperature.divergence")',
+        new='st = statement_of("ddcl.temperature.divergence_free_energy" if drive == "L_q" else "ddcl.temperature.divergence")',
         kills=("ddcl.temperature.divergence",),
-        why="the per-step sign-law sub-test checks the F law under L_q drive (inequality flipped)",
+        why="the L_q-driven run is held to the F statement's sign law (tau never decreases): inequality flipped",
         family="check",
     ),
     Mutation(
