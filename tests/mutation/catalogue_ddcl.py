@@ -491,10 +491,10 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.amplification_inequality_flipped",
         path=_C.format("amplification"),
-        old='ok = after <= before if variant == "reversed" else after >= before',
-        new='ok = after <= before if variant == "reversed" else after <= before',
+        old="else {N_OLD: before, N_NEW: after}",
+        new="else {N_OLD: after, N_NEW: before}",
         kills=("ddcl.separation.amplification",),
-        why="the amplification count inequality flipped for the statement",
+        why="the observables n(C) and n(C_new) swapped: the statement's count inequality is checked reversed",
         family="check",
     ),
     Mutation(

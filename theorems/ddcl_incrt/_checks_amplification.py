@@ -19,6 +19,7 @@ from verify import Evidence, Profile, Tally, Verdict, refuted
 
 from ._checks_separation import _exact_endpoints
 from .dictionary import covariance, grad_detached, grad_live_Lq, gibbs, mode_constant
+from ._statements_separation import N_NEW, N_OLD
 from .hessian import exact_covariance
 
 AMP_MODELS = ("cat", "add", "add_uncorrelated")
@@ -90,13 +91,17 @@ def top_eigenvalue_order(C: list[list[Fraction]], Cn: list[list[Fraction]]) -> i
 def amplification(*, seed: int, profile: Profile, model: str = "cat", variant: str = "statement") -> Evidence:
     """Exact: the collapse instability before (C) and after growth (C_new) on rational instances.
 
-    For every sampled threshold t (t = tau/c for tau, c in the grid, and the exact top eigenvalue
-    enclosure of C) #{j : lambda_j(C_new) > t} >= #{j : lambda_j(C) > t}: n_u and tau_c never
-    decrease (and gamma_max, Phi with them).  ``variant="strict"``: lambda_1 strictly increases (count
+    For every sampled threshold t = tau/c (tau, c in the grid) the claim's statement (part ``count``:
+    n(C_new) >= n(C)) is decided on the exact counts n = #{j : lambda_j > t} (Descartes on rational
+    matrices): n_u and tau_c never decrease (and gamma_max, Phi with them).  ``variant="strict"``: lambda_1 strictly increases (count
     above lambda_1(C) is >= 1); ``variant="reversed"``: n_u never increases.
     """
     if model not in AMP_MODELS:
         raise ValueError(f"model must be one of {AMP_MODELS}")
+    from verify import statement_of
+
+    st = statement_of({"cat": "ddcl.separation.amplification", "add": "ddcl.separation.amplification_additive",
+                       "add_uncorrelated": "ddcl.separation.amplification_additive_uncorrelated"}[model])
     rng = np.random.default_rng(seed)
     tally = Tally(precision="exact (fmpq)", backend="python-flint", seeds=(seed,))
     cases = []
@@ -150,12 +155,13 @@ def amplification(*, seed: int, profile: Profile, model: str = "cat", variant: s
             for tau in taus:
                 t = tau / c
                 before, after = _count_above(C, t), _count_above(Cn, t)
-                ok = after <= before if variant == "reversed" else after >= before
-                tally.exact(ok, margin=after - before, counterexample=lambda: refuted(
+                # the control "reversed" (growth never raises the count) presents the counts swapped
+                vals = {N_OLD: after, N_NEW: before} if variant == "reversed" else {N_OLD: before, N_NEW: after}
+                obs = tally.statement(st, vals, part="count", counterexample=lambda: refuted(
                     f"#{{j : c lambda_j > tau}} goes from {before} to {after} (c = {c}, tau = {tau}): "
                     f"n_u = (K-1) x count {'increases' if variant == 'reversed' else 'decreases'} with growth",
                     **inst, c=c, tau=str(tau), before=before, after=after, sub_check="count"))
-                if not ok:
+                if obs.level is Verdict.REFUTED:
                     break
             if tally.counterexample is not None:
                 break

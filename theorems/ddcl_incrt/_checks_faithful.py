@@ -51,6 +51,7 @@ from numerics.precision import float_tolerance
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
 from ._checks_amplification import _count_above, top_eigenvalue_order
+from ._statements_separation import N_NEW, N_OLD
 from .hessian import exact_covariance, gamma_max, unstable_count
 from .incrt import greedy_growth, growth_signal
 
@@ -148,6 +149,10 @@ def incrt_amplification(*, seed: int, profile: Profile, variant: str = "strict")
     collapse instability of the dictionary?  See the module docstring for the objects and variants."""
     if variant not in AMP_VARIANTS:
         raise ValueError(f"variant must be one of {AMP_VARIANTS}")
+    from verify import statement_of
+
+    st = statement_of("ddcl.separation.amplification_incrt_weak" if variant == "weak"
+                      else "ddcl.separation.amplification_incrt")
     rng = np.random.default_rng(seed)
     tally = Tally(precision="exact (fmpq, Descartes) + float64 growth", backend="python-flint", seeds=(seed,))
     gate = Tally(precision="float64 vs exact", backend="numpy", seeds=(seed,))  # product comparisons
@@ -203,14 +208,12 @@ def incrt_amplification(*, seed: int, profile: Profile, variant: str = "strict")
             count = lambda t, Cn=Cn: _count_above(Cn, t)
             taus_here = taus
             Cnew_f = np.array([[float(x) for x in r] for r in Cn])
-        strict_any = top_order > 0
-        weak_ok = top_order >= 0
+        counts = {}  # (tau, c) -> (n(C), n(C_new)) at t = tau/c, exact
         for cc in cs:
             for tt in taus_here:
                 t = tt / cc
                 b, a = _count_above(C, t), count(t)
-                weak_ok = weak_ok and a >= b
-                strict_any = strict_any or (a > b and tt == taus_here[0] and cc == c)
+                counts[(tt, cc)] = (b, a)
                 # independent float corroboration of the product's unstable_count / gamma_max on the
                 # random instances, away from the threshold (relative gap > 1e-9)
                 if Cnew_f is not None:
@@ -233,18 +236,23 @@ def incrt_amplification(*, seed: int, profile: Profile, variant: str = "strict")
                 return _void(gate, details)
             details["random_strict"] += int(top_order > 0)
         if variant == "strict":
-            # the force at the instance's own (K, c, tau): for pinned cases tau given; for random ones
-            # strict is read as lambda_1 raised (every tau then sees gamma_max raised)
-            ok = strict_any if k < len(cases) else top_order > 0
-            tally.exact(ok, counterexample=lambda: refuted(
-                "INCRT's head (top residual eigenvector) leaves the separation force unchanged: lambda_1, "
-                "n_u, gamma_max and Phi are the same before and after the birth", **inst,
-                n_u=(K - 1) * _count_above(C, tau / c) if tau is not None else None,
-                sub_check="amplification"))
+            # the claim's statement at the instance's own threshold t = tau/c (pinned cases) or the first
+            # sampled one (random cases), with sigma = sign(lambda_1(C_new) - lambda_1(C)) decided exactly
+            b, a = counts[(taus_here[0], c)]
+            tally.statement(st, {N_OLD: b, N_NEW: a, "sigma": top_order}, part="amplification",
+                            counterexample=lambda: refuted(
+                                "INCRT's head (top residual eigenvector) leaves the separation force unchanged: "
+                                "lambda_1, n_u, gamma_max and Phi are the same before and after the birth", **inst,
+                                n_u=(K - 1) * b, sub_check="amplification"))
         elif variant == "weak":
-            tally.exact(weak_ok, counterexample=lambda: refuted(
-                "an INCRT birth lowered the instability", **inst, sub_check="amplification"))
-        else:  # never_raised
+            for (tt, cc), (b, a) in counts.items():
+                obs = tally.statement(st, {N_OLD: b, N_NEW: a, "sigma": top_order}, part="amplification",
+                                      counterexample=lambda: refuted(
+                                          "an INCRT birth lowered the instability", **inst, tau_c=[str(tt), cc],
+                                          sub_check="amplification"))
+                if obs.level is Verdict.REFUTED:
+                    break
+        else:  # never_raised (the control's own false statement)
             tally.exact(top_order <= 0, counterexample=lambda: refuted(
                 "an INCRT birth raised lambda_1 (hence gamma_max) of the dictionary input", **inst,
                 sub_check="amplification"))
