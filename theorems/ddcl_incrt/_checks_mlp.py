@@ -18,6 +18,7 @@ import numpy as np
 from numerics.precision import float_tolerance
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
+from ._statements_mlp import DI0, DI_MAX, DI_TOP, EDI
 from .dictionary import covariance, exact_covariance_sample, gibbs, grad_detached, grad_live_Lq, mode_constant
 
 
@@ -48,24 +49,28 @@ def ky_fan_exact(lams: list[Fraction], m: int) -> Fraction:
     return sum(s[:m], Fraction(0)) / sum(s, Fraction(0))
 
 
-def expectation(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """(1) sympy, d = 2, m = 1: (1/2pi) int (cos, sin) C (cos, sin)^T = tr C / 2 (PROVED);
-    (2) exact: Ky Fan >= m/d on rational spectra, strict iff lambda_1 > lambda_d (CERTIFIED);
-    (3) Monte Carlo: 2e4 (quick 4e3) Gaussian W, mean DI within 4 standard errors of m/d and every
-    sampled DI <= Ky Fan (CONSISTENT).  ``variant="isotropic_strict"``: claims the Ky Fan gap is
-    strict for every C (refuted by C = I exactly)."""
-    import sympy as sp
+_CLAIM = "ddcl.mlp_vs_dictionary"
 
-    tally = Tally(precision="symbolic / exact / float64", backend="sympy, fractions, numpy", seeds=(seed,))
+
+def expectation(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """The claim's statement on observables (E DI = m/d for d = 2 is the claim's checked derivation):
+
+    * ``ky_fan`` (exact, CERTIFIED per instance): S_m = the m largest eigenvalues' sum, T = tr C,
+      lambda_1, lambda_d of rational spectra (isotropic ones included);
+    * ``mc_mean`` (Monte Carlo, 2e4 Gaussian W; quick 4e3): the mean DI of the row spaces within
+      4 standard errors of m/d;
+    * ``ky_fan_witness``: the top-m eigenbasis keeps S_m/T and no sampled basis keeps more
+      (float_tolerance(ops = 4 d^2)).
+
+    The controls are false statements of their own: ``isotropic_strict`` (the Ky Fan gap is strict
+    for every C, refuted by C = I exactly), ``random_as_best`` (E_W DI is the Ky Fan value),
+    ``best_is_m_over_d`` (no rank-m basis keeps more than m/d)."""
+    from verify import statement_of
+
+    st = statement_of(_CLAIM)
+    tally = Tally(precision="exact / float64", backend="fractions, numpy", seeds=(seed,))
     if variant in ("random_as_best", "best_is_m_over_d"):
-        return _monte_carlo(tally, seed, profile, variant)
-    if variant == "statement":
-        th = sp.Symbol("theta", real=True)
-        a, b, c = sp.symbols("a b c", real=True)
-        v = sp.Matrix([sp.cos(th), sp.sin(th)])
-        C = sp.Matrix([[a, b], [b, c]])
-        val = sp.integrate((v.T * C * v)[0], (th, 0, 2 * sp.pi)) / (2 * sp.pi)
-        tally.exact(bool(sp.simplify(val - (a + c) / 2) == 0), level=Verdict.CONSISTENT)
+        return _monte_carlo(tally, st, seed, profile, variant)
     rng = np.random.default_rng(seed)
     spectra = [[Fraction(1)] * 4]
     for _ in range(profile.pick(50, 200, 2000)):
@@ -79,27 +84,31 @@ def expectation(*, seed: int, profile: Profile, variant: str = "statement") -> E
         spectra.append(lams)
     for lams in spectra:
         d = len(lams)
+        top = sorted(lams, reverse=True)
         for m in range(1, d):
             kf = ky_fan_exact(lams, m)
-            iso = max(lams) == min(lams)
             if variant == "isotropic_strict":
                 ok = kf > Fraction(m, d)
+                tally.exact(ok, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+                    f"Ky Fan {kf} = m/d = {Fraction(m, d)} for spectrum {[str(x) for x in lams]}: not strict",
+                    spectrum=[str(x) for x in lams], m=m, variant=variant, sub_check="ky_fan"))
             else:
-                ok = kf >= Fraction(m, d) and ((kf > Fraction(m, d)) == (not iso))
-            tally.exact(ok, level=Verdict.CONSISTENT, margin=float(kf - Fraction(m, d)),
-                        counterexample=lambda: refuted(
-                            f"Ky Fan {kf} vs m/d = {Fraction(m, d)} for spectrum {[str(x) for x in lams]}",
-                            spectrum=[str(x) for x in lams], m=m, variant=variant, sub_check="ky_fan"))
-            if not ok:
+                vals = {"S_m": sum(top[:m], Fraction(0)), "T": sum(lams, Fraction(0)), "m": m, "d": d,
+                        "lambda_1": top[0], "lambda_d": top[-1]}
+                tally.statement(st, vals, part="ky_fan", counterexample=lambda: refuted(
+                    f"Ky Fan {kf} vs m/d = {Fraction(m, d)} for spectrum {[str(x) for x in lams]}",
+                    spectrum=[str(x) for x in lams], m=m, sub_check="ky_fan"))
+            if tally.counterexample is not None:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
-    return _monte_carlo(tally, seed, profile, variant, rng)
+    return _monte_carlo(tally, st, seed, profile, variant, rng)
 
 
-def _monte_carlo(tally: Tally, seed: int, profile: Profile, variant: str,
+def _monte_carlo(tally: Tally, st: Any, seed: int, profile: Profile, variant: str,
                  rng: np.random.Generator | None = None) -> Evidence:
-    """(3) of :func:`expectation`, each sub-check with its own control: the Monte Carlo mean of DI
-    (control ``random_as_best``: E_W DI equals the Ky Fan value) and the Ky Fan witness, the top-m
-    eigenbasis attaining the bound (control ``best_is_m_over_d``: no basis keeps more than m/d)."""
+    """The Monte Carlo parts of :func:`expectation`, each with its own control: the mean DI of random
+    row spaces (control ``random_as_best``: E_W DI equals the Ky Fan value) and the Ky Fan witness,
+    the top-m eigenbasis attaining the bound (control ``best_is_m_over_d``: no basis keeps more
+    than m/d)."""
     rng = np.random.default_rng(seed) if rng is None else rng
     draws = profile.pick(4000, 20000, 20000)
     for d, m in ((8, 3), (5, 1)):
@@ -110,16 +119,21 @@ def _monte_carlo(tally: Tally, seed: int, profile: Profile, variant: str,
         Qs = np.linalg.qr(np.transpose(W, (0, 2, 1)))[0]  # (draws, d, m) orthonormal bases of row spaces
         di = np.array([directional_information(B, C) for B in Qs])
         se = di.std(ddof=1) / math.sqrt(draws)
-        kf = float(np.sort(lam)[::-1][:m].sum() / lam.sum())
-        mean_claim = kf if variant == "random_as_best" else m / d
-        if variant != "best_is_m_over_d":
-            tally.close(float(di.mean()), mean_claim, 4 * se, counterexample=lambda: refuted(
-                f"Monte Carlo mean DI {di.mean():.5f} is more than 4 SE from the claimed {mean_claim:.5f}",
+        w = np.linalg.eigvalsh(C)[::-1]
+        S, T = float(w[:m].sum()), float(w.sum())
+        kf = S / T
+        if variant == "random_as_best":
+            tally.close(float(di.mean()), kf, 4 * se, counterexample=lambda: refuted(
+                f"Monte Carlo mean DI {di.mean():.5f} is more than 4 SE from the Ky Fan value {kf:.5f}",
                 variant=variant, d=d, m=m, sub_check="mc_mean"))
-            if variant == "random_as_best":
-                if tally.counterexample is not None:
-                    break
-                continue
+            if tally.counterexample is not None:
+                break
+            continue
+        if variant != "best_is_m_over_d":
+            tally.statement(st, {EDI: float(di.mean()), "m": m, "d": d}, part="mc_mean", tol=4 * se,
+                            counterexample=lambda: refuted(
+                                f"Monte Carlo mean DI {di.mean():.5f} is more than 4 SE from m/d = {m / d:.5f}",
+                                d=d, m=m, sub_check="mc_mean"))
         # Ky Fan is an upper bound on every DI (checked on the draws) and is attained by the top-m
         # eigenbasis (the witness: the bound cannot be lowered).  Budget float_tolerance(ops = 4 d^2).
         kf_tol = float_tolerance(ops=4 * d * d, scale=1.0)
@@ -132,12 +146,14 @@ def _monte_carlo(tally: Tally, seed: int, profile: Profile, variant: str,
             if tally.counterexample is not None:
                 break
             continue
-        tally.le(float(di.max()), kf, kf_tol)
-        tally.close(attained, kf, kf_tol, counterexample=lambda: refuted(
-            f"the top-{m} eigenbasis keeps DI = {attained:.15g}, not the Ky Fan value {kf:.15g}", d=d, m=m,
-            sub_check="ky_fan_witness"))
+        tally.statement(st, {DI_TOP: attained, DI_MAX: float(di.max()), "S_m": S, "T": T}, part="ky_fan_witness",
+                        tol=kf_tol, counterexample=lambda: refuted(
+                            f"the top-{m} eigenbasis keeps DI = {attained:.15g}, the best draw {di.max():.15g}, "
+                            f"the Ky Fan value {kf:.15g}", d=d, m=m, sub_check="ky_fan_witness"))
         tally.details[f"d{d}_m{m}"] = {"mean": float(di.mean()), "se": float(se), "m_over_d": m / d,
                                        "best_draw": float(di.max()), "ky_fan": kf, "top_basis_DI": attained}
+        if tally.counterexample is not None:
+            break
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
@@ -153,9 +169,13 @@ def train_dictionary(Z: np.ndarray, K: int, tau: float, mode: str, steps: int, e
 
 def trained(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """R2 (MEASURED): d = 8, rotated spectrum (4, 2, 1, 0.5, 0.25, 0.1, 0.1, 0.1), K = 4, tau = 1,
-    eta = 0.05.  Pass criteria fixed in advance: DI(B_P) > m/d in >= 9 of 10 seeds (quick: 2 of 2
-    seeds, N = 400, 1500 steps; ci: 5 seeds) in both modes, and DI = 0 at tau = 1.2 c lambda_1.
+    eta = 0.05.  The claim's statement (pass criteria fixed in advance): ``beats`` -- the number w of
+    seeds with DI(B_P) > m/d is >= min(n, 9) of n seeds (quick: 2, N = 300, 1500 steps; ci: 5) in both
+    modes; ``collapsed_DI`` -- DI_0 = 0 at tau = 1.2 c lambda_1 (c the product's mode constant).
     ``variant="collapsed_keeps"``: claims the dictionary keeps >= (K - 1)/d at tau = 1.2 c lambda_1."""
+    from verify import statement_of
+
+    st = statement_of("ddcl.mlp_vs_dictionary.trained")
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
     seeds = profile.pick([seed, seed + 1], [seed + k for k in range(5)], [seed + k for k in range(10)])
     N = profile.pick(300, 1000, 1000)
@@ -182,19 +202,18 @@ def trained(*, seed: int, profile: Profile, variant: str = "statement") -> Evide
             P = train_dictionary(Z, K, 1.2 * c * lam1, mode, 3000, 0.05, rng)
             B = prototype_basis(P, math.sqrt(np.trace(C)))
             di0 = directional_information(B, C)
-            if variant == "collapsed_keeps":
+            if variant == "collapsed_keeps":  # the control's own false statement
                 tally.le((K - 1) / d, di0, 1e-12, counterexample=lambda: refuted(
                     f"{mode}: at tau = 1.2 c lambda_1 the dictionary collapsed, DI = {di0:.3g} < (K-1)/d",
                     mode=mode, seed=sd, DI=di0, sub_check="collapsed_DI"))
-            else:
-                tally.exact(bool(di0 == 0.0), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+            else:  # an empty prototype span keeps exactly nothing: DI_0 = 0.0, no tolerance
+                tally.statement(st, {DI0: di0}, part="collapsed_DI", tol=0.0, counterexample=lambda: refuted(
                     f"{mode}: DI = {di0:.3g} != 0 at tau = 1.2 c lambda_1", mode=mode, seed=sd,
                     sub_check="collapsed_DI"))
             if tally.counterexample is not None:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
         if variant == "statement":
-            need = len(seeds) if len(seeds) < 10 else 9
-            tally.exact(wins >= need, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-                f"{mode}: DI > m/d in only {wins} of {len(seeds)} seeds: {dis}"))
+            tally.statement(st, {"w": wins, "n": len(seeds)}, part="beats", counterexample=lambda: refuted(
+                f"{mode}: DI > m/d in only {wins} of {len(seeds)} seeds: {dis}", sub_check="beats"))
             tally.details[mode] = {"(m, DI)": dis, "wins": wins}
     return tally.evidence(level_cap=Verdict.CONSISTENT)
