@@ -574,6 +574,16 @@ MUTATIONS: list[Mutation] = [
             "u_h <= 0 fails on the heads whose tau falls",
         family="check",
     ),
+    # ------------------------------------------------ statement observables, _checks_mlp.py
+    Mutation(
+        id="ddcl.checks.mlp_ky_fan_sum_of_smallest",
+        path=_C.format("mlp"),
+        old='vals = {"S_m": sum(top[:m], Fraction(0)),',
+        new='vals = {"S_m": sum(top[-m:], Fraction(0)),',
+        kills=("ddcl.mlp_vs_dictionary",),
+        why="the observable S_m sums the m smallest eigenvalues: S_m/T >= m/d fails on anisotropic spectra",
+        family="check",
+    ),
     # ------------------------------------------------ statement observables, _checks_decomposition.py
     Mutation(
         id="ddcl.checks.decomposition_pairwise_observable_halved",
