@@ -24,7 +24,7 @@ import numpy as np
 from numerics.precision import Tri, arb_precision, float_tolerance, mp_context, tri_negative, tri_positive
 from verify import Evidence, Profile, Tally, Verdict, observe, refuted
 
-from ._statements_dictionary import DF, DLQ, VAR, ZT
+from ._statements_dictionary import DF, DLQ, GRADF, VAR, ZT
 from .dictionary import (all_losses, gibbs, gibbs_row, grad_detached, grad_live_Lq, live_weight_row,
                          live_weights, sample_entropy, sample_free_energy, sample_tau_derivatives,
                          sqdist_matrix)
@@ -352,6 +352,9 @@ def full_stationary_outside_hull(*, seed: int, profile: Profile, slack: str = "0
 
     import flint
 
+    from verify import statement_of
+
+    st = statement_of("ddcl.dictionary.stationary_hull")
     tally = Tally(precision="arb 256 bits", backend="python-flint arb + mpmath findroot", seeds=(seed,))
     ctx = mp_context(40)
     sl = Fraction(slack)
@@ -372,12 +375,16 @@ def full_stationary_outside_hull(*, seed: int, profile: Profile, slack: str = "0
         if not bracket:
             tally.add(observe.ball(Tri.UNKNOWN))
             continue
-        outside = lo > 1 + sl
-        tally.exact(not outside, margin=float(1 + sl - lo), counterexample=lambda: refuted(
-            f"full-gradient stationary point a* = {ctx.nstr(root, 30)} > 1 + {slack} at tau = {tau}: "
-            f"the prototypes +-a* lie outside the data hull [-1, 1]",
-            margin=float(1 + sl - lo), Z=[-1, 1], K=2, tau=tau, mode="full", a_star=ctx.nstr(root, 30),
-            certified_bracket=[str(lo), str(hi)], sub_check="outside_hull"))
+        # the observable: the certified bracket [lo, hi] of a* as a ball (the control slack_1pc presents
+        # a* / (1 + slack): "stationary points leave the hull by at most the slack")
+        with arb_precision(256):
+            a_star = (flint.arb(flint.fmpq(lo.numerator, lo.denominator)).union(
+                flint.arb(flint.fmpq(hi.numerator, hi.denominator)))) / flint.arb(flint.fmpq(*(1 + sl).as_integer_ratio()))
+            tally.statement(st, {"a^*": a_star}, part="outside_hull", counterexample=lambda: refuted(
+                f"full-gradient stationary point a* = {ctx.nstr(root, 30)} > 1 + {slack} at tau = {tau}: "
+                f"the prototypes +-a* lie outside the data hull [-1, 1]",
+                margin=float(1 + sl - lo), Z=[-1, 1], K=2, tau=tau, mode="full", a_star=ctx.nstr(root, 30),
+                certified_bracket=[str(lo), str(hi)], sub_check="outside_hull"))
     return tally.evidence()
 
 
@@ -387,6 +394,9 @@ def f_stationary_in_hull(*, seed: int, profile: Profile, mode: str = "stopgrad")
     hull.  For F, ``p_k - sum_i q_ik z_i / n_k = (N / (2 n_k)) grad_{p_k} F`` exactly, so the
     distance to the hull point is bounded by that and compared with a float budget; for a
     1-D dataset the hull is the interval [min z, max z] (checked directly)."""
+    from verify import statement_of
+
+    st = statement_of("ddcl.dictionary.stationary_hull_free_energy")
     rng = np.random.default_rng(seed)
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
     cases = [(np.array([[-1.0], [1.0]]), np.array([[-1e-3], [1e-3]]), 1.0)]
@@ -408,15 +418,16 @@ def f_stationary_in_hull(*, seed: int, profile: Profile, mode: str = "stopgrad")
             lo, hi = Z.min(), Z.max()
             excess = float(max(0.0, (P.max() - hi), (lo - P.min())))
             tol = float_tolerance(ops=100, scale=float(np.abs(Z).max()))
-            tally.le(excess, 0.0, tol, counterexample=lambda: refuted(
+            tally.statement(st, {"e": excess}, part="in_hull", tol=tol, counterexample=lambda: refuted(
                 f"{mode}: stationary prototype outside the data interval by {excess:.6g}",
                 margin=-excess, mode=mode, Z=Z.ravel().tolist(), P=P.ravel().tolist(), tau=tau,
                 sub_check="in_hull"))
         else:
+            # gap_k <= (N / 2 n_k) |grad_k| <= N |grad|_max / (2 min_k n_k)
             hullpt = (Q.T @ Z) / np.maximum(n[:, None], 1e-300)
-            gap = float(np.abs(P - hullpt).max())
-            bound = float((N / (2 * np.maximum(n, 1e-300))).max() * np.abs(g).max())
-            tally.le(gap, bound, float_tolerance(ops=10 * N, scale=float(np.abs(Z).max())))
+            tally.statement(st, {"delta": float(np.abs(P - hullpt).max()), "N": float(N),
+                                 "n_k": float(max(n.min(), 1e-300)), GRADF: float(np.abs(g).max())},
+                            part="hull_point", tol=float_tolerance(ops=10 * N, scale=float(np.abs(Z).max())))
         if tally.counterexample is not None:
             break
     return tally.evidence(level_cap=Verdict.CONSISTENT)
