@@ -388,6 +388,9 @@ def full_stationary_outside_hull(*, seed: int, profile: Profile, slack: str = "0
     return tally.evidence()
 
 
+_HULL_CLAIMS = ("ddcl.dictionary.stationary_hull_free_energy", "ddcl.dictionary.stationary_hull")
+
+
 def f_stationary_in_hull(*, seed: int, profile: Profile, mode: str = "stopgrad") -> Evidence:
     """Train prototypes by gradient descent (``mode``: stopgrad = grad F, full = live grad L_q) with
     eta = 0.05 from random starts until the gradient is < 1e-11; then each p_k must lie in the data's
@@ -395,8 +398,13 @@ def f_stationary_in_hull(*, seed: int, profile: Profile, mode: str = "stopgrad")
     distance to the hull point is bounded by that and compared with a float budget; for a
     1-D dataset the hull is the interval [min z, max z] (checked directly)."""
     from verify import statement_of
+    from verify._statement import current_claim
 
-    st = statement_of("ddcl.dictionary.stationary_hull_free_energy")
+    # the running claim's statement: ddcl.dictionary.stationary_hull (R2 read for full training: its
+    # pinned case p = +-a*) or ..._free_energy (whose control full_mode runs this check in full mode)
+    cur = current_claim()
+    claim = cur[0] if cur is not None and cur[0] in _HULL_CLAIMS else _HULL_CLAIMS[mode == "full"]
+    st = statement_of(claim)
     rng = np.random.default_rng(seed)
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
     cases = [(np.array([[-1.0], [1.0]]), np.array([[-1e-3], [1e-3]]), 1.0)]
@@ -414,7 +422,13 @@ def f_stationary_in_hull(*, seed: int, profile: Profile, mode: str = "stopgrad")
                 break
         Q = gibbs(Z, P, tau)
         n = Q.sum(0)
-        if Z.shape[1] == 1:
+        if claim == _HULL_CLAIMS[1]:
+            if len(Z) == 2 and Z.ravel().tolist() == [-1.0, 1.0]:  # the claim's domain: Z = {-1, +1}, K = 2
+                tally.statement(st, {"a^*": float(np.abs(P).max())}, part="outside_hull",
+                                tol=float_tolerance(ops=100, scale=1.0), counterexample=lambda: refuted(
+                                    f"{mode}: the limit p = +-{float(np.abs(P).max()):.12g} of gradient descent "
+                                    f"lies outside the data hull [-1, 1]", mode=mode, tau=tau, sub_check="outside_hull"))
+        elif Z.shape[1] == 1:
             lo, hi = Z.min(), Z.max()
             excess = float(max(0.0, (P.max() - hi), (lo - P.min())))
             tol = float_tolerance(ops=100, scale=float(np.abs(Z).max()))
