@@ -33,7 +33,7 @@ def test_torch_statement_broadcasts_constants_and_batches():
     s = ar.fsum([ar.convert(1), torch.ones(2, 1, dtype=torch.float64), torch.ones(1, 3, dtype=torch.float64)])
     assert s.shape == (2, 3) and bool((s == 3).all())
     x, y = sp.symbols("x y", real=True)
-    T = lambda a: torch.tensor(a, dtype=torch.float64)  # noqa: E731
+    T = lambda a: torch.tensor(a, dtype=torch.float64)
     tally = Tally(precision="float64", backend="torch")
     assert tally.statement(sp.Eq(x, 2 * y + 1), {"x": T([[3.0, 5.0]]), "y": T([[1.0, 2.0]])},
                            tol=1e-12).level is Verdict.CONSISTENT
