@@ -328,9 +328,9 @@ def _divergence_figures(tally: Tally, out: dict, mode: str, drive: str, tau0: fl
     claim = "ddcl.temperature.divergence_free_energy" if drive == "F" else "ddcl.temperature.divergence"
     tally.figure(title=f"Per-head temperatures along training ({drive}-driven, {mode} prototypes)",
                  caption=(f"{claim}: tau_h(t) for heads with channel variance lambda_h, common tau_0 = {tau0:g}; "
-                          f"final tau_h = " + ", ".join(f"{t:.3g}" for t in out["tau"]) +
-                          "; heads with tau_c <= 0.8 tau_0 stay at tau_0, heads with tau_c >= 1.2 tau_0 fall below "
-                          "0.1 tau_0 (L_q drive)."),
+                          "final tau_h = " + ", ".join(f"{t:.3g}" for t in out["tau"]) +
+                          ("; heads with tau_c <= 0.8 tau_0 stay at tau_0, heads with tau_c >= 1.2 tau_0 fall "
+                           "below 0.1 tau_0." if drive == "L_q" else "; under F drive every tau_h rises (no split).")),
                  series=[{"label": lab, "x": steps, "y": [tr[h] for _, tr in out["trajectory"]]}
                          for h, lab in enumerate(labels)],
                  xlabel="step", ylabel="tau_h", yscale="log",
