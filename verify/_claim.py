@@ -290,7 +290,14 @@ class Claim:
         return statement_latex(self.resolved_statement())
 
     def _repr_latex_(self) -> str:
-        return rf"$\textbf{{{self.id}}}:\ {self.statement_latex()}$"
+        from ._display import claim_latex
+
+        return claim_latex(self)
+
+    def _repr_html_(self) -> str:
+        from ._display import claim_html
+
+        return claim_html(self)
 
     def __repr__(self) -> str:
         return f"<Claim {self.id} expected={self.expected} checks={len(self.checks)} controls={len(self.controls)}>"

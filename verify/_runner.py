@@ -119,6 +119,16 @@ class ClaimOutcome:
     def controls_refuted(self) -> bool:
         return all(c.passed for c in self.controls)
 
+    def _repr_html_(self) -> str:
+        from ._display import outcome_html
+
+        return outcome_html(self)
+
+    def _repr_latex_(self) -> str:
+        from ._display import outcome_latex
+
+        return outcome_latex(self)
+
     @property
     def passed(self) -> bool:
         return self.verdict is self.expected and self.controls_refuted

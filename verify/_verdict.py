@@ -185,6 +185,16 @@ class Evidence:
             raise ValueError("Evidence.instances must be >= 0")
         object.__setattr__(self, "seeds", tuple(int(s) for s in self.seeds))
 
+    def _repr_html_(self) -> str:
+        from ._display import evidence_html
+
+        return evidence_html(self)
+
+    def _repr_latex_(self) -> str:
+        from ._display import evidence_latex
+
+        return evidence_latex(self)
+
     def with_time(self, seconds: float) -> Evidence:
         return replace(self, wall_time=float(seconds))
 
