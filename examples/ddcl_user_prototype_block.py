@@ -57,7 +57,6 @@ class TemperatureOnWrongTerm(MyBlock):
 def main() -> int:
     from verify import check_model
 
-    status = 0
     for block in (MyBlock(), SoftmaxOverSamples(), TemperatureOnWrongTerm()):
         for claim in ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients"):
             out = check_model(claim, block)
@@ -66,8 +65,6 @@ def main() -> int:
             if ev.counterexample is not None:
                 line += f"\n    {ev.counterexample.description[:160]}"
             print(line)
-            status |= (out.verdict.holds != isinstance(block, MyBlock) or
-                       (type(block) is not MyBlock and False))
     return 0
 
 
