@@ -70,6 +70,9 @@ def protocol_problems(model: Any, protocol: type) -> list[str]:
         names.update(getattr(klass, "__annotations__", {}))
         names.update(n for n in vars(klass) if not n.startswith("_"))
     out = []
+    if any("__call__" in vars(k) for k in protocol.__mro__ if k.__module__ not in ("typing", "builtins", "abc")) \
+            and not callable(model):
+        out.append("not callable (the protocol is a callable)")
     for n in sorted(names):
         if not hasattr(model, n):
             out.append(f"missing {n!r}")
