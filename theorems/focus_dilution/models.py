@@ -15,6 +15,7 @@ nonzero beyond ``8 n eps(dtype) max|H|`` (n parameters); c_H is compared within 
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
@@ -78,7 +79,10 @@ def saddle_eigenstructure(model: Any, *, seed: int, profile: Profile) -> Evidenc
             W0, W1, WQ, WK = unpack(t, sh)
             return model.population_loss(pi, P, W0, W1, WQ, WK)
 
-        H = hessian(loss)(theta)
+        with warnings.catch_warnings():  # torch.func's forward mode scripts a helper on first use
+            warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated",
+                                    category=DeprecationWarning)
+            H = hessian(loss)(theta)
         J = -(H + H.T) / 2
         n = J.shape[0]
         scale = float(J.abs().max())
