@@ -154,14 +154,14 @@ def gradients(model: Any, *, seed: int, profile: Profile) -> Evidence:
 def critical_temperature(model: Any, *, seed: int, profile: Profile) -> Evidence:
     """ddcl.separation.critical_temperature on the model's loss (full training, c = 4): at collapse (every
     prototype at the data mean) the Hessian of the model's loss with respect to the prototypes
-    (``torch.func.hessian``) has the Rayleigh quotient h_j = (2/K)(1 - 4 lambda_j / tau) along the
+    (``torch.func.jacrev`` twice) has the Rayleigh quotient h_j = (2/K)(1 - 4 lambda_j / tau) along the
     relative mode (e_1 - e_2)/sqrt 2 (x) v_j (part ``relative_modes``), and negative eigenvalues exactly
     when tau < 4 lambda_1 (part ``negative_count``; tau = 4 lambda_1 (1 +- 3/10)); lambda_j, v_j from
     numpy's ``eigh`` of the data covariance (1/N)."""
     import warnings
 
     import torch
-    from torch.func import hessian
+    from torch.func import jacrev
 
     st = statement_of("ddcl.separation.critical_temperature")
     dtype = _dtype(model)
@@ -184,10 +184,11 @@ def critical_temperature(model: Any, *, seed: int, profile: Profile) -> Evidence
             inst = {"Z": Zn.tolist(), "K": K}
             for tau in (4 * lam1 * 0.7, 4 * lam1 * 1.3):
                 model.tau = tau
-                with warnings.catch_warnings():  # torch.func's forward mode scripts a helper on first use
+                with warnings.catch_warnings():  # torch.func scripts a helper on first use
                     warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated",
                                             category=DeprecationWarning)
-                    H = hessian(lambda P: model.loss(Z, P))(P0).reshape(K * d, K * d)
+                    # reverse over reverse: user code may use ops without forward-mode AD (cdist)
+                    H = jacrev(jacrev(lambda P: model.loss(Z, P)))(P0).reshape(K * d, K * d)
                 H = (H + H.T) / 2
                 hj = float(w @ H @ w)
                 ev = torch.linalg.eigvalsh(H.double())
