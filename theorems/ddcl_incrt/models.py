@@ -187,8 +187,15 @@ def critical_temperature(model: Any, *, seed: int, profile: Profile) -> Evidence
                 with warnings.catch_warnings():  # torch.func scripts a helper on first use
                     warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated",
                                             category=DeprecationWarning)
-                    # reverse over reverse: user code may use ops without forward-mode AD (cdist)
-                    H = jacrev(jacrev(lambda P: model.loss(Z, P)))(P0).reshape(K * d, K * d)
+                    # reverse over reverse: user code may use ops without forward-mode AD
+                    try:
+                        H = jacrev(jacrev(lambda P: model.loss(Z, P)))(P0).reshape(K * d, K * d)
+                    except NotImplementedError as e:
+                        from verify import InputError
+
+                        raise InputError("model", "loss(Z, P) must be twice differentiable in P with "
+                                         f"torch.func (an op has no second derivative: {e})"[:400],
+                                         type(model).__name__) from None
                 H = (H + H.T) / 2
                 hj = float(w @ H @ w)
                 ev = torch.linalg.eigvalsh(H.double())
