@@ -260,6 +260,10 @@ class FloatArithmetic(Arithmetic):
 
         if is_rational(x) and not isinstance(x, int):
             return float(to_fraction(x))
+        if type(x).__module__ == "numpy" and getattr(x, "ndim", 0) > 0:  # arrays: elementwise float64
+            import numpy as np
+
+            return np.asarray(x, dtype=np.float64)
         v = float(x)
         if math.isnan(v):
             raise ValueError("NaN is not a valid input")
