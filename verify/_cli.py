@@ -53,6 +53,8 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--json", metavar="PATH", help="write the JSON report here")
     pr.add_argument("--junit", metavar="PATH", help="write a JUnit XML report here")
     pr.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
+    pr.add_argument("--html", metavar="DIR", help="write an HTML report (index.html, a page per claim, "
+                                                  "figures) into this directory")
     pr.add_argument("--no-progress", action="store_true",
                     help="no progress bar (there is none when stderr is not a terminal)")
     pr.add_argument("--scheduler", metavar="ADDRESS|local[:N]",
@@ -66,9 +68,13 @@ def _parser() -> argparse.ArgumentParser:
     ps.add_argument("--seed", type=int, default=0)
     ps.add_argument("--no-run", action="store_true", help="do not run the checks")
 
-    pp = sub.add_parser("report", help="render a saved JSON report as a table")
+    pp = sub.add_parser("report", help="render a saved JSON report as a table (and as HTML, Markdown, "
+                                       "JUnit)")
     pp.add_argument("path", metavar="JSON")
     pp.add_argument("--junit", metavar="PATH", help="also write JUnit XML")
+    pp.add_argument("--markdown", metavar="PATH", help="also write a Markdown report")
+    pp.add_argument("--html", metavar="DIR", help="also write an HTML report into this directory "
+                                                  "(statements and derivations from --catalogue)")
     return p
 
 
@@ -181,6 +187,13 @@ def _check_outputs(args: argparse.Namespace, options: Sequence[str]) -> None:
             check_writable(path)
         except ValueError as e:
             raise UsageError(f"--{opt} {path!r}: {e}") from None
+    if getattr(args, "html", None) is not None:
+        from ._html import check_html_dir
+
+        try:
+            check_html_dir(args.html)
+        except ValueError as e:
+            raise UsageError(f"--html {args.html!r}: {e}") from None
 
 
 def _cap_workers(requested: int, tasks: int) -> int:
@@ -200,7 +213,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise UsageError("--workers must be >= 1")
-    _check_outputs(args, ("json", "junit", "markdown"))
+    _check_outputs(args, ("json", "junit", "markdown"))  # and --html
     claims, code = _select(args.catalogue, args.patterns, args.paper)
     if code is not None:
         return code
@@ -246,6 +259,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
             write_junit(result, args.junit)
         if args.markdown:
             write_markdown(result, args.markdown)
+        if args.html:
+            from ._html import write_html
+
+            write_html(result, args.html, claims={c.id: c for c in claims})
     finally:
         if guard is not None:
             guard.__exit__(None, None, None)
@@ -337,9 +354,9 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from ._report import from_json, print_table, validate, write_junit
+    from ._report import from_json, print_table, validate, write_junit, write_markdown
 
-    _check_outputs(args, ("junit",))
+    _check_outputs(args, ("junit", "markdown"))
     try:
         with open(args.path, encoding="utf-8") as fh:
             obj = json.load(fh)
@@ -350,7 +367,24 @@ def _cmd_report(args: argparse.Namespace) -> int:
     print_table(result)
     if args.junit:
         write_junit(result, args.junit)
+    if args.markdown:
+        write_markdown(result, args.markdown)
+    if args.html:
+        from ._html import write_html
+
+        write_html(result, args.html, claims=_catalogue_claims(args.catalogue, result), from_catalogue=True)
     return EXIT_OK if result.passed else EXIT_FAILED
+
+
+def _catalogue_claims(package: str, result: Any) -> dict[str, Any]:
+    """The catalogue's claims with the ids of a saved report (statements for its HTML pages); {} and
+    a line on stderr when the catalogue cannot be loaded."""
+    try:
+        cat = _catalogue(package)
+    except (UsageError, VerifyError, ImportError) as e:
+        print(f"verify: statements not shown: {e}", file=sys.stderr)
+        return {}
+    return {o.claim_id: cat.get(o.claim_id) for o in result.outcomes if o.claim_id in cat}
 
 
 def _indent(text: str, n: int = 2) -> str:
