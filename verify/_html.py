@@ -183,6 +183,7 @@ def _claim_steps(claim: Any) -> list[dict[str, str]]:
     except Exception:  # noqa: BLE001
         return []
     out = []
+    steps = getattr(steps, "steps", steps)  # a Derivation object, or (label, expr) pairs
     for s in steps or ():
         if isinstance(s, (tuple, list)) and len(s) >= 2:
             label, expr = s[0], s[1]
