@@ -1,4 +1,4 @@
-"""The ``verify`` command: ``list``, ``run``, ``show`` and ``report``.
+"""The ``verify`` command: ``list``, ``run``, ``show``, ``report`` and ``sweep``.
 
 Exit codes mirror pytest: 0 every observed verdict equals its expected verdict and every control is
 REFUTED; 1 otherwise; 4 usage error (bad option, unknown profile, unknown id, an output path that cannot
@@ -67,6 +67,18 @@ def _parser() -> argparse.ArgumentParser:
     ps.add_argument("--profile", default="quick", choices=sorted(PROFILES))
     ps.add_argument("--seed", type=int, default=0)
     ps.add_argument("--no-run", action="store_true", help="do not run the checks")
+
+    pw = sub.add_parser("sweep", help="run a parameter sweep of the catalogue (--list: list them)")
+    pw.add_argument("name", nargs="?", metavar="NAME")
+    pw.add_argument("--list", action="store_true", help="list the catalogue's sweeps")
+    pw.add_argument("--grid", default="small", help="which grid of the sweep (default: small)")
+    pw.add_argument("--seed", type=int, default=0)
+    pw.add_argument("--workers", type=int, default=1)
+    pw.add_argument("--scheduler", metavar="ADDRESS|local[:N]", help="run on dask.distributed")
+    pw.add_argument("--json", metavar="PATH", help="write the sweep's JSON report here")
+    pw.add_argument("--min-task-seconds", type=float, default=0.1,
+                    help="shard points into tasks of at least this many seconds (default 0.1)")
+    pw.add_argument("--show", type=int, default=10, help="print the first SHOW results (default 10)")
 
     pp = sub.add_parser("report", help="render a saved JSON report as a table (and as HTML, Markdown, "
                                        "JUnit)")
@@ -207,6 +219,32 @@ def _cap_workers(requested: int, tasks: int) -> int:
     return workers
 
 
+def _dask_session(spec: str) -> Any:
+    """Connect to (or start) the dask cluster of ``--scheduler``; usage errors as :class:`UsageError`."""
+    try:
+        from ._dask import connect, parse_scheduler
+    except ImportError as e:
+        raise UsageError("--scheduler needs dask: pip install 'transformer-theory-verify[dask]'") from e
+    try:
+        parse_scheduler(spec)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    try:
+        return connect(spec)
+    except (OSError, TimeoutError) as e:
+        raise UsageError(f"--scheduler {spec!r}: cannot reach the scheduler: {e}") from e
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from ._sweep import command
+
+    if args.workers < 1:
+        raise UsageError("--workers must be >= 1")
+    _check_outputs(args, ("json",))
+    _catalogue(args.catalogue)  # a usage error for a package that is not there
+    return command(args, args.catalogue)
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from ._report import print_table, write_json, write_junit, write_markdown
     from ._runner import run_claims, stop_on_signals
@@ -221,18 +259,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         args.workers = _cap_workers(args.workers, sum(len(c.checks) + len(c.controls) for c in claims))
     session = None
     if args.scheduler:
-        try:
-            from ._dask import connect, parse_scheduler
-        except ImportError as e:
-            raise UsageError("--scheduler needs dask: pip install 'transformer-theory-verify[dask]'") from e
-        try:
-            parse_scheduler(args.scheduler)
-        except ValueError as e:
-            raise UsageError(str(e)) from None
-        try:
-            session = connect(args.scheduler)
-        except (OSError, TimeoutError) as e:
-            raise UsageError(f"--scheduler {args.scheduler!r}: cannot reach the scheduler: {e}") from e
+        session = _dask_session(args.scheduler)
         args.workers = max(1, session.workers)
     prog = _progress(not args.no_progress, sum(len(c.checks) + len(c.controls) for c in claims))
     kwargs = dict(profile=args.profile, seed=args.seed, workers=args.workers,
@@ -424,7 +451,8 @@ def _main(argv: Sequence[str] | None) -> int:
     except SystemExit as e:  # --help (0) or a usage error (4)
         return int(e.code or 0)
     try:
-        return {"list": _cmd_list, "run": _cmd_run, "show": _cmd_show, "report": _cmd_report}[
+        return {"list": _cmd_list, "run": _cmd_run, "show": _cmd_show, "report": _cmd_report,
+                "sweep": _cmd_sweep}[
             args.command](args)
     except KeyboardInterrupt:  # Ctrl-C outside a run's own handling (loading, show, writing)
         print("verify: interrupted", file=sys.stderr)
