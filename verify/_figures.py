@@ -15,7 +15,9 @@ text ``x`` (categories).
 Fallback (:func:`derived_figures`): when a check attached no figure, the report draws the numeric
 series its evidence details already hold -- a list of >= 3 numbers (against a sibling list of the same
 length when there is one, else against its index), a mapping of >= 3 numeric keys to numbers
-(``{"0.1": t1, "0.2": t2, ...}``), a mapping of labels to equal-length lists, a table of numeric rows.
+(``{"0.1": t1, "0.2": t2, ...}``), a mapping of labels to equal-length lists, a table of numeric rows,
+named measurements (a mapping of cases to mappings of numbers, or of names to numbers) as bars.  The
+top level of the details (counts such as ``{"cases": 18}``) is not drawn.
 Such a figure is captioned as derived by the report, naming the check and the detail it shows.
 
 Rendering (:func:`render_png`) uses matplotlib's object API (``matplotlib.figure.Figure`` on a
@@ -195,6 +197,51 @@ def _rows(v: Any) -> tuple[list[str], list[list[float]]] | None:
     return None
 
 
+def _scalars(v: Any) -> dict[str, float]:
+    """The entries of a mapping that are numbers (text keys), in order."""
+    if not isinstance(v, Mapping):
+        return {}
+    out = {}
+    for k, w in v.items():
+        x = to_number(w) if not isinstance(w, str) else None  # "0.75" in a label is not a measurement
+        if x is not None and math.isfinite(x):
+            out[str(k)] = x
+    return out
+
+
+def _grouped(groups: Mapping[str, Mapping[str, float]], cap: int = 12) -> list[dict[str, Any]] | None:
+    """>= 2 cases sharing measurement names: one bar series per shared name (at most 4)."""
+    if len(groups) < 2:
+        return None
+    shared = [k for k in next(iter(groups.values())) if all(k in g for g in groups.values())][:4]
+    if not shared:
+        return None
+    cases = list(groups)[:cap]
+    return [{"label": k, "x": cases, "y": [groups[c][k] for c in cases]} for k in shared]
+
+
+def _bars(v: Any, cap: int = 12) -> list[dict[str, Any]] | None:
+    """Named measurements as bars: a mapping of cases to mappings of numbers sharing their keys (one
+    series per shared key, the cases on the axis; ``{"full": {"rate": .1}, "stopgrad": {"rate": .2}}``),
+    or a mapping of >= 2 names to numbers (``{"R1": 14.5, "onset": 67.8}``)."""
+    if not isinstance(v, Mapping) or not v:
+        return None
+    groups = {str(k): _scalars(w) for k, w in v.items() if isinstance(w, Mapping)}
+    groups = {k: g for k, g in groups.items() if g}
+    if len(groups) == 1:  # one case: its measurements are the bars (a curve {x: y} is drawn as one)
+        v, groups = next(iter(v[k] for k in v if str(k) in groups)), {}
+        if _numeric_mapping(v) is not None:
+            return None
+    grouped = _grouped(groups, cap)
+    if grouped is not None:
+        return grouped
+    flat = _scalars(v)
+    if len(flat) >= 2 and len(flat) == sum(not isinstance(w, (Mapping, list, tuple)) for w in v.values()):
+        names = list(flat)[:cap]
+        return [{"label": "", "x": names, "y": [flat[n] for n in names]}]
+    return None
+
+
 def _scale(values: Iterable[float]) -> str:
     vals = [v for v in values if math.isfinite(v)]
     if vals and min(vals) > 0 and max(vals) / min(vals) > 1e3:
@@ -211,6 +258,8 @@ def _derived(claim_id: str, check: str, path: str, series: list[dict[str, Any]],
              ylabel: str, kind: str = "line") -> dict[str, Any]:
     ys = [y for s in series for y in s["y"]]
     xs = [x for s in series for x in s["x"]]
+    if kind == "bar":
+        xlabel = ""
     n = max(len(s["y"]) for s in series)
     return {
         "title": f"{check}: {path}",
@@ -218,7 +267,7 @@ def _derived(claim_id: str, check: str, path: str, series: list[dict[str, Any]],
                     f"series, {n} points, values {_range(ys)}). Drawn by the report from the evidence "
                     "details; the check attached no figure of its own."),
         "kind": kind, "series": series, "xlabel": xlabel, "ylabel": ylabel,
-        "xscale": _scale(xs) if all(isinstance(x, float) for x in xs) else "linear",
+        "xscale": _scale(xs) if kind != "bar" and all(isinstance(x, float) for x in xs) else "linear",
         "yscale": _scale(ys), "hlines": [], "vlines": [], "derived": True,
     }
 
@@ -235,6 +284,15 @@ def derived_figures(claim_id: str, check: str, details: Any, *, limit: int = 3) 
         lists = {k: _numeric_list(v) for k, v in node.items() if k != "figures"}
         lists = {k: v for k, v in lists.items() if v is not None}
         used: set[str] = set()
+        # cases side by side: {case: {measurement: number}} with shared measurement names
+        groups = {str(k): _scalars(w) for k, w in node.items() if isinstance(w, Mapping) and k != "figures"}
+        groups = {k: g for k, g in groups.items() if g and not any(
+            isinstance(x, (Mapping, list, tuple)) for x in node[k].values())}
+        side = _grouped(groups)
+        if side is not None:
+            out.append(_derived(claim_id, check, f"{prefix or ''}cases" if not prefix else prefix.rstrip("."),
+                                side, "", "value", kind="bar"))
+            used.update(groups)
         for k, v in node.items():
             if len(out) >= limit:
                 return
@@ -275,6 +333,10 @@ def derived_figures(claim_id: str, check: str, details: Any, *, limit: int = 3) 
                 names, cols = rows
                 series = [{"label": names[j], "x": cols[0], "y": cols[j]} for j in range(1, min(len(cols), 5))]
                 out.append(_derived(claim_id, check, name, series, names[0], "value"))
+                continue
+            bars = _bars(v) if isinstance(v, Mapping) else None
+            if bars is not None:
+                out.append(_derived(claim_id, check, name, bars, "", "value", kind="bar"))
                 continue
             if isinstance(v, Mapping) and depth < 2:
                 visit(v, f"{name}.", depth + 1)

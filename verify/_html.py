@@ -218,10 +218,12 @@ def _claim_figures(o: ClaimOutcome) -> tuple[list[tuple[str, dict[str, Any]]], l
         problems += [f"{c.kind} {c.name}: {b}" for b in bad]
         if own:
             figs += [(c.name, f) for f in own]
-    if not figs:  # nothing attached: draw what the evidence details hold (checks first)
-        for c in o.checks + o.controls:
-            if len(figs) >= 6:
-                break
+    # nothing attached: draw what the evidence details hold (the checks'; the controls' only when the
+    # checks hold nothing, as a control mostly repeats its check on a broken variant)
+    for group in (o.checks, o.controls):
+        if figs:
+            break
+        for c in group:
             figs += [(c.name, _figures.normalise(f)) for f in
                      _figures.derived_figures(o.claim_id, c.name, c.evidence.details)]
         figs = figs[:6]

@@ -238,3 +238,18 @@ def test_derived_figures_read_lists_mappings_and_rows():
     assert figs[1]["series"][0]["x"] == [0.001, 0.01, 0.1]
     assert all(_figures.normalise(f) for f in figs)
     assert _figures.derived_figures("a.b", "chk", {"figures": [{"y": [1, 2, 3]}]}) == []
+
+
+def test_derived_figures_draw_named_measurements_as_bars():
+    det = {"cases": 18,  # a top-level count is not drawn
+           "a_full": {"slope": 0.05, "predicted": 0.049, "label": "x"},
+           "a_stop": {"slope": -0.02, "predicted": -0.021, "label": "y"},
+           "events": {"lam=1/2": {"onset": 67.8, "focus": 94.1, "dilution": 108.0}}}
+    figs = _figures.derived_figures("a.b", "sim", det)
+    assert [f["kind"] for f in figs] == ["bar", "bar"]
+    side, events = figs
+    assert [s["label"] for s in side["series"]] == ["slope", "predicted"]
+    assert side["series"][0]["x"] == ["a_full", "a_stop"] and side["series"][0]["y"] == [0.05, -0.02]
+    assert events["series"][0]["x"] == ["onset", "focus", "dilution"]
+    for f in figs:
+        assert _figures.render_png(_figures.normalise(f))[:4] == b"\x89PNG"
