@@ -21,7 +21,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from verify._sweep import Sweep
+from verify import Sweep
 
 __all__ = ["SWEEPS", "interp_construction", "ddcl_critical_temperature"]
 

@@ -9,6 +9,7 @@ Public API (explicit re-exports; the implementation lives in private modules):
 * profiles: :class:`Profile`, :func:`get_profile`, :data:`PROFILES`
 * catalogue: :func:`catalogue`, :class:`Registry`
 * running: :func:`run_claims`, :func:`run_claim`, :class:`RunResult`, :class:`ClaimOutcome`
+* sweeps: :class:`Sweep`, :func:`run_sweep`, :class:`SweepResult`
 * errors: :class:`VerifyError` (base), :class:`InputError`, :class:`InputTypeError`,
   :class:`RegistryError`, :class:`UsageError`, :class:`CheckError`
 """
@@ -38,6 +39,7 @@ from ._runner import (
     run_claim,
     run_claims,
 )
+from ._sweep import Sweep, SweepResult, run_sweep
 from ._tally import SUB_CHECK, Gate, Observation, Tally, explore, reject
 from ._verdict import Counterexample, Evidence, Verdict, combine
 
@@ -67,6 +69,8 @@ __all__ = [
     "RegistryError",
     "RunResult",
     "SerialExecutor",
+    "Sweep",
+    "SweepResult",
     "Source",
     "Tally",
     "UsageError",
@@ -83,5 +87,6 @@ __all__ = [
     "reject",
     "run_claim",
     "run_claims",
+    "run_sweep",
     "unknown_evidence",
 ]
