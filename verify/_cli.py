@@ -238,8 +238,8 @@ def _dask_session(spec: str) -> Any:
 def _cmd_sweep(args: argparse.Namespace) -> int:
     from ._sweep import command
 
-    if args.workers < 1:
-        raise UsageError("--workers must be >= 1")
+    if args.workers <= 0:
+        raise UsageError("--workers must be a positive number of processes")
     _check_outputs(args, ("json",))
     _catalogue(args.catalogue)  # a usage error for a package that is not there
     return command(args, args.catalogue)
@@ -251,7 +251,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise UsageError("--workers must be >= 1")
-    _check_outputs(args, ("json", "junit", "markdown"))  # and --html
+    _check_outputs(args, ("json", "junit", "markdown"))
     claims, code = _select(args.catalogue, args.patterns, args.paper)
     if code is not None:
         return code
