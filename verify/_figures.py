@@ -4,13 +4,14 @@ A *figure record* is a JSON dict a check attaches to its evidence under ``detail
 (``verify.figure(...)`` builds one)::
 
     {"title": str, "caption": str, "kind": "line" | "scatter" | "bar",
-     "series": [{"label": str, "x": [...], "y": [...]}],
+     "series": [{"label": str, "x": [...], "y": [...], "kind": (optional, the figure's kind)}],
      "xlabel": str, "ylabel": str, "xscale": "linear" | "log", "yscale": "linear" | "log",
      "hlines": [{"y": float, "label": str}], "vlines": [{"x": float, "label": str}]}
 
 :func:`normalise` validates a record (numbers may be JSON numbers, the strings ``"inf"``/``"nan"``
-of :func:`verify._verdict._jsonable`, or exact rationals written ``"p/q"``).  A ``bar`` figure may have
-text ``x`` (categories).
+of :func:`verify._verdict._jsonable`, or exact rationals written ``"p/q"``; ``null``, a
+non-finite value in :func:`verify.figure`'s output, is a point not drawn).  A ``bar`` figure may have
+text ``x`` (categories); a series may override the figure's kind.
 
 Fallback (:func:`derived_figures`): when a check attached no figure, the report draws the numeric
 series its evidence details already hold -- a list of >= 3 numbers (against a sibling list of the same
@@ -76,6 +77,9 @@ def _numbers(seq: Any, what: str, *, allow_text: bool = False) -> list[Any]:
         raise ValueError(f"{what} must be a list, got {type(seq).__name__}")
     out: list[Any] = []
     for k, v in enumerate(seq):
+        if v is None:  # verify.figure writes a non-finite value as null: not drawn
+            out.append(math.nan)
+            continue
         x = to_number(v)
         if x is None:
             if allow_text and isinstance(v, str):
@@ -113,7 +117,11 @@ def normalise(obj: Any) -> dict[str, Any]:
         x = list(range(len(y))) if x is None else _numbers(x, f"series[{k}].x", allow_text=kind == "bar")
         if len(x) != len(y):
             raise ValueError(f"series[{k}]: x has {len(x)} points, y has {len(y)}")
-        series.append({"label": _text(s.get("label"), f"series[{k}].label", 200), "x": x, "y": y})
+        skind = s.get("kind") or kind
+        if skind not in KINDS:
+            raise ValueError(f"series[{k}].kind {skind!r} is not one of {', '.join(KINDS)}")
+        series.append({"label": _text(s.get("label"), f"series[{k}].label", 200), "x": x, "y": y,
+                       "kind": skind})
     fig["series"] = series
     for key, axis in (("hlines", "y"), ("vlines", "x")):
         lines = []
@@ -381,14 +389,15 @@ def render_png(fig: Mapping[str, Any], *, width: float = 6.4, height: float = 4.
         if not y:
             continue
         label = s.get("label") or None
-        if kind == "bar":
+        skind = s.get("kind", kind)
+        if skind == "bar":
             for c in x:
                 if str(c) not in categories:
                     categories.append(str(c))
             width_k = 0.8 / nser
             pos = [categories.index(str(c)) + (k - (nser - 1) / 2) * width_k for c in x]
             ax.bar(pos, y, width=width_k, label=label)
-        elif kind == "scatter":
+        elif skind == "scatter":
             ax.scatter(x, y, s=14, label=label)
         else:
             ax.plot(x, y, marker="o" if len(y) <= 40 else None, markersize=3, label=label)

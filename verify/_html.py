@@ -163,14 +163,10 @@ def _statement_texts(claim: Any) -> tuple[str, str]:
     try:
         import sympy
 
-        if callable(getattr(st, "latex", None)):
-            latex = str(st.latex())
-        elif isinstance(st, sympy.Basic):
-            latex = sympy.latex(st)
-        if callable(getattr(st, "text", None)):
-            text = str(st.text())
-        elif isinstance(st, sympy.Basic):
-            text = sympy.pretty(st, use_unicode=True)
+        from ._statement import statement_latex, statement_text
+
+        latex = statement_latex(st)
+        text = (sympy.pretty(st, use_unicode=True) if isinstance(st, sympy.Basic) else statement_text(st))
     except Exception:  # noqa: BLE001 - fall back to str()
         pass
     return (text or str(st)), latex
@@ -183,19 +179,21 @@ def _claim_steps(claim: Any) -> list[dict[str, str]]:
     except Exception:  # noqa: BLE001
         return []
     out = []
-    steps = getattr(steps, "steps", steps)  # a Derivation object, or (label, expr) pairs
+    steps = getattr(steps, "steps", steps)  # a Derivation, or (label, expr) pairs
     for s in steps or ():
         if isinstance(s, (tuple, list)) and len(s) >= 2:
-            label, expr = s[0], s[1]
+            label, expr, rel, why = s[0], s[1], "", ""
         else:
             label, expr = getattr(s, "label", str(s)), getattr(s, "expr", "")
+            rel, why = getattr(s, "relation", ""), getattr(s, "why", "")
         try:
             import sympy
 
             tex = sympy.latex(expr) if isinstance(expr, sympy.Basic) else str(expr)
         except Exception:  # noqa: BLE001
             tex = str(expr)
-        out.append({"label": str(label), "latex": tex, "status": "not checked in this run", "method": ""})
+        out.append({"label": str(label), "latex": tex, "relation": str(rel), "why": str(why),
+                    "status": "not checked in this run", "method": ""})
     return out
 
 
@@ -332,10 +330,12 @@ def _claim_page(o: ClaimOutcome, claim: Any, figures: list[tuple[str, str, dict[
         if by:
             b.append(f'<p class="muted">Each step checked against the previous one by the check '
                      f"<code>{_e(by)}</code>.</p>")
-        b.append(_table(["#", "step", "expression (LaTeX source)", "status", "method"],
-                        [[str(k), _e(s.get("label", "")), f"<code>{_e(s.get('latex', s.get('expr', '')))}</code>",
-                          _verdict(s.get("status", "")) if s.get("status") in _VERDICT_ORDER else _e(s.get("status", "")),
-                          _e(s.get("method", ""))] for k, s in enumerate(steps, 1)]))
+        b.append(_table(["#", "step", "relation", "expression (LaTeX source)", "why", "status", "method"],
+                        [[str(k), _e(s.get("label", "")), _e(s.get("relation", "")),
+                          f"<code>{_e(s.get('latex', s.get('expr', '')))}</code>", _e(s.get("why", "")),
+                          _verdict(s.get("status", "")) if s.get("status") in _VERDICT_ORDER
+                          else _e(s.get("status", "")), _e(s.get("method", ""))]
+                         for k, s in enumerate(steps, 1)]))
 
     b.append("<h2>Figures</h2>")
     if figures:

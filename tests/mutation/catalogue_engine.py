@@ -19,7 +19,11 @@ SWEEP = "pytest:tests/unit/engine/test_sweep.py"
 _RUNNER = "verify/_runner.py"
 _VERDICT = "verify/_verdict.py"
 _TALLY = "verify/_tally.py"
+_OBSERVE = "verify/_observe.py"
 _CLI = "verify/_cli.py"
+_EVALUATE = "verify/_evaluate.py"
+_DERIVATION = "verify/_derivation.py"
+STATEMENTS = "pytest:tests/unit/engine/test_statements.py"
 _REPORT = "verify/_report.py"
 _HTML = "verify/_html.py"
 _SWEEP = "verify/_sweep.py"
@@ -58,9 +62,9 @@ MUTATIONS: list[Mutation] = [
        "return max(vs, key=lambda v: v.strength)",
        (RULES, ALGEBRA), "rule (c): the claim takes the strongest level instead of the weakest"),
     # (d) an undecided ball stays UNKNOWN
-    _m("engine.ball_unknown_certified", _TALLY,
-       'if name == "UNKNOWN":\n            return self.add(Observation(Verdict.UNKNOWN, margin=_f(margin)))',
-       'if name == "UNKNOWN":\n            return self.add(Observation(Verdict.CERTIFIED, margin=_f(margin)))',
+    _m("engine.ball_unknown_certified", _OBSERVE,
+       'if name == "UNKNOWN":\n        return _observation(Verdict.UNKNOWN, margin=_f(margin))',
+       'if name == "UNKNOWN":\n        return _observation(Verdict.CERTIFIED, margin=_f(margin))',
        (RULES,), "rule (d): a ball straddling zero is taken as certified"),
     _m("engine.combine_drops_unknown", _VERDICT,
        "return min(vs, key=lambda v: v.strength)",
@@ -98,25 +102,25 @@ MUTATIONS: list[Mutation] = [
        "if level_cap is not None and level.holds and level.strength != level_cap.strength:",
        (RULES,), "rule (g): the cap also lifts a weaker level up to it"),
     # (h) NaN is UNKNOWN
-    _m("engine.nan_close_consistent", _TALLY,
+    _m("engine.nan_close_consistent", _OBSERVE,
        "if not math.isfinite(err) or math.isnan(budget):\n"
-       "                return self.add(Observation(Verdict.UNKNOWN, error=None))",
+       "            return _observation(Verdict.UNKNOWN, error=None)",
        "if not math.isfinite(err) or math.isnan(budget):\n"
-       "                return self.add(Observation(Verdict.CONSISTENT, error=None))",
+       "            return _observation(Verdict.CONSISTENT, error=None)",
        (RULES,), "rule (h): a NaN difference passes a float comparison"),
-    _m("engine.close_through_floats", _TALLY,
-       "        diff = _exact_difference(value, target)\n",
-       "        diff = None\n",
+    _m("engine.close_through_floats", _OBSERVE,
+       "    diff = _exact_difference(value, target)\n",
+       "    diff = None\n",
        ("pytest:tests/unit/engine/test_engine_tally_precision.py",),
        "rule (h'): Tally.close converts each side to float, hiding a 1e-30 discrepancy at dps 50"),
-    _m("engine.le_through_floats", _TALLY,
-       "        diff = _exact_difference(bound, value)\n",
-       "        diff = None\n",
+    _m("engine.le_through_floats", _OBSERVE,
+       "    diff = _exact_difference(bound, value)\n",
+       "    diff = None\n",
        ("pytest:tests/unit/engine/test_engine_tally_precision.py",),
        "rule (h'): Tally.le compares exact / mpmath sides through floats (1 + 1e-30 <= 1 passes)"),
-    _m("engine.nan_le_consistent", _TALLY,
-       "or math.isnan(b - v):\n            return self.add(Observation(Verdict.UNKNOWN))",
-       "or math.isnan(b - v):\n            return self.add(Observation(Verdict.CONSISTENT))",
+    _m("engine.nan_le_consistent", _OBSERVE,
+       "or math.isnan(b - v):\n        return _observation(Verdict.UNKNOWN)",
+       "or math.isnan(b - v):\n        return _observation(Verdict.CONSISTENT)",
        (RULES,), "rule (h): a NaN bound passes an inequality"),
     # (i) interruption
     _m("engine.interrupt_not_flagged", _RUNNER,
@@ -124,7 +128,7 @@ MUTATIONS: list[Mutation] = [
        "        interrupted = False\n",
        (RULES,), "rule (i): an interrupted run is reported as complete"),
     _m("engine.half_run_claim_reported", _RUNNER,
-       "if len(cos) != len(claim.checks) + len(claim.controls):",
+       "if len(cos) != len(claim_checks(claim)) + len(claim.controls):",
        "if not cos:",
        (RULES,), "rule (i): a claim with only some checks finished is reported (and may pass)"),
     _m("engine.interrupted_run_passes", _RUNNER,
@@ -234,4 +238,27 @@ MUTATIONS: list[Mutation] = [
        "rec[\"result\"] = _plain(fn(point, items[0][2]))",
        (SWEEP,), "a point's seed depends on the shard it landed in: results change with the sharding "
        "and the executor"),
+    # statements as code (issue 11)
+    _m("engine.strict_relation_lenient", _EVALUATE,
+       '"StrictLessThan": d < -t,',
+       '"StrictLessThan": d < t,',
+       (STATEMENTS,), "a strict relation within the tolerance holds, so a relation and its negation "
+       "both hold near equality and a flipped statement is not refuted"),
+    _m("engine.ball_straddle_true", _EVALUATE,
+       "        if a > b:\n            return False\n        return None",
+       "        if a > b:\n            return False\n        return True",
+       (STATEMENTS,), "a ball straddling the bound is taken as holding (coerced, not UNKNOWN)"),
+    _m("engine.derivation_step_unchecked", _DERIVATION,
+       "            if sp.simplify(diff) == 0:",
+       "            if True:",
+       (STATEMENTS,), "every derivation step is 'proved' without comparing it with the previous one"),
+    _m("engine.statement_not_shipped", _RUNNER,
+       "fut = executor.submit(_run_task, chk, s, prof.name, context[claim.id])",
+       "fut = executor.submit(_run_task, chk, s, prof.name, None)",
+       (STATEMENTS,), "the runner does not ship the claim's statement: a perturbed (or user) statement "
+       "never reaches the checks"),
+    _m("engine.statement_part_unnamed", _TALLY,
+       "        with self.sub(part):",
+       "        with contextlib.nullcontext():",
+       (STATEMENTS,), "tally.statement records a part without naming it: controls lose their target"),
 ]

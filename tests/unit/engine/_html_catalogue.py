@@ -10,7 +10,7 @@ import textwrap
 HTML_CLAIMS = textwrap.dedent('''
     import sympy as sp
 
-    from verify import Check, Claim, Control, Evidence, Source, Verdict, refuted
+    from verify import Check, Claim, Control, Derivation, Evidence, Source, Step, Verdict, figure, refuted
 
     x = sp.Symbol("x", positive=True)
     y = sp.Symbol("y")
@@ -24,9 +24,9 @@ HTML_CLAIMS = textwrap.dedent('''
     def with_figures(*, seed, profile):
         xs, ys = _curve(50, 2.0)
         figs = [
-            {"title": "loss along training", "caption": "html.fig.attached: the loss 2 x^2 on 50 points; "
-             "plateau at 1.0", "series": [{"label": "loss", "x": xs, "y": ys}], "xlabel": "t",
-             "ylabel": "loss", "hlines": [{"y": 1.0, "label": "plateau"}], "vlines": [{"x": 0.5}]},
+            figure(title="loss along training", caption="html.fig.attached: the loss 2 x^2 on 50 points; "
+                   "plateau at 1.0", series=[{"label": "loss", "x": xs, "y": ys[:-1] + [float("inf")]}],
+                   xlabel="t", ylabel="loss", hlines=[{"y": 1.0, "label": "plateau"}], vlines=[{"x": 0.5}]),
             {"title": "log-log slope", "caption": "fitted slope 2.00", "kind": "scatter",
              "series": [{"label": "a", "x": xs, "y": ys}, {"label": "b", "x": xs, "y": [3 * y for y in ys]}],
              "xscale": "log", "yscale": "log"},
@@ -81,12 +81,15 @@ HTML_CLAIMS = textwrap.dedent('''
         _claim("html.fig.unchecked_steps", Verdict.CONSISTENT, with_series,
                derivation=lambda: (("square", x**2), ("plus one", x**2 + 1))),
         _claim("html.fig.bad_figure", Verdict.CERTIFIED, bad_figure),
+        _claim("html.fig.derivation", Verdict.CONSISTENT, with_series,
+               derivation=lambda: Derivation(Step("square of a sum", (x + 1) ** 2),
+                                             Step("expand", x**2 + 2 * x + 1, why="binomial"))),
         _claim("html.fig.hostile", Verdict.REFUTED, hostile, title="<script>alert('t')</script> & co",
                reading="a < b && c > d"),
     )
 ''')
 
-N_CLAIMS = 6
+N_CLAIMS = 7
 
 
 def make_catalogue(root, name="htmlcat_pkg"):

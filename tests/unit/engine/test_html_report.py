@@ -121,8 +121,20 @@ def test_claim_page_content(site):
     assert page.count("<figure") == 3
     steps = (site / "site" / "claims" / "html.fig.steps.html").read_text(encoding="utf-8")
     assert "sympy simplify" in steps and "spot check" in steps and "x^{2} + 1" in steps
-    unchecked = (site / "site" / "claims" / "html.fig.unchecked_steps.html").read_text(encoding="utf-8")
-    assert "plus one" in unchecked and "not checked in this run" in unchecked
+    notes = (site / "site" / "claims" / "html.fig.unchecked_steps.html").read_text(encoding="utf-8")
+    assert "plus one" in notes and "NOT CHECKED" in notes  # (label, expr) pairs: shown, not checked
+    checked = (site / "site" / "claims" / "html.fig.derivation.html").read_text(encoding="utf-8")
+    assert "square of a sum" in checked and "binomial" in checked
+    assert '<span class="PROVED">PROVED</span>' in checked and "x^{2} + 2 x + 1" in checked
+
+
+def test_a_report_without_checked_steps_lists_the_claims_own(catalogue):
+    from verify import catalogue as load
+    from verify._html import _claim_steps
+
+    steps = _claim_steps(load(catalogue).get("html.fig.derivation"))
+    assert [s["label"] for s in steps] == ["square of a sum", "expand"]
+    assert steps[1]["why"] == "binomial" and steps[1]["status"] == "not checked in this run"
 
 
 def test_fallback_figures_come_from_evidence_details(site):
