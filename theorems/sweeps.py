@@ -23,7 +23,7 @@ from typing import Any
 
 from verify import Sweep
 
-__all__ = ["SWEEPS", "interp_construction", "ddcl_critical_temperature"]
+__all__ = ["SWEEPS", "ddcl_critical_temperature", "interp_construction"]
 
 
 def _distinct_tokens(rng: random.Random, count: int, d: int, lo: int = -6, hi: int = 6) -> list[tuple[int, ...]]:

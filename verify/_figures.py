@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["KINDS", "SCALES", "MAX_POINTS", "normalise", "figures_in", "derived_figures", "render_png"]
+__all__ = ["KINDS", "MAX_POINTS", "SCALES", "derived_figures", "figures_in", "normalise", "render_png"]
 
 KINDS = ("line", "scatter", "bar")
 SCALES = ("linear", "log")

@@ -42,7 +42,7 @@ from ._report import scheduler_line
 from ._runner import CheckOutcome, ClaimOutcome, RunResult
 from ._verdict import Verdict
 
-__all__ = ["write_html", "check_html_dir", "claim_page_name"]
+__all__ = ["check_html_dir", "claim_page_name", "write_html"]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5em auto;max-width:72em;

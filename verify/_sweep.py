@@ -41,7 +41,7 @@ from typing import Any
 
 from ._claim import derive_seed
 
-__all__ = ["Sweep", "SweepResult", "run_sweep", "SWEEP_SCHEMA", "load_sweeps"]
+__all__ = ["SWEEP_SCHEMA", "Sweep", "SweepResult", "load_sweeps", "run_sweep"]
 
 SWEEP_SCHEMA = "verify-sweep/1"
 
@@ -142,8 +142,7 @@ def run_sweep(name: str, fn: Callable[..., Any], points: Iterable[Mapping[str, A
     def collect(recs: list[dict[str, Any]]) -> None:
         results.extend(recs)
         if sink is not None:
-            for r in recs:
-                sink.write(json.dumps(r) + "\n")
+            sink.writelines(json.dumps(r) + "\n" for r in recs)
             sink.flush()
         if progress is not None:
             for r in recs:

@@ -38,7 +38,7 @@ if _missing() is not None:
         pytest.fail(f"VERIFY_REQUIRE_BROWSER=1 but {_missing()}", pytrace=False)
     pytest.skip(_missing(), allow_module_level=True)
 
-from selenium import webdriver  # noqa: E402
+from selenium import webdriver
 
 
 @pytest.fixture(scope="module")

@@ -5,13 +5,12 @@ import json
 import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
 
 from verify import _figures
-from verify._cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+from verify._cli import EXIT_OK, EXIT_USAGE, main
 from verify._report import from_json, markdown
 
 from ._html_catalogue import N_CLAIMS, make_catalogue
@@ -235,7 +234,7 @@ def test_normalise_rejects_malformed_figures(bad, message):
 def test_long_series_are_thinned_and_empty_ones_drawn_as_a_note():
     fig = _figures.normalise({"series": [{"y": list(range(5000))}]})
     assert _figures.render_png(fig)[:4] == b"\x89PNG"
-    x, y = _figures._thin(fig["series"][0]["x"], fig["series"][0]["y"])
+    _, y = _figures._thin(fig["series"][0]["x"], fig["series"][0]["y"])
     assert len(y) == _figures.MAX_POINTS and y[0] == 0 and y[-1] == 4999
     empty = _figures.normalise({"series": [{"y": [-1.0, 0.0]}], "yscale": "log"})
     assert _figures.render_png(empty)[:4] == b"\x89PNG"
