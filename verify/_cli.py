@@ -79,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     pw.add_argument("--min-task-seconds", type=float, default=0.1,
                     help="shard points into tasks of at least this many seconds (default 0.1)")
     pw.add_argument("--show", type=int, default=10, help="print the first SHOW results (default 10)")
+    pw.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     pq = sub.add_parser("perturb", help="run a claim's checks on false variants of its statement "
                         "(each part negated, constants of identities scaled): each must be REFUTED")

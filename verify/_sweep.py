@@ -27,6 +27,7 @@ A catalogue may provide built-in sweeps as ``<catalogue>.sweeps.SWEEPS`` (a mapp
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -251,11 +252,15 @@ def command(args: Any, package: str) -> int:
         from ._cli import _dask_session
 
         session = _dask_session(args.scheduler)
+    from ._cli import _progress
+
+    prog = _progress(not args.no_progress, len(points))  # None unless stderr is a terminal
     try:
-        res = run_sweep(sw.name, sw.fn, points, seed=args.seed, workers=args.workers,
-                        executor=session.executor if session is not None else None, out=args.json,
-                        min_task_seconds=args.min_task_seconds, description=sw.description,
-                        grid=args.grid)
+        with prog if prog is not None else contextlib.nullcontext():
+            res = run_sweep(sw.name, sw.fn, points, seed=args.seed, workers=args.workers,
+                            executor=session.executor if session is not None else None, out=args.json,
+                            min_task_seconds=args.min_task_seconds, description=sw.description,
+                            grid=args.grid, progress=prog)
     finally:
         if session is not None:
             session.close()
