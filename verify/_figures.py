@@ -375,7 +375,7 @@ def render_png(fig: Mapping[str, Any], *, width: float = 6.4, height: float = 4.
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    mfig = Figure(figsize=(width, height), dpi=dpi, layout="constrained")
+    mfig = Figure(figsize=(width, height), dpi=dpi)  # fixed margins: a layout engine draws twice
     FigureCanvasAgg(mfig)
     ax = mfig.add_subplot()
     xlog, ylog = fig.get("xscale") == "log", fig.get("yscale") == "log"
@@ -403,7 +403,7 @@ def render_png(fig: Mapping[str, Any], *, width: float = 6.4, height: float = 4.
             ax.plot(x, y, marker="o" if len(y) <= 40 else None, markersize=3, label=label)
         drawn += len(y)
     if kind == "bar" and categories:
-        ax.set_xticks(range(len(categories)), categories, rotation=30 if len(categories) > 4 else 0,
+        ax.set_xticks(range(len(categories)), [c if len(c) <= 28 else c[:27] + "\u2026" for c in categories], rotation=30 if len(categories) > 4 else 0,
                       ha="right" if len(categories) > 4 else "center", fontsize=8)
     for ln in fig.get("hlines", ()):
         if math.isfinite(ln["y"]) and (not ylog or ln["y"] > 0):
@@ -422,6 +422,8 @@ def render_png(fig: Mapping[str, Any], *, width: float = 6.4, height: float = 4.
     ax.set_xlabel(fig.get("xlabel", "")[:120])
     ax.set_ylabel(fig.get("ylabel", "")[:120])
     ax.grid(True, alpha=0.3)
+    rotated = kind == "bar" and len(categories) > 4
+    mfig.subplots_adjust(left=0.13, right=0.97, top=0.91, bottom=0.3 if rotated else 0.13)
     handles, _ = ax.get_legend_handles_labels()
     if handles:
         ax.legend(fontsize=8)
