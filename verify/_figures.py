@@ -403,7 +403,8 @@ def render_png(fig: Mapping[str, Any], *, width: float = 6.4, height: float = 4.
             ax.plot(x, y, marker="o" if len(y) <= 40 else None, markersize=3, label=label)
         drawn += len(y)
     if kind == "bar" and categories:
-        ax.set_xticks(range(len(categories)), [c if len(c) <= 28 else c[:27] + "\u2026" for c in categories], rotation=30 if len(categories) > 4 else 0,
+        ticks = [c if len(c) <= 28 else c[:27] + "\u2026" for c in categories]
+        ax.set_xticks(range(len(categories)), ticks, rotation=30 if len(categories) > 4 else 0,
                       ha="right" if len(categories) > 4 else "center", fontsize=8)
     for ln in fig.get("hlines", ()):
         if math.isfinite(ln["y"]) and (not ylog or ln["y"] > 0):
