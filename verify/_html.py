@@ -57,7 +57,8 @@ th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
 pre{background:#f7f7f7;padding:.6em;overflow-x:auto;font-size:.85em;white-space:pre-wrap}
 figure{margin:1em 0;border:1px solid #e2e2e2;padding:.5em;display:inline-block;max-width:100%}
 figure img{max-width:100%;height:auto}figcaption{font-size:.85em;max-width:40em}
-.muted{color:#666;font-size:.9em}nav a{margin-right:1em}
+.muted{color:#666;font-size:.9em}nav a{margin-right:1em}.wide{overflow-x:auto;max-width:100%}
+td.title{min-width:18em}td code{word-break:break-all}
 """
 
 _VERDICT_ORDER = [v.value for v in Verdict]
@@ -141,13 +142,13 @@ def _page(title: str, body: str) -> str:
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]], *, cls: Sequence[str] = (),
            row_cls: Sequence[str] = ()) -> str:
     """``head`` are plain texts (escaped here); ``rows`` hold HTML already escaped by the caller."""
-    out = ["<table>", "<thead><tr>" + "".join(f"<th>{_e(h)}</th>" for h in head) + "</tr></thead>", "<tbody>"]
+    out = ['<div class="wide"><table>', "<thead><tr>" + "".join(f"<th>{_e(h)}</th>" for h in head) + "</tr></thead>", "<tbody>"]
     for k, r in enumerate(rows):
         rc = f' class="{row_cls[k]}"' if k < len(row_cls) and row_cls[k] else ""
         cells = "".join(f'<td class="{cls[j]}">{c}</td>' if j < len(cls) and cls[j] else f"<td>{c}</td>"
                         for j, c in enumerate(r))
         out.append(f"<tr{rc}>{cells}</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "\n".join(out)
 
 
@@ -165,7 +166,7 @@ def _statement_texts(claim: Any) -> tuple[str, str]:
 
         from ._statement import statement_latex, statement_text
 
-        latex = statement_latex(st)
+        latex = "" if isinstance(st, str) else statement_latex(st)  # plain text has no LaTeX source
         text = (sympy.pretty(st, use_unicode=True) if isinstance(st, sympy.Basic) else statement_text(st))
     except Exception:  # noqa: BLE001 - fall back to str()
         pass
@@ -374,7 +375,7 @@ def _index_page(result: RunResult, counts: Mapping[str, int]) -> str:
         rcls.append("" if o.passed else "fail")
     b.append(_table(["claim", "title", "verdict", "expected", "strength", "controls refuted", "instances",
                      "margin", "time", "figures", "status"], rows,
-                    cls=["", "", "", "", "", "num", "num", "num", "num", "num", ""], row_cls=rcls))
+                    cls=["", "title", "", "", "", "num", "num", "num", "num", "num", ""], row_cls=rcls))
     env = ", ".join(f"{k} {v}" for k, v in sorted(result.environment.items()))
     b.append(f'<p class="muted">Environment: {_e(env or "not recorded")}.</p>')
     return _page(f"verify report ({result.profile})", "\n".join(b))
