@@ -15,7 +15,9 @@ process pool, or dask with ``--scheduler``), and writes ONE JSON report::
 * Sharding: the first two points run in-process (the first pays for imports; the second is timed);
   the others are grouped into tasks of ``ceil(min_task_seconds / t_second)`` points, so that each task
   takes at least ~``min_task_seconds`` (100 ms by default) and the per-task overhead (pickling,
-  scheduling) stays small.
+  scheduling) stays small -- but into at least 4 tasks per worker, since the points of a grid differ
+  in cost (the last ones of an (N, n, d) grid are the largest) and one huge task would leave the
+  other workers idle.
 * Streaming: each finished task's results are appended to ``<out>.partial.jsonl`` as they are
   collected (a crash or Ctrl-C keeps what finished); the final report is written atomically and the
   partial file removed.  An interrupted sweep writes its report with ``"interrupted": true``.
@@ -162,7 +164,10 @@ def run_sweep(name: str, fn: Callable[..., Any], points: Iterable[Mapping[str, A
             collect(_run_shard(fn, calib))
             n_tasks = 1
             per_point = max(results[-1]["wall_time"], 1e-4)
-            per_task = max(1, math.ceil(min_task_seconds / per_point))
+            rest = len(items) - len(calib)
+            # >= min_task_seconds per task, but >= 4 tasks per worker (points of a grid differ in cost)
+            per_task = max(1, min(math.ceil(min_task_seconds / per_point),
+                                  math.ceil(rest / (4 * max(1, workers)))))
             shards = [items[k:k + per_task] for k in range(len(calib), len(items), per_task)]
             n_tasks += len(shards)
             queue = list(shards)
@@ -257,7 +262,8 @@ def command(args: Any, package: str) -> int:
     prog = _progress(not args.no_progress, len(points))  # None unless stderr is a terminal
     try:
         with prog if prog is not None else contextlib.nullcontext():
-            res = run_sweep(sw.name, sw.fn, points, seed=args.seed, workers=args.workers,
+            res = run_sweep(sw.name, sw.fn, points, seed=args.seed,
+                            workers=session.workers if session is not None else args.workers,
                             executor=session.executor if session is not None else None, out=args.json,
                             min_task_seconds=args.min_task_seconds, description=sw.description,
                             grid=args.grid, progress=prog)

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from theorems.sweeps import SWEEPS, ddcl_critical_temperature
+from verify import SerialExecutor
 from verify._cli import EXIT_OK, EXIT_USAGE, main
 from verify._sweep import SWEEP_SCHEMA, run_sweep
 
@@ -43,8 +44,12 @@ def test_shards_hold_enough_points_for_the_task_time():
         return {"k2": point["k"] ** 2}
 
     res = run_sweep("toy", fn, [{"k": k} for k in range(50)], min_task_seconds=10.0)
-    assert res.report["tasks"] == 2 and res.report["points_per_task"] >= 48  # calibration + one shard
+    # long tasks wanted, but at least 4 per worker: 48 points after the calibration -> 4 tasks of 12
+    assert res.report["tasks"] == 1 + 4 and res.report["points_per_task"] == 12
     assert [r["result"]["k2"] for r in res.results] == [k * k for k in range(50)]
+    res = run_sweep("toy", fn, [{"k": k} for k in range(50)], min_task_seconds=10.0, workers=3,
+                    executor=SerialExecutor())  # an executor of 3 workers (in-process here)
+    assert res.report["tasks"] == 1 + 12 and res.report["points_per_task"] == 4
 
 
 def test_a_failing_point_is_recorded_not_dropped():
