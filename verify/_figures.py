@@ -43,11 +43,15 @@ SCALES = ("linear", "log")
 MAX_POINTS = 500
 
 _NUMBER_RE = re.compile(r"^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?(\s*/\s*\d+)?\s*$")
+#: an arb ball as python-flint prints it, "[m +/- r]" or "m +/- r": drawn at its midpoint
+_BALL_RE = re.compile(r"^\s*\[?\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*\+/-\s*"
+                      r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*\]?\s*$")
 
 
 def to_number(v: Any) -> float | None:
-    """A float for a JSON number, ``"inf"``/``"-inf"``/``"nan"``, or a decimal/rational string
-    (``"1/10"``); ``None`` for anything else (booleans are not numbers here)."""
+    """A float for a JSON number, ``"inf"``/``"-inf"``/``"nan"``, a decimal/rational string
+    (``"1/10"``) or an arb ball's text (``"[0.25 +/- 1e-30]"``, its midpoint); ``None`` for anything
+    else (booleans are not numbers here)."""
     if isinstance(v, bool) or v is None:
         return None
     if isinstance(v, (int, float)):
@@ -61,6 +65,9 @@ def to_number(v: Any) -> float | None:
                 return float(Fraction(s.replace(" ", "")))
             except (ValueError, ZeroDivisionError, OverflowError):
                 return None
+        ball = _BALL_RE.match(s)
+        if ball:
+            return float(ball.group(1))
     return None
 
 
@@ -340,7 +347,9 @@ def derived_figures(claim_id: str, check: str, details: Any, *, limit: int = 3) 
             if rows is not None:
                 names, cols = rows
                 series = [{"label": names[j], "x": cols[0], "y": cols[j]} for j in range(1, min(len(cols), 5))]
-                out.append(_derived(claim_id, check, name, series, names[0], "value"))
+                ordered = all(a < b for a, b in zip(cols[0], cols[0][1:]))  # a curve, else points
+                out.append(_derived(claim_id, check, name, series, names[0], "value",
+                                    kind="line" if ordered else "scatter"))
                 continue
             bars = _bars(v) if isinstance(v, Mapping) else None
             if bars is not None:

@@ -264,3 +264,12 @@ def test_derived_figures_draw_named_measurements_as_bars():
     assert events["series"][0]["x"] == ["onset", "focus", "dilution"]
     for f in figs:
         assert _figures.render_png(_figures.normalise(f))[:4] == b"\x89PNG"
+
+
+def test_ball_texts_are_read_at_their_midpoint_and_unordered_rows_are_points():
+    assert _figures.to_number("[0.25 +/- 1e-30]") == 0.25
+    assert _figures.to_number("-0.9 +/- 6.0e-74") == -0.9
+    assert _figures.to_number("[1 +/- 2] and more") is None
+    det = {"spectra": {"lazy": {"spectrum": [["-0.9 +/- 1e-70", 1], ["0.07 +/- 1e-70", 2], ["-0.2 +/- 1e-70", 15]]}}}
+    (fig,) = _figures.derived_figures("a.b", "certified", det)
+    assert fig["kind"] == "scatter" and fig["series"][0]["x"] == [-0.9, 0.07, -0.2]
