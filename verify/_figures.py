@@ -415,12 +415,15 @@ def render_png(fig: Mapping[str, Any], *, width: float = 6.4, height: float = 4.
         ticks = [c if len(c) <= 28 else c[:27] + "\u2026" for c in categories]
         ax.set_xticks(range(len(categories)), ticks, rotation=30 if len(categories) > 4 else 0,
                       ha="right" if len(categories) > 4 else "center", fontsize=8)
-    for ln in fig.get("hlines", ()):
+    # reference lines: grey first, then colours the series do not use first, so two lines stay apart
+    for k, ln in enumerate(fig.get("hlines", ())):
         if math.isfinite(ln["y"]) and (not ylog or ln["y"] > 0):
-            ax.axhline(ln["y"], color="0.3", linestyle="--", linewidth=1, label=ln.get("label") or None)
-    for ln in fig.get("vlines", ()):
+            ax.axhline(ln["y"], color=("0.3", "C3", "C4", "C5")[k % 4], linestyle="--", linewidth=1,
+                       label=ln.get("label") or None)
+    for k, ln in enumerate(fig.get("vlines", ())):
         if math.isfinite(ln["x"]) and (not xlog or ln["x"] > 0):
-            ax.axvline(ln["x"], color="0.5", linestyle=":", linewidth=1, label=ln.get("label") or None)
+            ax.axvline(ln["x"], color=("0.5", "C6", "C8", "C9")[k % 4], linestyle=":", linewidth=1.2,
+                       label=ln.get("label") or None)
     if drawn:
         if ylog:
             ax.set_yscale("log")
