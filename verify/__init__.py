@@ -9,6 +9,7 @@ Public API (explicit re-exports; the implementation lives in private modules):
 * profiles: :class:`Profile`, :func:`get_profile`, :data:`PROFILES`
 * catalogue: :func:`catalogue`, :class:`Registry`
 * running: :func:`run_claims`, :func:`run_claim`, :class:`RunResult`, :class:`ClaimOutcome`
+* sweeps: :class:`Sweep`, :func:`run_sweep`, :class:`SweepResult`
 * statements as code: :class:`ForAll`, :class:`Exists`, :class:`AllOf`, :func:`statement_of`,
   :func:`perturbations`, :class:`Derivation`, :class:`Step`; :mod:`observe` (pure builders of one
   :class:`Observation`); :func:`figure` (figure data for the report)
@@ -45,6 +46,7 @@ from ._runner import (
     run_claim,
     run_claims,
 )
+from ._sweep import Sweep, SweepResult, run_sweep
 from ._statement import AllOf, Exists, ForAll, is_formula, perturbations, statement_of
 from ._tally import SUB_CHECK, Gate, Observation, Tally, explore, reject
 from ._verdict import Counterexample, Evidence, Verdict, combine
@@ -79,6 +81,8 @@ __all__ = [
     "RegistryError",
     "RunResult",
     "SerialExecutor",
+    "Sweep",
+    "SweepResult",
     "Source",
     "Step",
     "Tally",
@@ -101,6 +105,7 @@ __all__ = [
     "reject",
     "run_claim",
     "run_claims",
+    "run_sweep",
     "statement_of",
     "unknown_evidence",
 ]

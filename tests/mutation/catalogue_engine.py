@@ -13,6 +13,8 @@ INTERRUPT = "pytest:tests/unit/engine/test_engine_interrupt.py"
 PROGRESS = "pytest:tests/unit/engine/test_engine_progress.py"
 DASK = "pytest:tests/unit/engine/test_engine_dask.py"
 TARGETS = "pytest:tests/unit/engine/test_control_targets.py"
+HTML = "pytest:tests/unit/engine/test_html_report.py"
+SWEEP = "pytest:tests/unit/engine/test_sweep.py"
 
 _RUNNER = "verify/_runner.py"
 _VERDICT = "verify/_verdict.py"
@@ -24,6 +26,8 @@ _DERIVATION = "verify/_derivation.py"
 STATEMENTS = "pytest:tests/unit/engine/test_statements.py"
 SHARDS = "pytest:tests/unit/engine/test_engine_shards.py"
 _REPORT = "verify/_report.py"
+_HTML = "verify/_html.py"
+_SWEEP = "verify/_sweep.py"
 
 
 def _m(id, path, old, new, kills, why):
@@ -216,6 +220,25 @@ MUTATIONS: list[Mutation] = [
        "        return True\n",
        (TARGETS,), "a Gate asserts every sub-check under a control variant: an unrelated failing sub-check "
        "can refute the control"),
+    # the HTML report and sweeps
+    _m("engine.html_not_escaped", _HTML,
+       'return escape("" if text is None else str(text), quote=True)',
+       'return "" if text is None else str(text)',
+       (HTML,), "report text (titles, notes, counterexamples) lands in the HTML unescaped: markup and "
+       "scripts from a report run in the reader's browser"),
+    _m("engine.html_figure_not_written", _HTML,
+       "_write_bytes(root / src, _figures.render_png(fig))",
+       "_figures.render_png(fig)",
+       (HTML,), "a claim page points at figure files that were never written"),
+    _m("engine.html_dir_not_checked", "verify/_cli.py",
+       "            check_html_dir(args.html)\n",
+       "            pass\n",
+       (HTML,), "an unwritable --html directory is found only after the whole run, not before (exit 4)"),
+    _m("engine.sweep_seed_from_shard", _SWEEP,
+       "rec[\"result\"] = _plain(fn(point, seed))",
+       "rec[\"result\"] = _plain(fn(point, items[0][2]))",
+       (SWEEP,), "a point's seed depends on the shard it landed in: results change with the sharding "
+       "and the executor"),
     # statements as code (issue 11)
     _m("engine.strict_relation_lenient", _EVALUATE,
        '"StrictLessThan": d < -t,',
