@@ -306,44 +306,6 @@ def unique_minimal(*, seed: int, profile: Profile, variant: str = "statement") -
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
-def _sympy_to_acb(expr: Any) -> Any:
-    """A complex ball containing the sympy number ``expr`` (+, *, integer and rational powers on the
-    principal branch -- sympy's convention for numbers --, I, pi); call inside ``arb_precision``."""
-    import flint
-    import sympy as sp
-
-    if isinstance(expr, sp.Rational):
-        return flint.acb(flint.fmpq(int(expr.p), int(expr.q)))
-    if expr is sp.I:
-        return flint.acb(0, 1)
-    if expr is sp.pi:
-        return flint.acb(flint.arb.pi())
-    if isinstance(expr, sp.Add):
-        out = flint.acb(0)
-        for a in expr.args:
-            out = out + _sympy_to_acb(a)
-        return out
-    if isinstance(expr, sp.Mul):
-        out = flint.acb(1)
-        for a in expr.args:
-            out = out * _sympy_to_acb(a)
-        return out
-    if isinstance(expr, sp.Pow) and isinstance(expr.exp, sp.Rational):
-        base = _sympy_to_acb(expr.base)
-        e = expr.exp
-        if e.q == 1:
-            k = int(e.p)
-            out = flint.acb(1)
-            for _ in range(abs(k)):
-                out = out * base
-            return out if k >= 0 else 1 / out
-        if e.q == 2 and base.imag == 0 and base.real > 0:
-            r = base.real.sqrt()
-            return flint.acb(r ** abs(int(e.p)) if e.p > 0 else 1 / r ** abs(int(e.p)))
-        return base ** flint.acb(flint.fmpq(int(e.p), int(e.q)))  # principal branch
-    raise TypeError(f"cannot enclose {type(expr).__name__}: {expr}")
-
-
 def max_real_algebraic(values: list[Any], *, bits: int = 128, max_bits: int = 4096) -> Any:
     """The largest of real algebraic sympy numbers, decided rigorously; ``None`` when undecided.
 
@@ -355,6 +317,7 @@ def max_real_algebraic(values: list[Any], *, bits: int = 128, max_bits: int = 40
     """
     import sympy as sp
 
+    from numerics.krawczyk import sympy_to_arb
     from numerics.precision import arb_precision
 
     if not values:
@@ -372,7 +335,7 @@ def max_real_algebraic(values: list[Any], *, bits: int = 128, max_bits: int = 40
     b = int(bits)
     while b <= max_bits:
         with arb_precision(b):
-            balls = [_sympy_to_acb(sp.sympify(v)) for v in values]
+            balls = [sympy_to_arb(sp.sympify(v), {}, complex_balls=True) for v in values]
             if any(not z.imag.contains(0) for z in balls):
                 raise ValueError(f"max_real_algebraic() needs real values: {values}")
             re = [z.real for z in balls]
