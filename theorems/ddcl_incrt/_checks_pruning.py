@@ -26,7 +26,7 @@ import numpy as np
 from numerics.precision import Tri, arb_precision, float_tolerance, tri_gt
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
-from ._checks_separation import _count_above
+from ._checks_separation import _count_above, top_eigenvalue_order
 from .dictionary import gibbs, grad_live_Lq
 from .incrt import growth_signal, residual_operator
 
@@ -294,7 +294,8 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
     every j whose margin c lambda_j(C_full)/tau - 1 exceeds (c/tau)(eps + sqrt(lambda_1(C_sub) eps)),
     certified in arb (eigenvalues of C_full enclosed), the count of unstable modes of C_sub is >= j.
     ``variant="bound_halved"`` uses half the R2 bound in the margin condition; ``variant="unchanged"``
-    (without margin) claims pruning never changes the number of unstable directions."""
+    (without margin) claims pruning leaves lambda_1 of the dictionary input unchanged, decided exactly
+    (:func:`top_eigenvalue_order`; sub-check ``lambda_1``), the quantity whose drop makes the count fall."""
     from numerics.linalg import exact_spectrum
 
     rng = np.random.default_rng(seed)
@@ -331,8 +332,17 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
         pruned = [i for i in range(len(C)) if i not in keep]
         inst = {"C_full": [[str(x) for x in r] for r in C], "kept": keep, "K": K, "c": c, "tau": str(tau)}
         before, after = _count_above(C, tau / c), _count_above(Cs, tau / c)
+        if not with_margin and variant == "unchanged":
+            # the control's own quantity: lambda_1 of the dictionary input, ordered exactly
+            order = top_eigenvalue_order(C, Cs)
+            tally.exact(order == 0, margin=order, counterexample=lambda: refuted(
+                f"pruning changes lambda_1 of the dictionary input (sign of the change: {order})", **inst,
+                sub_check="lambda_1"))
+            if order != 0:
+                break
+            continue
         if not with_margin:
-            ok = after == before if variant == "unchanged" else after >= before
+            ok = after >= before
             tally.exact(ok, margin=after - before, counterexample=lambda: refuted(
                 f"pruning lowers the number of unstable directions from {before} to {after}: before "
                 f"c lambda_1/tau > 1, after < 1 (collapse becomes stable)", **inst, sub_check="count"))
