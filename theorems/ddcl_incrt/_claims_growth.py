@@ -7,6 +7,7 @@ from verify import Check, Claim, Control, Source, Verdict
 
 from . import _checks_faithful as _fai
 from . import _checks_growth as _gro
+from . import _statements_growth as _sg
 
 PAPER = "2604.01880"
 
@@ -29,8 +30,8 @@ SIGNAL = Claim(
            "the main direction (principal eigenvector) that the existing heads fail to cover, and "
            "creates a new head."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L26",
-    statement=_text("S = 1/2 [G, M_a], tr S = 0, lambda_max(A_res) >= 0 >= lambda_min(A_res), S = 0 if G = gI, "
-                    "|S|_2 <= |G|_2 |M_a|_2, #{lambda_j(S) > 0} <= min(rank M_a, d - 1)"),
+    statement=_sg.signal_statement,
+    derivation=_sg.signal_derivation,
     hypotheses=("G symmetric PSD", "M_a antisymmetric", "U orthonormal"),
     reading="R1 of spec §3.9, every item.",
     checks=(
@@ -59,7 +60,8 @@ SPECTRAL_ORDER = Claim(
     quote=("It was confirmed that heads are added in order of the magnitude of the eigenvalues "
            "(eigenvalue) of the residual information."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L53",
-    statement=_text("range U in range U'  =>  lambda_max(P'SP') <= lambda_max(PSP); greedy births = lambda_1 >= lambda_2 >= ..."),
+    statement=_sg.spectral_order_statement,
+    derivation=_sg.spectral_order_derivation,
     hypotheses=("S fixed while heads are born", "nested recorded subspaces"),
     reading="R1 (fixed operator); a head's granularity is its birth eigenvalue.",
     checks=(Check("float", _gro.spectral_order, description="traceless spectra realised as commutators"),),
@@ -78,8 +80,7 @@ UNIQUE = Claim(
     quote=("This is a **unique and minimally sufficient (minimal sufficient)** structure, regardless "
            "of initialization randomness (Theorem 10)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L44",
-    statement=_text("greedy growth stops after K = #{lambda_j(S) > theta} births, lambda_max(A_res) <= theta, "
-                    "every sufficient U has >= K columns, span = E_{>theta}(S)"),
+    statement=_sg.unique_statement,
     hypotheses=("fixed S", "theta > 0", "exact greedy growth (top eigenvectors)"),
     reading=(
         "Seed Theorem 10 ('the final hierarchy is unique and minimal sufficient whatever the "
@@ -105,7 +106,7 @@ UNIQUE_R0 = Claim(
     quote=("This is a **unique and minimally sufficient (minimal sufficient)** structure, regardless "
            "of initialization randomness (Theorem 10)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L44",
-    statement=_text("every sufficient U with K columns spans E_{>theta}(S)"),
+    statement=_sg.only_minimal_statement,
     hypotheses=("fixed S, theta > 0",),
     reading=("Exact counterexample: G = diag(3, 2, 1), M_a = 2(e1 e2^T - e2 e1^T), S = e1 e2^T + e2 e1^T, "
              "theta = 1/2 (K = 1): greedy u = (e1+e2)/sqrt2 leaves lambda_max = 0, the alternative "
@@ -129,9 +130,7 @@ UNIQUE_ONLINE = Claim(
     quote=("This is a **unique and minimally sufficient (minimal sufficient)** structure, regardless of "
            "initialization randomness (Theorem 10)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L44",
-    statement=_text("for every tracker initialisation: #heads = K = #{lambda_j(S) > theta}, "
-                    "lambda_max(A_res) <= theta, every K - 1 of the heads leave lambda_max(A_res) > theta, "
-                    "births in decreasing eigenvalue order, span within 0.3 rad of E_{>theta}(S)"),
+    statement=_sg.unique_online_statement,
     hypotheses=("fixed S (frozen attention signal), a 20 % eigenvalue gap at theta",
                 "INCRT's online procedure: coupled normalised tracker, scale-consistent dwell time "
                 "(experiments.online_grow)"),

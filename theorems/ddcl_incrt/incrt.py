@@ -66,7 +66,14 @@ def asymmetry_index(M: Any) -> float:
 
 
 def growth_signal(G: Any, Ma: Any) -> np.ndarray:
-    """``S = sym(G M_a) = 1/2 (G M_a + (G M_a)^T)``; G symmetric PSD, M_a antisymmetric."""
+    """``S = sym(G M_a) = 1/2 (G M_a + (G M_a)^T)``; G symmetric PSD, M_a antisymmetric.
+
+    Two sympy matrices give the sympy matrix (same formula, exact; symbolic entries allowed)."""
+    if type(G).__module__.startswith("sympy") and type(Ma).__module__.startswith("sympy"):
+        if G.shape != Ma.shape or G.shape[0] != G.shape[1]:
+            raise InputError("Ma", f"must be square with the shape of G {G.shape}", f"shape {Ma.shape}")
+        Xs = G * Ma
+        return (Xs + Xs.T) / 2
     G, Ma = _square(G, "G"), _square(Ma, "Ma")
     if G.shape != Ma.shape:
         raise InputError("Ma", f"must have the shape of G {G.shape}", f"shape {Ma.shape}")
