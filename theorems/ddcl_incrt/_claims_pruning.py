@@ -5,12 +5,9 @@ from __future__ import annotations
 from verify import Check, Claim, Control, Source, Verdict
 
 from . import _checks_pruning as _pru
+from . import _statements_pruning as _sp
 
 PAPER = "2604.01880"
-
-
-def _text(s):
-    return lambda: s
 
 
 
@@ -26,9 +23,8 @@ PRUNING = Claim(
     quote=("It was proved that even when heads are removed, the prototypes of the remaining heads do "
            "not collapse, and rather the separation force is maintained or increases (Theorem 6)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L46",
-    statement=_text("R1 per-head invariance; R2 0 <= lambda_j(C_full) - lambda_j(C_sub) <= eps + sqrt(lambda_1 eps) "
-                    "(M-cat), <= eps + 2 sqrt(lambda_1 eps) (M-add); R3 distance drop <= 4 N eps_tr / min n_k; "
-                    "R4 |Delta lambda_max(A_res)| <= |G M_a^h|_2 <= |G M_a^h|_F"),
+    statement=_sp.safety_statement,
+    derivation=_sp.safety_derivation,
     hypotheses=("PSD block covariances", "R3: F-stationary point with n_k > 0", "R4: orthonormal U"),
     reading=(
         "Seed Theorem 6 ('removing a head neither collapses the other prototypes nor weakens the "
@@ -70,7 +66,7 @@ PRUNING_KEPT = Claim(
     quote=("It was proved that even when heads are removed, the prototypes of the remaining heads do "
            "not collapse, and rather the separation force is maintained or increases (Theorem 6)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L46",
-    statement=_text("#{j : c lambda_j(C_sub) > tau} >= #{j : c lambda_j(C_full) > tau}"),
+    statement=_sp.force_kept_statement,
     hypotheses=("shared dictionary, M-cat",),
     reading=("Exact counterexample: C_full = [[1, 1/10], [1/10, 1/50]], K = 2, c = 4, tau = 201/50: "
              "before pruning c lambda_1/tau = 4 (51 + sqrt 2501)/100 / (201/50) > 1 (since sqrt 2501 > 49.5), "
@@ -93,8 +89,7 @@ PRUNING_MARGIN = Claim(
     quote=("It was proved that even when heads are removed, the prototypes of the remaining heads do "
            "not collapse, and rather the separation force is maintained or increases (Theorem 6)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L46",
-    statement=_text("c lambda_j(C_full)/tau - 1 > (c/tau)(eps + sqrt(lambda_1(C_sub) eps)) => "
-                    "#{i : c lambda_i(C_sub) > tau} >= j"),
+    statement=_sp.margin_statement,
     hypotheses=("shared dictionary, M-cat",),
     reading="HOLDS-IF the margin exceeds the R2 bound; certified with arb enclosures and exact counts.",
     checks=(Check("certified", _pru.force_kept, {"with_margin": True}, description="arb margin test + exact counts"),),
@@ -114,8 +109,7 @@ PRUNING_PER_HEAD = Claim(
     quote=("It was proved that even when heads are removed, the prototypes of the remaining heads do "
            "not collapse, and rather the separation force is maintained or increases (Theorem 6)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L46",
-    statement=_text("per-head dictionaries: after removing head h every other head's trained prototypes and "
-                    "temperature are bitwise those of the full model (so its separation force is maintained)"),
+    statement=_sp.per_head_statement,
     hypotheses=("each head has its own dictionary on its own channel (seed L46, L55: a head's prototypes)",
                 "immediately after the removal (the encoder is not retrained)"),
     reading=("The seed's object is 'the prototypes of the remaining heads', i.e. per-head dictionaries "

@@ -91,3 +91,17 @@ def symbolic_truth(expr: Any, subs: Mapping[Any, Any]) -> bool | None:
         raise TypeError(f"symbolic_truth: not a Boolean of relations: {e}")
 
     return dec(expr)
+
+
+def record(tally: Any, statement: Any, values: Mapping[str, Any], *, part: str, tol: float | None = None,
+           counterexample: Any = None, sub: str | None = None) -> Observation:
+    """``tally.statement(...)`` that also takes numpy arrays (evaluated entrywise by
+    :func:`part_observation`), recorded as sub-check ``sub`` (default: the part); a refutation carries
+    ``counterexample`` (a Counterexample or a callable) when given."""
+    obs = part_observation(statement, values, part, tol=tol)
+    if obs.level is Verdict.REFUTED and counterexample is not None:
+        ce = counterexample() if callable(counterexample) else counterexample
+        obs = dataclasses.replace(obs, counterexample=dataclasses.replace(
+            ce, data={**dict(ce.data), "sub_check": sub or part}))
+    with tally.sub(sub or part):
+        return tally.add(obs)
