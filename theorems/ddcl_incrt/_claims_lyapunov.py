@@ -7,12 +7,9 @@ from verify import Check, Claim, Control, Source, Verdict
 from . import _checks_faithful as _fai
 from . import _checks_lyapunov as _lya
 from . import _checks_lyapunov_unbounded as _lyu
+from . import _statements_lyapunov as _sl
 
 PAPER = "2604.01880"
-
-
-def _text(s):
-    return lambda: s
 
 
 
@@ -29,8 +26,8 @@ LYAPUNOV = Claim(
            "for the entire system that includes all of the growth, pruning (pruning), and training "
            "stages, it was proved that the system converges stably (Theorem 8)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L45",
-    statement=_text("F_rel = F_tau(P; Y_H) - tr C_H: non-increasing on pieces (L1), continuous at growth (L2), "
-                    "rises by <= eps_tr at a pruning (L3); <= d growth events (L4)"),
+    statement=_sl.free_energy_statement,
+    derivation=_sl.free_energy_derivation,
     hypotheses=("stopgrad / F-gradient prototypes, fixed tau, eta <= 1/2",
                 "channels frozen between events; new coordinates initialised at the channel mean"),
     reading=(
@@ -69,7 +66,7 @@ LYAPUNOV_FULL = Claim(
            "for the entire system that includes all of the growth, pruning (pruning), and training "
            "stages, it was proved that the system converges stably (Theorem 8)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L45",
-    statement=_text("full-gradient descent on L_q (live assignments) converges to a finite limit"),
+    statement=_sl.full_gradient_statement,
     hypotheses=("full mode", "fixed tau"),
     reading=("Full-gradient training descends L_q, so L_q is itself a Lyapunov function of that flow; measuring "
              "F along it pairs a functional with a flow no source pairs.  What fails is convergence.  "
@@ -95,8 +92,7 @@ LYAPUNOV_AS_STATED = Claim(
            "for the entire system that includes all of the growth, pruning (pruning), and training "
            "stages, it was proved that the system converges stably (Theorem 8)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L45",
-    statement=_text("through training, growth and pruning the system converges, with a piecewise free energy "
-                    "as Lyapunov function"),
+    statement=_sl.as_stated_statement,
     hypotheses=("the functional, the training mode and the encoder coupling are not given in the sources",),
     reading=("The sources name neither the training mode nor the functional beyond 'piecewise free energy'. "
              "Candidates: ddcl.lyapunov.free_energy (repaired: stop-gradient training at fixed tau, F_rel "

@@ -109,7 +109,7 @@ def per_head_statement() -> Any:
 def variant(statement: Any, part: str, change: str) -> Any:
     """A control's false statement from the claim's own part ``part`` (an AllOf with that part only):
     ``no_sqrt`` drops every square-root term, ``sqrt_once`` turns 2 sqrt(.) into sqrt(.), ``halve:NAME``
-    replaces the symbol NAME by NAME/2, ``constant:a/b`` replaces the integer a by b, ``scale_rhs:a/b``
+    replaces the symbol NAME by NAME/2, ``zero:NAME`` by 0, ``constant:a/b`` replaces the integer a by b, ``scale_rhs:a/b``
     multiplies every right-hand side by a/b (top-level relations of the part)."""
     import sympy as sp
 
@@ -126,6 +126,10 @@ def variant(statement: Any, part: str, change: str) -> Any:
         name = change.split(":", 1)[1]
         sym = next(x for x in expr.free_symbols if x.name == name)
         new = expr.xreplace({sym: sym / 2})
+    elif change.startswith("zero:"):
+        name = change.split(":", 1)[1]
+        sym = next(x for x in expr.free_symbols if x.name == name)
+        new = expr.xreplace({sym: sp.Integer(0)})
     elif change.startswith("constant:"):
         a, b = change.split(":", 1)[1].split("/")
         new = expr.xreplace({sp.Integer(int(a)): sp.Integer(int(b))})
