@@ -6,12 +6,9 @@ from verify import Check, Claim, Control, Source, Verdict
 
 from . import _checks_tracker as _trk
 from . import _checks_tracker_coupled as _trkc
+from . import _statements_tracker as _st
 
 PAPER = "2604.01880"
-
-
-def _text(s):
-    return lambda: s
 
 
 
@@ -26,8 +23,7 @@ TRACKER_FIXED = Claim(
                   "(Delta_+ + Delta_-), eta_+ = 1/(10 d), eta_- = eta_+/2)", "§2.4, §5.3"),
     provenance=("companion", "derived"),
     strength="code",
-    statement=_text("u_+ <- normalise(u_+ + eta_+ [(A u_+ - R(u_+) u_+) - (1 - gamma*)(u_+^T A u_-) u_-]) "
-                    "(with the coded MCA step for u_-) converges to v_1 for A = c A0, every c > 0, every start"),
+    statement=_st.convergence_statement,
     hypotheses=("fixed step eta_+ = 1/(10 d) = 1/60", "random starts as the code re-seeds them"),
     reading=("The growth signal scales as s^2 with the token scale, so the tracker must work at every scale.  "
              "Run as the code writes it (incrt.tracker_step, coupling on), on A0 = diag(1, 0.5, 0.2, 0, -0.2, -1.5) "
@@ -53,8 +49,7 @@ TRACKER_COUPLED_THRESHOLDS = Claim(
     source=Source(PAPER, "INCRT companion code's coupled tracker; thresholds derived", "§2.4, §5.3"),
     provenance=("companion", "derived"),
     strength="derived",
-    statement=_text("c < 2/(eta (lambda_1 - lambda_d)) => v_1 stable for every u_-; "
-                    "c > 2/(eta (lambda_1 - lambda_{d-1})) => unstable for every u_-"),
+    statement=_st.coupled_thresholds_statement,
     hypotheses=("A = c diag(1, 0.5, 0.2, 0, -0.2, -1.5)", "eta_+ = 1/60, eta_- = 1/120, gamma* = 5/18"),
     reading=("Linearised at u_+ = v_1 with u_- = w, the coupled Oja step is delta -> (I - eta (I - (1 - gamma*) w w^T) "
              "B) delta, B = lambda_1 - A on v_1-perp: a rank-one PSD decrease of B, whose eigenvalues lie in "
@@ -82,7 +77,7 @@ TRACKER_UNCOUPLED = Claim(
                   "eta_- = 0)", "§5.3"),
     provenance=("derived",),
     strength="derived",
-    statement=_text("u <- normalise(u + eta (A u - R(u) u)) with eta = 1/60 converges to v_1 for A = c A0, every c > 0"),
+    statement=_st.convergence_statement,
     hypotheses=("fixed step eta = 1/(10 d)", "start u(0) = (1, ..., 1)/sqrt(d)"),
     reading=("Not the code's tracker (see ddcl.growth.tracker_fixed_step): the Oja step alone, run through "
              "incrt.tracker_step with the coupling switched off.  Regression case A0 = diag(1, 0.5, 0.2, 0, -0.2, -1.5), "
@@ -103,7 +98,7 @@ TRACKER_NORM = Claim(
     source=Source(PAPER, "repaired tracker step", "§5.3"),
     provenance=("derived", "reading"),
     strength="derived",
-    statement=_text("eta = eta_0/|A|_2, eta_0 < 1  =>  Oja converges to v_1 (simple top eigenvalue) at every scale"),
+    statement=_st.convergence_statement,
     hypotheses=("lambda_1(A) simple", "start not orthogonal to v_1"),
     reading="The repair of §5.3; checked on the regression operator at 8 scales and random gapped operators.",
     checks=(Check("scales", _trk.oja_scales, {"step": "normalised"}, description="same operators as the refuted claim"),),
@@ -119,7 +114,7 @@ TRACKER_MCA = Claim(
     source=Source(PAPER, "INCRT companion code's MCA-EXIN step", "§2.4, §5.6"),
     provenance=("companion", "derived"),
     strength="code",
-    statement=_text("coded MCA step: R(u_-) -> lambda_min(A_res)"),
+    statement=_st.mca_statement,
     hypotheses=("A_res indefinite (lambda_min <= 0 always, spec §3.9)",),
     reading=("The factor y = u^T A u reverses the step when y < 0; regression case A = diag(1, .6, .3, .1, "
              "-.1, -.3, -.6, -1), eta_- = 1/160, gamma* = 0.5, u_+ = e1: after 1e4 steps R(u_-) = 0.0000, "
@@ -138,7 +133,7 @@ TRACKER_MCA_OK = Claim(
     source=Source(PAPER, "repaired MCA step", "§5.6"),
     provenance=("derived",),
     strength="derived",
-    statement=_text("MCA step without y: R(u_-) -> lambda_min, |cos(u_-, v_min)| -> 1"),
+    statement=_st.mca_statement,
     hypotheses=("as the refuted claim",),
     reading="The repair of §5.6 on the same regression case.",
     checks=(Check("mca", _trk.mca_bottom, {"mca_factor": False}, description="the step without the factor y"),),
@@ -153,7 +148,7 @@ DWELL = Claim(
     source=Source(PAPER, "INCRT companion code: T_d = ceil(kappa ln(1/eps)/(eta Delta^2))", "§2.4, §5.5"),
     provenance=("companion", "derived"),
     strength="code",
-    statement=_text("T_d >= steps for sin angle < eps, kappa = 2, eps = 0.05, at every scale"),
+    statement=_st.dwell_code_statement,
     hypotheses=("eta = 1/60 fixed",),
     reading=("T_d scales as c^-2 but a fixed-step Oja iteration needs ~c^-1 steps: on A = c A0, start "
              "u(0) = g/|g| with g = default_rng(0).standard_normal(6), steps needed counted with the uncoupled "
@@ -163,7 +158,7 @@ DWELL = Claim(
     checks=(Check("dwell", _trk.dwell, {"rule": "code"}, description="c in {0.1, 1, 10}"),),
     controls=(Control("within_10x", "T_d is within 10x of the steps needed (it over-waits 37.0x at c = 0.1)",
                       Check("dwell", _trk.dwell, {"rule": "code", "max_overwait": 10.0}),
-                      targets="dwell"),),
+                      targets="overwait"),),
     expected=Verdict.REFUTED,
     condition=("scale-consistent T = ceil(kappa ln(1/eps)/(eta_0 Delta/|A|_2)) with eta = eta_0/|A|_2 "
                "(ddcl.growth.dwell_time_normalised)"),
@@ -175,7 +170,8 @@ DWELL_OK = Claim(
     source=Source(PAPER, "repaired dwell time", "§5.5"),
     provenance=("derived", "reading"),
     strength="derived",
-    statement=_text("T = ceil(kappa ln(1/eps)/(eta_0 Delta/|A|_2)) >= steps needed, eta = eta_0/|A|_2"),
+    statement=_st.dwell_normalised_statement,
+    derivation=_st.dwell_normalised_derivation,
     hypotheses=("eta_0 = 1/2, kappa = 2, eps = 0.05",),
     reading=("Both T and the steps needed are invariant under A -> cA; measured on the regression operator. "
              "Checked from both sides: T covers the start g/|g|, g = default_rng(0).standard_normal(6), and on "

@@ -33,6 +33,8 @@ __all__ = [
     "tracker_step",
     "realise_commutator",
     "plane_generator",
+    "dwell_time_code",
+    "dwell_time_normalised",
 ]
 
 
@@ -210,6 +212,36 @@ def tracker_step(A: np.ndarray, up: np.ndarray, um: np.ndarray, eta_p: float, et
     um = um - (um @ up) * up
     um = um / np.linalg.norm(um)
     return up, um
+
+
+def _positive(x: Any, name: str) -> float:
+    if isinstance(x, (bool, np.bool_, str, bytes)) or x is None:
+        raise InputTypeError(name, "must be a real number", x)
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise InputTypeError(name, "must be a real number", x) from None
+    if not math.isfinite(v) or v <= 0:
+        raise InputError(name, "must be finite and > 0", x)
+    return v
+
+
+def dwell_time_code(eta: float, gap: float, *, kappa: float = 2.0, eps: float = 0.05) -> int:
+    """The companion code's dwell time ``T_d = ceil(kappa ln(1/eps) / (eta Delta^2))`` (spec §2.4; the
+    code uses 1e4 when Delta < 1e-8).  Scales as c^-2 under A -> c A."""
+    eta, gap, kappa, eps = (_positive(eta, "eta"), _positive(gap, "gap"), _positive(kappa, "kappa"),
+                            _positive(eps, "eps"))
+    if gap < 1e-8:
+        return 10**4
+    return math.ceil(kappa * math.log(1 / eps) / (eta * gap**2))
+
+
+def dwell_time_normalised(eta0: float, gap: float, norm: float, *, kappa: float = 2.0, eps: float = 0.05) -> int:
+    """The scale-consistent dwell time ``T = ceil(kappa ln(1/eps) / (eta_0 Delta / |A|_2))`` for the
+    normalised step eta = eta_0/|A|_2 (spec §5.5): invariant under A -> c A."""
+    eta0, gap, norm, kappa, eps = (_positive(eta0, "eta0"), _positive(gap, "gap"), _positive(norm, "norm"),
+                                   _positive(kappa, "kappa"), _positive(eps, "eps"))
+    return math.ceil(kappa * math.log(1 / eps) / (eta0 * gap / norm))
 
 
 def plane_generator(a: Any, b: Any, m: float = 1.0) -> np.ndarray:
