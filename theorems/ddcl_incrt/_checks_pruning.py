@@ -28,7 +28,7 @@ from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
 from verify._evaluate import decide
 from verify._statement import select
 
-from ._statement_eval import record
+from ._statement_eval import record, rhs_value
 from ._checks_separation import _count_above, top_eigenvalue_order
 from .dictionary import gibbs, grad_live_Lq
 from .incrt import growth_signal, residual_operator
@@ -88,14 +88,7 @@ def _statements(variant: str) -> dict[str, Any]:
 
 def _rhs(sts: dict[str, Any], part: str, values: dict[str, Any]) -> float:
     """The bound of part ``part`` (the right-hand side of its relation), evaluated on ``values``."""
-    import sympy as sp
-
-    from verify._evaluate import evaluate
-    from verify._statement import select
-
-    rel = select(sts[part], part)
-    rel = rel if isinstance(rel, sp.core.relational.Relational) else rel.args[0]
-    return float(evaluate(rel.rhs, values))
+    return rhs_value(sts[part], part, values)
 
 
 def _r4_chain(G: np.ndarray, heads: list[np.ndarray], h: int, U: np.ndarray) -> tuple[float, float, float, float]:

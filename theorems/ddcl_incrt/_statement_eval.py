@@ -105,3 +105,16 @@ def record(tally: Any, statement: Any, values: Mapping[str, Any], *, part: str, 
             ce, data={**dict(ce.data), "sub_check": sub or part}))
     with tally.sub(sub or part):
         return tally.add(obs)
+
+
+def rhs_value(statement: Any, part: str, values: Mapping[str, Any]) -> float:
+    """The right-hand side of part ``part``'s relation (its first relation when the part is an And),
+    evaluated on ``values``: the bound a witness must approach, read from the statement itself."""
+    import sympy as sp
+
+    from verify._evaluate import evaluate
+    from verify._statement import select
+
+    rel = select(statement, part)
+    rel = rel if isinstance(rel, sp.core.relational.Relational) else rel.args[0]
+    return float(evaluate(rel.rhs, values))
