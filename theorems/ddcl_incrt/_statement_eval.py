@@ -99,8 +99,9 @@ def record(tally: Any, statement: Any, values: Mapping[str, Any], *, part: str, 
     :func:`part_observation`), recorded as sub-check ``sub`` (default: the part); a refutation carries
     ``counterexample`` (a Counterexample or a callable) when given."""
     obs = part_observation(statement, values, part, tol=tol)
-    if obs.level is Verdict.REFUTED and counterexample is not None:
-        ce = counterexample() if callable(counterexample) else counterexample
+    if obs.level is Verdict.REFUTED:
+        ce = obs.counterexample if counterexample is None else (
+            counterexample() if callable(counterexample) else counterexample)
         obs = dataclasses.replace(obs, counterexample=dataclasses.replace(
             ce, data={**dict(ce.data), "sub_check": sub or part}))
     with tally.sub(sub or part):
