@@ -1,0 +1,36 @@
+"""Users' models (issue 12): torch.nn.MultiheadAttention dropped into the paper's softmax
+interpolating transformer interpolates within the dtype-derived budget; broken sublayers are caught."""
+
+from __future__ import annotations
+
+import pytest
+
+from verify import Verdict, check_model
+
+from examples.interp_user_attention import MHASublayer, ResidualInside, SoftmaxOverQueries
+
+
+def test_multihead_attention_interpolates_the_datasets():
+    out = check_model("interp.softmax.exact", MHASublayer())
+    ev = out.checks[0].evidence
+    assert out.verdict is Verdict.CONSISTENT and ev.instances >= 3 and ev.margin_min >= 0
+
+
+@pytest.mark.parametrize("layer", [SoftmaxOverQueries(), ResidualInside()], ids=lambda l: type(l).__name__)
+def test_broken_sublayers_are_caught(layer):
+    out = check_model("interp.softmax.exact", layer)
+    ce = out.checks[0].evidence.counterexample
+    assert out.verdict is Verdict.REFUTED
+    assert ce.description.startswith(f"interp.softmax.exact on {type(layer).__name__}") and "margin" in ce.description
+    assert "inputs" in ce.data["values"]["instance"]
+
+
+def test_a_sublayer_returning_the_wrong_shape_gets_a_clear_error():
+    from verify import InputError
+
+    with pytest.raises(InputError, match="attention_layer"):
+        check_model("interp.softmax.exact", lambda X, A, V, tau: X[:1])
+
+
+def test_the_fixture_takes_a_model(verify_claim):
+    assert verify_claim("interp.softmax.exact", model=MHASublayer()).passed
