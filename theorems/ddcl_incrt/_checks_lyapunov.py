@@ -22,7 +22,7 @@ import numpy as np
 from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
 
 from ._statement_eval import record, rhs_value
-from .dictionary import covariance, free_energy, gibbs, grad_detached, grad_live_Lq, sqdist_matrix
+from .dictionary import covariance, free_energy, gibbs, grad_detached, grad_live_Lq
 
 
 def _step(Z: np.ndarray, P: np.ndarray, tau: float, eta: float, mode: str) -> np.ndarray:

@@ -19,7 +19,7 @@ import numpy as np
 
 from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
 
-from .dictionary import all_losses, grad_detached, grad_live_Lq, gibbs
+from .dictionary import all_losses, gibbs, grad_detached, grad_live_Lq
 
 Z2 = np.array([[-0.3], [0.3]])
 P0 = np.array([[0.0], [2.0]])

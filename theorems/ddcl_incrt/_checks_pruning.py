@@ -28,8 +28,8 @@ from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
 from verify._evaluate import decide
 from verify._statement import select
 
-from ._statement_eval import record, rhs_value
 from ._checks_separation import _count_above, top_eigenvalue_order
+from ._statement_eval import record, rhs_value
 from .dictionary import gibbs, grad_live_Lq
 from .incrt import growth_signal, residual_operator
 
