@@ -57,37 +57,66 @@ def _chains(profile: Profile) -> list[Any]:
     return [MarkovChain.lazy(["3/5", "1/4", "3/20"], lam) for lam in lams]
 
 
-def saddle_eigenstructure(model: Any, *, seed: int, profile: Profile) -> Evidence:
-    """focus.stage2.saddle_eigenstructure on the user's loss (module docstring)."""
+def _jacobian(model: Any, ch: Any, theta: Any) -> tuple[Any, Any, float]:
+    """(J, its eigenvalues, the threshold below which an eigenvalue counts as zero): J = -Hessian of the
+    user's population loss at ``theta`` (torch.func), symmetrised; threshold 8 n eps max(1, max|J|)."""
     import torch
     from torch.func import hessian
 
-    from .flow import Shapes, theta_c1, unpack
+    from .flow import Shapes, unpack
+
+    sh = Shapes(ch.d, M, MK)
+    pi = torch.tensor(ch.pi, dtype=torch.float64)
+    P = torch.tensor(ch.P, dtype=torch.float64)
+
+    def loss(t: Any) -> Any:
+        W0, W1, WQ, WK = unpack(t, sh)
+        return model.population_loss(pi, P, W0, W1, WQ, WK)
+
+    with warnings.catch_warnings():  # torch.func's forward mode scripts a helper on first use
+        warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated", category=DeprecationWarning)
+        H = hessian(loss)(torch.as_tensor(theta, dtype=torch.float64))
+    J = -(H + H.T) / 2
+    thr = SAFETY * J.shape[0] * float(torch.finfo(torch.float64).eps) * max(float(J.abs().max()), 1.0)
+    return J, torch.linalg.eigvalsh(J), thr
+
+
+def origin_spectrum(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """focus.stage1.origin_spectrum on the user's loss: at theta = 0, J = -Hessian has m eigenvalues +mu0,
+    m eigenvalues -mu0 and 2dm + 2m m_k - 2m zeros (part ``charpoly``), with mu0^2 = |pi|^2 |v|^2, v = pi -
+    1/d (part ``eigenvalue``; mu0 the largest eigenvalue of the user's J)."""
+    import numpy as np
+
+    from .flow import Shapes
+
+    st = statement_of("focus.stage1.origin_spectrum")
+    tally = Tally(precision="float64 (user model, torch.func.hessian)", backend="torch.func", seeds=(seed,))
+    for ch in _chains(profile):
+        d = ch.d
+        J, ev, thr = _jacobian(model, ch, np.zeros(Shapes(d, M, MK).size))
+        pi = np.asarray(ch.pi, dtype=float)
+        inst = {"chain": ch.P.tolist()}
+        tally.statement(st, {"n_+": int((ev > thr).sum()), "n_-": int((ev < -thr).sum()),
+                             "n_0": int((ev.abs() <= thr).sum()), "m": M, "m_k": MK, "d": d, "instance": inst},
+                        part="charpoly")
+        top = float(ev.max())
+        tally.statement(st, {"mu_0^2": top * top, "|pi|^2": float(pi @ pi),
+                             "|v|^2": float(((pi - 1 / d) ** 2).sum()), "instance": inst},
+                        part="eigenvalue", tol=2 * thr * max(1.0, top))
+    tally.details.update(safety=SAFETY, tolerance_rule="8 n eps max(1, max|J|), n parameters")
+    return tally.evidence()
+
+
+def saddle_eigenstructure(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """focus.stage2.saddle_eigenstructure on the user's loss (module docstring)."""
+    from .flow import theta_c1
     from .population import reference_quantities
 
     st = statement_of("focus.stage2.saddle_eigenstructure")
     tally = Tally(precision="float64 (user model, torch.func.hessian)", backend="torch.func", seeds=(seed,))
-    eps = float(torch.finfo(torch.float64).eps)
     for ch in _chains(profile):
         d = ch.d
-        sh = Shapes(d, M, MK)
-        theta = torch.tensor(theta_c1(ch, M, MK), dtype=torch.float64)
-        pi = torch.tensor(ch.pi, dtype=torch.float64)
-        P = torch.tensor(ch.P, dtype=torch.float64)
-
-        def loss(t: Any, pi: Any = pi, P: Any = P) -> Any:
-            W0, W1, WQ, WK = unpack(t, sh)
-            return model.population_loss(pi, P, W0, W1, WQ, WK)
-
-        with warnings.catch_warnings():  # torch.func's forward mode scripts a helper on first use
-            warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated",
-                                    category=DeprecationWarning)
-            H = hessian(loss)(theta)
-        J = -(H + H.T) / 2
-        n = J.shape[0]
-        scale = float(J.abs().max())
-        thr = SAFETY * n * eps * max(scale, 1.0)
-        ev = torch.linalg.eigvalsh(J)
+        J, ev, thr = _jacobian(model, ch, theta_c1(ch, M, MK))
         # the attention entry: W_Q[0, 0] against W_K[0, 0] in the packed order (W0, W1, WQ, WK)
         iq = d * M + M * d
         ik = iq + M * MK
@@ -103,6 +132,9 @@ def saddle_eigenstructure(model: Any, *, seed: int, profile: Profile) -> Evidenc
 
 
 MODEL_CHECKS = (
+    ModelCheck("focus.stage1.origin_spectrum", origin_spectrum, OneLayerTransformer,
+               "the spectrum of -Hessian of the model's population loss at the origin: +-mu0 (x m), "
+               "mu0 = |pi||v| (parts 'charpoly' and 'eigenvalue')", default=ToolkitTransformer),
     ModelCheck("focus.stage2.saddle_eigenstructure", saddle_eigenstructure, OneLayerTransformer,
                "the spectrum of -Hessian of the model's population loss at theta_c1 and its attention "
                "entry c (parts 'spectrum' and 'c_formula')", default=ToolkitTransformer),

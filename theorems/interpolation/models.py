@@ -28,19 +28,26 @@ SAFETY = 8
 
 @runtime_checkable
 class AttentionSublayer(Protocol):
-    """A single-head self-attention sublayer: ``(X, A, V, tau) -> softmax(X A X^T / tau) X V^T``."""
+    """A single-head self-attention sublayer: ``(X, A, V, tau) -> softmax(X A X^T / tau) X V^T``; with
+    ``tau=None`` the hardmax that averages the maximisers of each row (Theorem H's attention)."""
 
     def __call__(self, X: Any, A: Any, V: Any, tau: float) -> Any: ...
 
 
 class ToolkitAttention:
-    """The toolkit's reference sublayer (float64 torch)."""
+    """The toolkit's reference sublayer (float64 torch): softmax, or with ``tau=None`` the hardmax that
+    averages the maximisers (ties within 64 eps of the row's scale, as the exported network's)."""
 
-    def __call__(self, X: Any, A: Any, V: Any, tau: float) -> Any:
+    def __call__(self, X: Any, A: Any, V: Any, tau: float | None) -> Any:
         import torch
 
-        S = X @ A @ X.T / tau
-        return torch.softmax(S - S.max(dim=-1, keepdim=True).values, dim=-1) @ X @ V.T
+        S = X @ A @ X.T
+        top = S.max(dim=-1, keepdim=True).values
+        if tau is None:
+            scale = S.abs().amax(dim=-1, keepdim=True).clamp_min(1.0)
+            w = (S >= top - 64 * torch.finfo(S.dtype).eps * scale).to(S.dtype)
+            return (w / w.sum(dim=-1, keepdim=True)) @ X @ V.T
+        return torch.softmax((S - top) / tau, dim=-1) @ X @ V.T
 
 
 def _datasets(seed: int, count: int) -> list[Any]:
@@ -65,46 +72,81 @@ def _datasets(seed: int, count: int) -> list[Any]:
     return out
 
 
+def _interpolation_errors(model: Any, D: Any, net: Any, tau: float | None) -> tuple[list[float], float]:
+    """The squared Hausdorff distance of each sequence's outputs to its targets when the network runs
+    with the user's sublayer, and the float64 budget 8 L (n + d + 4) eps S of one output coordinate."""
+    import torch
+
+    from .torch_export import pad_batch
+
+    tm = net.to_torch(tau=tau) if tau is not None else net.to_torch()
+    X, mask = pad_batch(D.inputs)
+    with torch.no_grad():
+        Y = tm(X, mask, attention_layer=model)
+    n = max(len(x) for x in D.inputs)
+    scale = max(1.0, float(X.abs().max()), float(Y[mask].abs().max()),
+                max(abs(float(v)) for y in D.outputs for t in y for v in t))
+    budget = SAFETY * tm.num_blocks * (n + D.d + 4) * float(torch.finfo(torch.float64).eps) * scale
+    out = []
+    for j, y in enumerate(D.outputs):
+        T = torch.tensor([[float(v) for v in t] for t in y], dtype=torch.float64)
+        Yj = Y[j, :len(D.inputs[j])].to(torch.float64)
+        d2 = ((Yj[:, None, :] - T[None, :, :]) ** 2).sum(-1)
+        out.append(max(float(d2.min(dim=1).values.max()), float(d2.min(dim=0).values.max())))
+    return out, budget
+
+
+def _instance(D: Any, j: int, tau: float | None) -> dict[str, Any]:
+    return {"inputs": [list(map(list, x)) for x in D.inputs], "outputs": [list(map(list, t)) for t in D.outputs],
+            "sequence": j, "tau": tau}
+
+
 def softmax_exact(model: Any, *, seed: int, profile: Profile) -> Evidence:
     """interp.softmax.exact on the user's sublayer (module docstring)."""
     import torch
 
     from .construction import build_interpolator
     from .softmax import certify
-    from .torch_export import pad_batch
 
     st = statement_of("interp.softmax.exact")
     tally = Tally(precision="float64 (user sublayer)", backend=f"torch {torch.__version__}", seeds=(seed,))
-    eps = float(torch.finfo(torch.float64).eps)
     for D in _datasets(seed, profile.pick(3, 8, 30)):
         net = build_interpolator(D, "softmax", separation="mean", seed=seed)
         cert = certify(net)
         if cert.tau_c is None:
             continue
         tau = float(cert.tau_c) / 2
-        tm = net.to_torch(tau=tau)
-        X, mask = pad_batch(D.inputs)
-        with torch.no_grad():
-            Y = tm(X, mask, attention_layer=model)
-        n = max(len(x) for x in D.inputs)
-        scale = max(1.0, float(X.abs().max()), float(Y[mask].abs().max()),
-                    max(abs(float(v)) for y in D.outputs for t in y for v in t))
-        budget = SAFETY * tm.num_blocks * (n + D.d + 4) * eps * scale
-        for j, y in enumerate(D.outputs):
-            T = torch.tensor([[float(v) for v in t] for t in y], dtype=torch.float64)
-            out = Y[j, :len(D.inputs[j])].to(torch.float64)
-            d2 = ((out[:, None, :] - T[None, :, :]) ** 2).sum(-1)
-            dH = max(float(d2.min(dim=1).values.max()), float(d2.min(dim=0).values.max()))
+        errs, budget = _interpolation_errors(model, D, net, tau)
+        for j, dH in enumerate(errs):
             tally.statement(st, {"d_H": dH, "epsilon_p": budget ** 2, "tau_c": float(cert.tau_c),
-                                 "instance": {"inputs": [list(map(list, x)) for x in D.inputs],
-                                              "outputs": [list(map(list, t)) for t in D.outputs],
-                                              "sequence": j, "tau": tau}},
-                            part="exact", tol=0.0)
+                                 "instance": _instance(D, j, tau)}, part="exact", tol=0.0)
     tally.details.update(safety=SAFETY, tolerance_rule="d_H <= (8 L (n + d + 4) eps S)^2 at tau = tau_c / 2")
     return tally.evidence()
 
 
+def hardmax_exact(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """interp.hardmax.exact (Theorem H) on the user's sublayer called with ``tau=None`` (the tie-averaging
+    hardmax): part ``outputs``, d_H^2 = 0 within the float64 budget squared."""
+    import torch
+
+    from .construction import build_interpolator
+
+    st = statement_of("interp.hardmax.exact")
+    tally = Tally(precision="float64 (user sublayer)", backend=f"torch {torch.__version__}", seeds=(seed,))
+    for D in _datasets(seed + 1, profile.pick(3, 8, 30)):
+        net = build_interpolator(D, "hardmax", separation="mean", seed=seed)
+        errs, budget = _interpolation_errors(model, D, net, None)
+        for j, dH in enumerate(errs):
+            tally.statement(st, {"d_H^2": dH, "instance": _instance(D, j, None)}, part="outputs",
+                            tol=budget ** 2)
+    tally.details.update(safety=SAFETY, tolerance_rule="d_H^2 <= (8 L (n + d + 4) eps S)^2")
+    return tally.evidence()
+
+
 MODEL_CHECKS = (
+    ModelCheck("interp.hardmax.exact", hardmax_exact, AttentionSublayer,
+               "the paper's hardmax interpolating transformer with the user's sublayer (tau=None: "
+               "tie-averaging hardmax) interpolates the dataset (part 'outputs')", default=ToolkitAttention),
     ModelCheck("interp.softmax.exact", softmax_exact, AttentionSublayer,
                "the paper's softmax interpolating transformer with the user's attention sublayer "
                "interpolates the dataset (part 'exact')", default=ToolkitAttention),

@@ -111,9 +111,10 @@ class TorchInterpolator(torch.nn.Module):
     def forward(self, X: torch.Tensor, mask: torch.Tensor | None = None, *, tau: float | None = None,
                 kernel: str | None = None, attention_layer: Any = None) -> torch.Tensor:
         """The network on a batch; ``attention_layer`` (a user's self-attention sublayer ``(X, A, V,
-        tau) -> softmax(X A X^T / tau) X V^T`` on one sequence, :class:`.models.AttentionSublayer`)
-        replaces the built-in softmax attention of every block, with the block's score matrix ``A``
-        and value matrix ``V = I`` loaded into it (``theorems.interpolation.models``)."""
+        tau) -> softmax(X A X^T / tau) X V^T`` on one sequence, or with ``tau=None`` the tie-averaging
+        hardmax, :class:`.models.AttentionSublayer`) replaces the built-in attention of every block,
+        with the block's score matrix ``A`` and value matrix ``V = I`` loaded into it
+        (``theorems.interpolation.models``)."""
         kernel = kernel or self.attention
         if kernel not in ("hardmax", "softmax"):
             raise InputError("kernel", "must be 'hardmax' or 'softmax'", kernel, has_value=True)
@@ -163,8 +164,9 @@ class TorchInterpolator(torch.nn.Module):
                 mean = (X * mask[:, :, None]).sum(dim=1, keepdim=True) / cnt
                 X = m["rho"] * X + m["lam"] * mean.expand_as(X)
                 continue
-            if attention_layer is not None and kernel == "softmax":
-                X = m["rho"] * X + m["lam"] * self._user_attention(bi, m, X, mask, tau, attention_layer)
+            if attention_layer is not None:  # tau is None for hardmax
+                X = m["rho"] * X + m["lam"] * self._user_attention(
+                    bi, m, X, mask, tau if kernel == "softmax" else None, attention_layer)
                 continue
             S = torch.zeros(X.shape[0], X.shape[1], X.shape[1], dtype=X.dtype)
             if m["alpha"]:

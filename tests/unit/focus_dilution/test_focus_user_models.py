@@ -25,3 +25,12 @@ def test_broken_transformers_are_caught_at_the_part_they_break(model, part):
     assert out.verdict is Verdict.REFUTED
     assert ce.description.startswith(f"{CLAIM} on {type(model).__name__}") and "margin" in ce.description
     assert ce.data["sub_check"] == part and "chain" in ce.data["values"]["instance"]
+
+
+def test_condensation_stage_origin_spectrum_on_a_user_transformer():
+    assert check_model("focus.stage1.origin_spectrum", MyTransformer()).passed
+    # a score scaling does not matter at the origin (attention is frozen there) ...
+    assert check_model("focus.stage1.origin_spectrum", ScaledScores()).passed
+    # ... an attention normalised over the wrong axis does
+    out = check_model("focus.stage1.origin_spectrum", AttentionOverQueries())
+    assert out.verdict is Verdict.REFUTED

@@ -34,3 +34,17 @@ def test_a_sublayer_returning_the_wrong_shape_gets_a_clear_error():
 
 def test_the_fixture_takes_a_model(verify_claim):
     assert verify_claim("interp.softmax.exact", model=MHASublayer()).passed
+
+
+def test_hardmax_theorem_on_a_user_sublayer():
+    import torch
+
+    from theorems.interpolation.models import ToolkitAttention
+
+    assert check_model("interp.hardmax.exact", ToolkitAttention()).passed
+
+    def softmax_not_hardmax(X, A, V, tau):  # ignores tau=None: a softmax at temperature 1
+        return torch.softmax(X @ A @ X.T, dim=-1) @ X @ V.T
+
+    out = check_model("interp.hardmax.exact", softmax_not_hardmax)
+    assert out.verdict is Verdict.REFUTED and "margin" in out.checks[0].evidence.counterexample.description
