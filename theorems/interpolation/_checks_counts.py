@@ -46,7 +46,8 @@ def block_formulas_symbolic(*, seed: int, profile: Profile) -> Evidence:
     a, b = sp.symbols("a b", integer=True, nonnegative=True)  # N = a + 1, R = N - 1 - b
     H = paper_block_count(N, M, "hardmax")
     S = paper_block_count(N, M, "softmax")
-    from .claims import _block_statement, _softmax_blocks_statement
+    from ._statements_hardmax import block_statement as _block_statement
+    from ._statements_softmax import softmax_blocks_statement as _softmax_blocks_statement
 
     def stated(stmt):  # the claim's own bound, on this function's symbols
         rhs = stmt().rhs
