@@ -9,8 +9,9 @@ Three implementations:
   working precision around the block.
 * :class:`FloatArithmetic` -- IEEE float64 (Python floats).
 
-Kernels only use ``convert``, ``exp``, ``fsum``, the ring operators of the converted values, and
-``==`` / ``<`` on them.  Ties are detected by ``==``: exact in :class:`ExactArithmetic`, at the working
+Kernels only use ``convert``, ``exp``, ``sqrt``, ``abs``, ``fsum``, the ring operators of the converted
+values, ``==`` / ``<`` on them, and -- where a decision must stay rigorous for balls -- the three-valued
+``le`` and the upper bound ``upper``.  Ties are detected by ``==``: exact in :class:`ExactArithmetic`, at the working
 precision otherwise (a float or mpf tie test is not a proof of a tie -- see the spec's pitfall 2).
 """
 
@@ -21,7 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .exact import _check_backend, _default_backend, rational
-from .precision import FLOAT64_EPS, mp_context, tolerance_for
+from .precision import FLOAT64_EPS, Tri, mp_context, tolerance_for
 
 __all__ = [
     "Arithmetic",
@@ -49,11 +50,30 @@ class Arithmetic:
     def exp(self, x: Any) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def sqrt(self, x: Any) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def abs(self, x: Any) -> Any:
+        return abs(x)
+
     def fsum(self, xs: Iterable[Any]) -> Any:
         total = self.convert(0)
         for x in xs:
             total = total + x
         return total
+
+    def le(self, a: Any, b: Any) -> Tri:
+        """``a <= b`` three-valued: TRUE / FALSE when decided, UNKNOWN otherwise (a NaN; for balls,
+        overlapping enclosures -- python-flint's ``<=`` / ``>`` hold only when certain)."""
+        if a <= b:
+            return Tri.TRUE
+        if a > b:
+            return Tri.FALSE
+        return Tri.UNKNOWN
+
+    def upper(self, x: Any) -> Any:
+        """A value of this arithmetic >= every number ``x`` stands for (``x`` itself for points)."""
+        return x
 
     def tolerance(self, scale: float = 1.0) -> float:
         """The comparison tolerance this arithmetic supports at magnitude ``scale``."""
@@ -85,6 +105,9 @@ class ExactArithmetic(Arithmetic):
             "exact rational arithmetic has no exp(); use hardmax, or an MPArithmetic context"
         )
 
+    def sqrt(self, x: Any) -> Any:
+        raise TypeError("exact rational arithmetic has no sqrt(); use an MPArithmetic or ArbArithmetic context")
+
     def tolerance(self, scale: float = 1.0) -> float:
         return 0.0
 
@@ -113,6 +136,9 @@ class MPArithmetic(Arithmetic):
 
     def exp(self, x: Any) -> Any:
         return self.ctx.exp(x)
+
+    def sqrt(self, x: Any) -> Any:
+        return self.ctx.sqrt(x)
 
     def fsum(self, xs: Iterable[Any]) -> Any:
         return self.ctx.fsum(xs)
@@ -158,6 +184,14 @@ class ArbArithmetic(Arithmetic):
         self._require_active()
         return x.exp()
 
+    def sqrt(self, x: Any) -> Any:
+        self._require_active()
+        return x.sqrt()
+
+    def upper(self, x: Any) -> Any:
+        """The exact upper endpoint of the ball (radius 0), so that ``max`` of such points is decided."""
+        return x.upper()
+
     def tolerance(self, scale: float = 1.0) -> float:
         return 0.0  # enclosures carry their own radius
 
@@ -181,6 +215,9 @@ class FloatArithmetic(Arithmetic):
 
     def exp(self, x: Any) -> Any:
         return math.exp(x)
+
+    def sqrt(self, x: Any) -> Any:
+        return math.sqrt(x)
 
     def fsum(self, xs: Iterable[Any]) -> Any:
         return math.fsum(xs)
