@@ -214,8 +214,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.certificate.key_count_dropped",
         path=SX,
-        old="term = conv(nm1) * exp(-ex / conv(tau)) * sqrt(conv(D2))",
-        new="term = exp(-ex / conv(tau)) * sqrt(conv(D2))",
+        old="term = conv(nm1) * ar.exp(-ex / conv(tau)) * sqrt(conv(D2))",
+        new="term = ar.exp(-ex / conv(tau)) * sqrt(conv(D2))",
         kills=("interp.softmax.exact",),
         why="the certificate's attention leak drops the factor n_j - 1",
         family="bound",
