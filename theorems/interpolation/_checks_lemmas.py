@@ -12,6 +12,7 @@ from fractions import Fraction
 from hypothesis import strategies as st
 
 from numerics.attention import AttentionMatrix, self_attention
+from numerics.exact import dot
 from numerics.strategies import token_lists
 from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
 
@@ -22,10 +23,6 @@ F = Fraction
 
 def _scratch() -> Tally:
     return Tally(precision="", backend="")
-
-
-def _dot(u, v):
-    return sum((F(a) * F(b) for a, b in zip(u, v)), F(0))
 
 
 def _mean(X, idx):
@@ -46,7 +43,7 @@ def rank_one_prediction(X, v, variant: str | None = None) -> list[tuple]:
 
     Variants (false statements): ``all_top`` everything goes to the top; ``boundary_extreme``
     tokens with v.x = 0 go to the top extreme."""
-    p = [_dot(v, x) for x in X]
+    p = [dot(v, x) for x in X]
     top = [l for l, s in enumerate(p) if s == max(p)]
     bot = [l for l, s in enumerate(p) if s == min(p)]
     out = []
@@ -90,9 +87,9 @@ def rank_one_collapse(*, seed: int, profile: Profile, variant: str | None = None
         if got != want:
             i = next(i for i, (g, w) in enumerate(zip(got, want)) if g != w)
             return _scratch().exact(False, counterexample=refuted(
-                f"token {i} (v.x = {_dot(v, X[i])}) goes to {_fmt([got[i]])[0]}, predicted {_fmt([want[i]])[0]}",
+                f"token {i} (v.x = {dot(v, X[i])}) goes to {_fmt([got[i]])[0]}, predicted {_fmt([want[i]])[0]}",
                 tokens=_fmt(X), v=list(v), variant=variant, sub_check="prediction"))
-        p = [_dot(v, x) for x in X]
+        p = [dot(v, x) for x in X]
         if 0 not in p and p.count(max(p)) == 1 and p.count(min(p)) == 1:
             reduced[0] += 1
             if len(set(got)) > 2:
@@ -250,12 +247,12 @@ def sphere_fixed(*, seed: int, profile: Profile, variant: str | None = None) -> 
             if len(S) < 3:
                 S = _sphere_points(max(3, k), d, R, negative, shift)
             A = AttentionMatrix(factors=((tuple(F(1) for _ in range(d)), tuple(F(1) for _ in range(d))),))
-        if any(_dot(s, s) != R * R for s in S):  # the lemma's hypothesis |s_i| = R, on the product's Sph maps
+        if any(dot(s, s) != R * R for s in S):  # the lemma's hypothesis |s_i| = R, on the product's Sph maps
             return _scratch().exact(False, counterexample=refuted(
                 "generator: a Sph/Sph^- point is not on the sphere of radius R", R=str(R),
-                norms2=[str(_dot(s, s)) for s in S], sub_check="generator"))
+                norms2=[str(dot(s, s)) for s in S], sub_check="generator"))
         for z in Z[: extra]:  # the hypothesis <s_i, z> < R^2
-            if any(_dot(s, z) >= R * R for s in S):
+            if any(dot(s, z) >= R * R for s in S):
                 return _scratch().exact(False, counterexample=refuted("generator broke <s, z> < R^2",
                                                                       sub_check="generator"))
         X = S + Z
