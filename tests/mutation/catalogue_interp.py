@@ -241,8 +241,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.softmax_exact.tolerance_loosened",
         path=SX,
-        old="tol = ar.ctx.mpf(10) ** (-(dps - 12))",
-        new="tol = ar.ctx.mpf(10) ** (-(dps - 40))",
+        old="return MPArithmetic(dps).ctx.mpf(10) ** (-(dps - 12))",
+        new="return MPArithmetic(dps).ctx.mpf(10) ** (-(dps - 40))",
         kills=("interp.softmax.exact",),
         why="'exact at precision p' loosened from 10^-(p-12) to 10^-(p-40)",
         family="tolerance",

@@ -69,6 +69,7 @@ HARDMAX_BLOCKS = Claim(
     quote=r"Number of blocks $L = 2 \sum_{j=1}^N m_j + 2N + 1$.",
     quote_source="seeds/004_4ff95cab01770f63.txt.en.md L73",
     statement=_st.block_statement,
+    derivation=_st.block_derivation,
     hypotheses=HYP,
     reading=("The seed's '=' is met exactly: the construction has L_H = R + 2M with R <= N - 1, so "
              "L_H <= 2M + 2N + 1, and inserting identity blocks (which change no output) reaches "
@@ -97,6 +98,7 @@ HARDMAX_PARAMS = Claim(
     quote=r"Number of parameters $P = O(d \sum_{j=1}^N m_j)$.",
     quote_source="seeds/004_4ff95cab01770f63.txt.en.md L74",
     statement=_st.params_statement,
+    derivation=_st.params_derivation,
     hypotheses=HYP,
     reading=("Counting convention of spec §2.5 (declared structure: FF 1 + d'(2d+1), SA 2 + [alpha] + 2rd). "
              "O(dM) means P <= C(d) M with C(d) = 22d + 19, free of the input lengths n_j."),
@@ -147,7 +149,7 @@ LENGTH_INDEPENDENCE = Claim(
            r"length ($\sum m_j$)** and the embedding dimension $d$, and does not depend on the input "
            "sequence length ($n_j$)."),
     quote_source="seeds/004_4ff95cab01770f63.txt.en.md L52",
-    statement="L(D+) = L(D) and P(D+) = P(D) for D+ = D with fresh tokens appended to each X^j",
+    statement=_st.length_statement,
     hypotheses=HYP + ("fresh tokens absent from D; targets unchanged; leaders are the first m_j tokens",),
     reading="E(D) is reused for D+ (fresh tokens do not change traces on E); parameter values do depend on the data.",
     checks=(

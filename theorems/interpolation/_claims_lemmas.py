@@ -9,6 +9,7 @@ from verify import Check, Claim, Control, Source, Verdict
 
 from . import _checks_lemmas as _lm
 from . import _checks_necessary as _nc
+from . import _statements_lemmas as _st
 from ._claims_common import PAPER
 
 RANK_ONE_COLLAPSE = Claim(
@@ -17,8 +18,7 @@ RANK_ONE_COLLAPSE = Claim(
     source=Source(PAPER, "Lemma 4.1 (figure 4a label)", "§4.7"),
     provenance=("paper", "reading"),
     strength="derived",
-    statement=("A = v v^T, rho = 0, V = I: x_i -> mean argmax_l v.x_l if v.x_i > 0; mean argmin if "
-               "v.x_i < 0; the sequence mean if v.x_i = 0"),
+    statement=_st.rank_one_statement,
     hypotheses=("hardmax with tie-averaging", "any finite list of rational tokens, v != 0"),
     reading="Scores sc_il = (v.x_i)(v.x_l); a zero row is a full tie (sequence mean).",
     checks=(Check("exact", _lm.rank_one_collapse, description="hypothesis: tokens in Q^d, d in [1, 5], ties, v.x = 0"),),
@@ -39,7 +39,8 @@ BOX_TO_CORNER = Claim(
     source=Source(PAPER, "Lemma 4.2 (figure 4b label)", "§4.8"),
     provenance=("paper", "reading"),
     strength="derived",
-    statement="A = I, rho = 0, V = I: tokens in [0, R]^d minus {0} plus a leader R'(1..1), R' > R, all map to the leader",
+    statement=_st.box_statement,
+    derivation=_st.box_derivation,
     hypotheses=("hardmax", "R' > R strictly", "no token at 0"),
     reading="t sum_k x_k > sum_k x_k z_k for x >= 0, x != 0, z in [0, R]^d and t > R.",
     checks=(
@@ -63,7 +64,8 @@ SPHERE_FIXED = Claim(
     source=Source(PAPER, "Lemma 4.3 (figure 4c label)", "§4.9"),
     provenance=("paper", "reading"),
     strength="derived",
-    statement="A = I, rho = 0, V = I: <s_i, s_i> = R^2 > <s_i, s_l> and > <s_i, z> for other tokens z",
+    statement=_st.sphere_statement,
+    derivation=_st.sphere_derivation,
     hypotheses=("hardmax", "distinct s_1..s_k with |s_i| = R", "extra tokens z with <s_i, z> < R^2"),
     reading="Strict Cauchy-Schwarz on the sphere; extra tokens inside the open ball or in the opposite orthant.",
     checks=(
@@ -89,9 +91,7 @@ ASSUMPTIONS_NECESSARY = Claim(
     strength="derived",
     quote="The input sequences are pairwise distinct.",
     quote_source="seeds/004_4ff95cab01770f63.txt.en.md L11",
-    statement=("(E1) T(X o sigma) = T(X) o sigma; (E2) x_i = x_k => T_i(X) = T_k(X); (E3) equal sets => "
-               "equal output sets; (E4) |set T(X)| <= n; hence datasets violating A2 (or A1/A4 beyond the "
-               "number of distinct tokens) cannot be interpolated by any network of the class"),
+    statement=_st.necessary_statement,
     hypotheses=("blocks FF then SA, no positional encoding, no normalisation", "any weights, hardmax or softmax",
                 "d >= 2 (for d = 1: UNKNOWN, no impossibility claimed)"),
     reading="A2 is about sets, not ordered sequences; the builder rejects every invalid kind with a ValueError.",

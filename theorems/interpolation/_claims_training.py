@@ -18,6 +18,7 @@ TIKHONOV_UPPER = Claim(
     provenance=("paper", "seed", "derived", "reading"),
     strength="derived",
     statement=_st.tikhonov_statement,
+    derivation=_st.tikhonov_derivation,
     hypotheses=("softmax attention (E continuous)", "the architecture contains an exact interpolant theta_dag",
                 "J_eps = E + eps |theta|^2, E = (1/N) sum_j d_H(T(X^j), Y^j)^2"),
     reading=("Euclidean norm in the trained parametrisation (dense V: d lam^2; a factor pair |p|^2 + |q|^2); "
@@ -66,6 +67,7 @@ TIKHONOV_LINEAR = Claim(
            r"$\varepsilon \to 0$."),
     quote_source="seeds/004_4ff95cab01770f63.txt.en.md L64",
     statement=_st.linear_statement,
+    derivation=_st.linear_derivation,
     hypotheses=("softmax (E continuous); ridge instances with N <= d and independent columns",),
     reading=("The linear law is about J_eps (not the plotted data term, which is o(eps) at global "
              "minima). Torch slopes are a diagnostic: CONSISTENT in [0.8, 1.2], else UNKNOWN, never REFUTED."),
@@ -94,6 +96,7 @@ RESNET = Claim(
     quote="Transformers are strictly [or: 'rigorously'] more parameter-efficient than ResNet.",
     quote_source="seeds/004_4ff95cab01770f63.txt.en.md L92",
     statement=_st.resnet_statement,
+    derivation=_st.resnet_derivation,
     hypotheses=("same gadgets: ResNet = one 3-neuron hat block per sequence on flattened inputs R^{dn}",
                 "hardmax construction with kappa = 1 and R = N - 1"),
     reading="Upper bounds of two specific constructions; no lower bound for ResNets is claimed.",

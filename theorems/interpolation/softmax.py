@@ -41,7 +41,8 @@ from numerics.validation import check_dps, check_int, check_positive_real
 from .blocks import ExactState, run_generic
 from .construction import InterpolatingTransformer, _as_fraction
 
-__all__ = ["Certificate", "certify", "exact_at", "hausdorff_mp", "softmax_outputs"]
+__all__ = ["Certificate", "certify", "exact_at", "exactness_tolerance", "hausdorff_mp", "max_hausdorff_mp",
+           "softmax_outputs"]
 
 
 def _sq(v: Any) -> Any:
@@ -244,11 +245,22 @@ def hausdorff_mp(out: list[tuple], targets: list[tuple], ar: MPArithmetic) -> An
     return max(d1, d2)
 
 
-def exact_at(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> tuple[bool, float]:
-    """Is the softmax network exact at ``tau`` at precision ``dps`` (spec §3.7)?  Returns (ok, max d_H)."""
+def exactness_tolerance(dps: int) -> Any:
+    """``10^-(dps-12)``: "exact at precision p" means every output within it of a target and every target
+    within it of an output (spec §3.7), as an mpf at ``dps`` digits."""
     dps = check_dps(dps, minimum=13)  # the tolerance 10^-(dps-12) must be < 1
+    return MPArithmetic(dps).ctx.mpf(10) ** (-(dps - 12))
+
+
+def max_hausdorff_mp(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> Any:
+    """max_j d_H(T_tau(X^j), Y^j) in mpmath at ``dps`` digits (an mpf)."""
+    dps = check_dps(dps, minimum=13)
     ar = MPArithmetic(dps)
     outs = softmax_outputs(model, tau, dps, blocks=blocks)
-    worst = max(hausdorff_mp(o, y, ar) for o, y in zip(outs, model.dataset.outputs))
-    tol = ar.ctx.mpf(10) ** (-(dps - 12))
-    return bool(worst <= tol), float(worst)
+    return max(hausdorff_mp(o, y, ar) for o, y in zip(outs, model.dataset.outputs))
+
+
+def exact_at(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> tuple[bool, float]:
+    """Is the softmax network exact at ``tau`` at precision ``dps`` (spec §3.7)?  Returns (ok, max d_H)."""
+    worst = max_hausdorff_mp(model, tau, dps, blocks=blocks)
+    return bool(worst <= exactness_tolerance(dps)), float(worst)
