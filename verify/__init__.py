@@ -9,6 +9,9 @@ Public API (explicit re-exports; the implementation lives in private modules):
 * profiles: :class:`Profile`, :func:`get_profile`, :data:`PROFILES`
 * catalogue: :func:`catalogue`, :class:`Registry`
 * running: :func:`run_claims`, :func:`run_claim`, :class:`RunResult`, :class:`ClaimOutcome`
+* statements as code: :class:`ForAll`, :class:`Exists`, :class:`AllOf`, :func:`statement_of`,
+  :func:`perturbations`, :class:`Derivation`, :class:`Step`; :mod:`observe` (pure builders of one
+  :class:`Observation`); :func:`figure` (figure data for the report)
 * errors: :class:`VerifyError` (base), :class:`InputError`, :class:`InputTypeError`,
   :class:`RegistryError`, :class:`UsageError`, :class:`CheckError`
 """
@@ -26,6 +29,8 @@ from ._claim import (
     refuted,
     unknown_evidence,
 )
+from . import _observe as observe
+from ._derivation import Derivation, Step, check_derivation
 from ._errors import CheckError, InputError, InputTypeError, RegistryError, UsageError, VerifyError
 from ._profile import PROFILES, Profile, get_profile
 from ._registry import Registry, catalogue, discover
@@ -38,12 +43,25 @@ from ._runner import (
     run_claim,
     run_claims,
 )
+from ._figure import figure
+from ._statement import AllOf, Exists, ForAll, is_formula, perturbations, statement_of
 from ._tally import SUB_CHECK, Gate, Observation, Tally, explore, reject
 from ._verdict import Counterexample, Evidence, Verdict, combine
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AllOf",
+    "Derivation",
+    "Exists",
+    "ForAll",
+    "Step",
+    "check_derivation",
+    "figure",
+    "is_formula",
+    "observe",
+    "perturbations",
+    "statement_of",
     "PROVENANCE_TAGS",
     "PROFILES",
     "ROLES",
