@@ -86,19 +86,18 @@ def sphere_statement():
 
 
 def sphere_derivation():
-    """Strict Cauchy-Schwarz on the circle of radius R: R^2 - <s, t> = |s - t|^2 / 2 >= 0, = 0 iff s = t."""
+    """Strict Cauchy-Schwarz on the sphere of radius R (d = 2 shown): with |s|^2 = |t|^2 = R^2,
+    R^2 - <s, t> = (|s|^2 + |t|^2)/2 - <s, t> = |s - t|^2 / 2 >= 0, and = 0 only for t = s."""
     import sympy as sp
 
     from verify import Derivation, Step
 
-    R = sp.Symbol("R", positive=True)
-    a, b = sp.symbols("a b", real=True)
-    s = (R * sp.cos(a), R * sp.sin(a))
-    t = (R * sp.cos(b), R * sp.sin(b))
+    s1, s2, t1, t2 = sp.symbols("s_1 s_2 t_1 t_2", real=True)
     return Derivation(
-        Step("<s, s> - <s, t> with |s| = |t| = R", R ** 2 - (s[0] * t[0] + s[1] * t[1])),
-        Step("= |s - t|^2 / 2", ((s[0] - t[0]) ** 2 + (s[1] - t[1]) ** 2) / 2),
-        Step("a square", 0, relation=">="),
+        Step("R^2 - <s, t>, with R^2 = (|s|^2 + |t|^2)/2 on the sphere",
+             (s1 ** 2 + s2 ** 2) / 2 + (t1 ** 2 + t2 ** 2) / 2 - (s1 * t1 + s2 * t2)),
+        Step("= |s - t|^2 / 2", ((s1 - t1) ** 2 + (s2 - t2) ** 2) / 2),
+        Step("a sum of squares", 0, relation=">="),
     )
 
 
@@ -111,9 +110,12 @@ def necessary_statement():
     from verify import AllOf, ForAll
 
     # max-norm distances (exact for hardmax, mpmath for softmax); n_dup counts equal-token pairs split
-    e1, e2, e3 = sp.symbols("max|T(X o sigma) - T(X) o sigma| n_{dup differ} d_H(T(X),T(X o sigma))",
-                            nonnegative=True)
-    k_out, k_in = sp.symbols("|set T(X)| |set X|", positive=True, integer=True)
+    nn = {"nonnegative": True}
+    e1 = sp.Symbol("max|T(X o sigma) - T(X) o sigma|", **nn)
+    e2 = sp.Symbol("n_{dup differ}", **nn)
+    e3 = sp.Symbol("d_H(T(X),T(X o sigma))", **nn)
+    k_out = sp.Symbol("|set T(X)|", positive=True, integer=True)
+    k_in = sp.Symbol("|set X|", positive=True, integer=True)
     return ForAll((sp.Symbol("T"), sp.Symbol("X"), sp.Symbol("sigma")),
                   "networks of the class (FF then SA, no positional encoding), sequences X, permutations sigma",
                   AllOf(E1=sp.Eq(e1, 0), E2=sp.Eq(e2, 0), E3=sp.Eq(e3, 0), E4=sp.Le(k_out, k_in)))

@@ -76,11 +76,12 @@ def linear_derivation():
         Step("min J_eps / eps (closed form, spec §5.2)", mJ / eps),
         Step("cancel eps", 2 * (23 * eps + 107) / (4 * eps ** 2 + 32 * eps + 59)),
         Step("at eps = 0 (a rational function continuous there): |V_mn|^2",
-             sp.Eq((2 * (23 * eps + 107) / (4 * eps ** 2 + 32 * eps + 59)).subs(eps, 0), sp.Rational(214, 59))),
+             sp.Eq((2 * (23 * eps + 107) / (4 * eps ** 2 + 32 * eps + 59)).subs(eps, 0), sp.Rational(214, 59),
+                   evaluate=False)),
         Step("|V_mn|^2 - min J_eps/eps = eps (856 eps + 4134)/(59 (4 eps^2 + 32 eps + 59)) >= 0: the ratio "
              "increases to its limit",
              sp.Eq(sp.Rational(214, 59) - 2 * (23 * eps + 107) / (4 * eps ** 2 + 32 * eps + 59),
-                   eps * (856 * eps + 4134) / (59 * (4 * eps ** 2 + 32 * eps + 59)))),
+                   eps * (856 * eps + 4134) / (59 * (4 * eps ** 2 + 32 * eps + 59)), evaluate=False)),
     )
 
 
@@ -100,8 +101,10 @@ def resnet_statement():
 
     s = resnet_symbols()
     N, d, n, PH, PR = s["N"], s["d"], s["n"], s["P_H"], s["P_Res"]
+    nstar = (PH - 4 * N) / (6 * d * N)  # iff, written as two implications
     return ForAll((N, s["M"], d, n), "N, M = sum m_j, d >= 2, input length n",
-                  AllOf(crossover=sp.Equivalent(sp.Lt(PH, PR), sp.Gt(n, (PH - 4 * N) / (6 * d * N)))))
+                  AllOf(crossover=sp.And(sp.Implies(sp.Lt(PH, PR), sp.Gt(n, nstar)),
+                                         sp.Implies(sp.Gt(n, nstar), sp.Lt(PH, PR)))))
 
 
 def resnet_derivation():
