@@ -25,11 +25,11 @@ from .exact import _check_backend, _default_backend, rational
 from .precision import FLOAT64_EPS, Tri, mp_context, tolerance_for
 
 __all__ = [
+    "ArbArithmetic",
     "Arithmetic",
     "ExactArithmetic",
-    "MPArithmetic",
-    "ArbArithmetic",
     "FloatArithmetic",
+    "MPArithmetic",
     "TabulatedArithmetic",
     "TorchArithmetic",
     "arithmetic",
@@ -193,7 +193,7 @@ class MPArithmetic(Arithmetic):
 
 
 class _NoBlock:
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         return None
 
 
@@ -220,7 +220,7 @@ class ArbArithmetic(Arithmetic):
         self._stack.append(cm)
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._stack.pop().__exit__(*exc)
 
     @classmethod
@@ -454,7 +454,6 @@ def arithmetic_of(values: Iterable[Any]) -> Arithmetic:
     if kinds["mp"]:
         return MPArithmetic(kinds["mp"])
     if kinds["arb"]:
-        import flint
 
         return ArbArithmetic.current()
     return ExactArithmetic()

@@ -19,7 +19,7 @@ from typing import Any
 from ._errors import UsageError, VerifyError
 from ._profile import PROFILES
 
-__all__ = ["main", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_NO_MATCH", "EXIT_INTERRUPTED"]
+__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_NO_MATCH", "EXIT_OK", "EXIT_USAGE", "main"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NO_MATCH = 0, 1, 4, 5
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C

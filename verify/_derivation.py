@@ -111,7 +111,6 @@ def as_derivation(d: Any) -> Derivation | None:
     steps = tuple(d)
     if not steps:
         return None
-    import sympy as sp
 
     return Derivation(*(s if isinstance(s, Step) else Step(str(s[0]), s[1], relation="note")
                         for s in steps))
@@ -147,7 +146,7 @@ def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, 
 
     from numerics.precision import mp_context
 
-    from ._statement import evaluate
+    from ._evaluate import evaluate
 
     if subs:
         prev, expr = sp.sympify(prev).subs(subs), sp.sympify(expr).subs(subs)

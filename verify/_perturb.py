@@ -12,7 +12,6 @@ is expected to hold.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from ._claim import Claim
 from ._statement import perturbations

@@ -27,7 +27,7 @@ from typing import Any
 from . import _observe
 from ._verdict import Counterexample, Evidence, Verdict, combine
 
-__all__ = ["Gate", "Observation", "SUB_CHECK", "Tally", "explore", "reject"]
+__all__ = ["SUB_CHECK", "Gate", "Observation", "Tally", "explore", "reject"]
 
 #: the key of ``Counterexample.data`` naming the sub-check that produced a refutation (see
 #: :meth:`Tally.sub`); a control declares the sub-check it targets (``Control.targets``)
@@ -202,7 +202,7 @@ class Tally:
         and record the outcome -- inside ``self.sub(part)`` when a part is named, so a control that
         targets that part sees its refutation (see :mod:`verify._statement` for the semantics:
         exact -> CERTIFIED/REFUTED, balls -> three-valued, floats/mpmath/torch within ``tol``)."""
-        from ._statement import observe_statement
+        from ._evaluate import observe_statement
 
         obs = observe_statement(statement, values, part=part, tol=tol, counterexample=counterexample)
         if part is None:

@@ -19,6 +19,9 @@ _VERDICT = "verify/_verdict.py"
 _TALLY = "verify/_tally.py"
 _OBSERVE = "verify/_observe.py"
 _CLI = "verify/_cli.py"
+_EVALUATE = "verify/_evaluate.py"
+_DERIVATION = "verify/_derivation.py"
+STATEMENTS = "pytest:tests/unit/engine/test_statements.py"
 _REPORT = "verify/_report.py"
 
 
@@ -121,7 +124,7 @@ MUTATIONS: list[Mutation] = [
        "        interrupted = False\n",
        (RULES,), "rule (i): an interrupted run is reported as complete"),
     _m("engine.half_run_claim_reported", _RUNNER,
-       "if len(cos) != len(claim.checks) + len(claim.controls):",
+       "if len(cos) != len(claim_checks(claim)) + len(claim.controls):",
        "if not cos:",
        (RULES,), "rule (i): a claim with only some checks finished is reported (and may pass)"),
     _m("engine.interrupted_run_passes", _RUNNER,
@@ -212,4 +215,27 @@ MUTATIONS: list[Mutation] = [
        "        return True\n",
        (TARGETS,), "a Gate asserts every sub-check under a control variant: an unrelated failing sub-check "
        "can refute the control"),
+    # statements as code (issue 11)
+    _m("engine.strict_relation_lenient", _EVALUATE,
+       '"StrictLessThan": d < -t,',
+       '"StrictLessThan": d < t,',
+       (STATEMENTS,), "a strict relation within the tolerance holds, so a relation and its negation "
+       "both hold near equality and a flipped statement is not refuted"),
+    _m("engine.ball_straddle_true", _EVALUATE,
+       "        if a > b:\n            return False\n        return None",
+       "        if a > b:\n            return False\n        return True",
+       (STATEMENTS,), "a ball straddling the bound is taken as holding (coerced, not UNKNOWN)"),
+    _m("engine.derivation_step_unchecked", _DERIVATION,
+       "            if sp.simplify(diff) == 0:",
+       "            if True:",
+       (STATEMENTS,), "every derivation step is 'proved' without comparing it with the previous one"),
+    _m("engine.statement_not_shipped", _RUNNER,
+       "fut = executor.submit(_run_task, chk, s, prof.name, context[claim.id])",
+       "fut = executor.submit(_run_task, chk, s, prof.name, None)",
+       (STATEMENTS,), "the runner does not ship the claim's statement: a perturbed (or user) statement "
+       "never reaches the checks"),
+    _m("engine.statement_part_unnamed", _TALLY,
+       "        with self.sub(part):",
+       "        with contextlib.nullcontext():",
+       (STATEMENTS,), "tally.statement records a part without naming it: controls lose their target"),
 ]

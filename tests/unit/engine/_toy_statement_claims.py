@@ -6,7 +6,19 @@ from fractions import Fraction
 
 import sympy as sp
 
-from verify import AllOf, Check, Claim, Control, Derivation, ForAll, Source, Step, Tally, Verdict, statement_of
+from verify import (
+    AllOf,
+    Check,
+    Claim,
+    Control,
+    Derivation,
+    ForAll,
+    Source,
+    Step,
+    Tally,
+    Verdict,
+    statement_of,
+)
 
 ID = "toy.statement.square"
 x, y, s = sp.symbols("x y s", positive=True)

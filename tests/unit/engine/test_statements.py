@@ -13,7 +13,8 @@ import sympy as sp
 import verify
 from numerics.errors import InputError
 from verify import AllOf, Exists, ForAll, Tally, Verdict, observe, perturbations, run_claim
-from verify._statement import decide, is_formula, statement_latex
+from verify._evaluate import decide
+from verify._statement import is_formula, statement_latex
 
 from ._toy_statement_claims import CLAIM
 
