@@ -194,9 +194,15 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
         if variant == "mean_as_bondy":  # the control's costing: every separation block a Bondy round
             P_sep = m.R * (10 * D.d + 7)
         obs = {"P_H": m.num_parameters, "P_sep": P_sep, "M": D.M, "d": D.d, "kappa": m.kappa, "R": m.R}
-        return observe_parts(st, {p: obs for p in ("formula", "separation", "dM_bound", "closed_form")},
-                             margin=o_dM_constant(D.d, "hardmax") * D.M - m.num_parameters,
-                             separation_used=m.separation, variant=variant)
+        first = observe_parts(st, {p: obs for p in ("formula", "separation", "dM_bound", "closed_form")},
+                              margin=o_dM_constant(D.d, "hardmax") * D.M - m.num_parameters,
+                              separation_used=m.separation, variant=variant)
+        if first.level is Verdict.REFUTED:
+            return first
+        # the product's count function (the model's parameter_formula) must state the same count
+        pred = observe_part(st, dict(obs, P_H=m.parameter_formula()), "formula", source="parameter_formula",
+                            separation_used=m.separation)
+        return pred if pred.level is Verdict.REFUTED else first
 
     if variant == "dense_V":
         base = ([[(F(0), F(0)), (F(1), F(0))], [(F(0), F(0)), (F(0), F(1))]],
