@@ -88,7 +88,7 @@ def _structure_values(net, D: Dataset) -> dict[str, Any]:
     """Observables of the network read off its blocks: L, the FF width d', the largest low-rank part r_A
     of any attention matrix (d for a dense one), P (``num_parameters``) and the spec §2.5 recount."""
     ranks = [(D.d if b.sa.A.dense is not None else len(b.sa.A.factors)) for b in net.blocks if b.sa.A is not None]
-    return {"L": len(net.blocks), "M": D.M, "N": D.N, "d": D.d,
+    return {"L": len(net.blocks), "M": D.M, "N": D.N, "d": D.d, "R": net.R, "kappa": net.kappa,
             "d'": max((len(b.ff.U) for b in net.blocks), default=0), "r_A": max(ranks, default=0),
             "P": net.num_parameters, "P_recount": _independent_count(net.blocks, D.d)}
 
@@ -115,7 +115,8 @@ def _structure(st: Any, net, D: Dataset, variant: str | None, attention: str) ->
     """Block count, width, attention structure and the padded parameter bound on ``net``: the statement's
     parts evaluated on the network's observables (only param_bound under ``unpadded_constant``)."""
     vals = _structure_values(net, D)
-    parts = ("param_bound",) if variant == "unpadded_constant" else _STRUCTURE_PARTS
+    parts = ("param_bound",) if variant == "unpadded_constant" else _STRUCTURE_PARTS + (
+        ("padded_closed_form",) if attention == "hardmax" else ())
     return observe_parts(st, {p: vals for p in parts}, attention=attention, blocks=len(net.blocks), N=D.N,
                          M=D.M, d=D.d, variant=variant)
 

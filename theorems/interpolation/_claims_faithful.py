@@ -20,6 +20,7 @@ HARDMAX_THEOREM = Claim(
     quote="For any dataset satisfying the mutual distinctness assumption, there exists a hardmax Transformer having the following:\n• Width $d' \\le 4$.\n• Number of blocks $L = 2 \\sum_{j=1}^N m_j + 2N + 1$.\n• Number of parameters $P = O(d \\sum_{j=1}^N m_j)$.\n  Such a Transformer satisfies $T_0(X_j) = Y_j$ for all $j$.",
     quote_source="seeds/004_4ff95cab01770f63.txt.en.md L70-L75",
     statement=_st.hardmax_theorem_statement,
+    derivation=_st.hardmax_theorem_derivation,
     hypotheses=HYP + ("d = 20 instances included (004 L15 'specifically $d \\ge 20$ in the main construction proof')",),
     reading=("The conjunction on ONE object per dataset: the toolkit's construction padded with identity "
              "blocks (pad_to_paper_count, seeded positions) to exactly 2M + 2N + 1 blocks; on that padded "

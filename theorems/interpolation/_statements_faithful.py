@@ -26,6 +26,45 @@ def _network_parts(blocks_formula, constant):
             "param_recount": sp.Eq(P, P_re), "param_bound": sp.Le(P, constant(d) * M)}
 
 
+def _s():
+    from ._statements_hardmax import symbols
+
+    return symbols()
+
+
+def _padded_count_H():
+    """The construction's count padded to 2M + 2N + 1 blocks: the §3.6 closed form plus 3 parameters per
+    identity block, 2N + 1 - R of them (spec §3.6)."""
+    from ._statements_hardmax import _closed_form_H
+
+    s = _s()
+    return _closed_form_H(s) + 3 * (2 * s["N"] + 1 - s["R"])
+
+
+def hardmax_theorem_derivation():
+    """Padding costs at most 9M: P_pad <= (22d + 22) M - 4d <= (22d + 28) M, with R <= N - 1 <= M - 1 and
+    kappa <= 4d entering as substitutions R = N - 1 - b, kappa = 4d - c, M = N + a (a, b, c >= 0)."""
+    import sympy as sp
+
+    from verify import Derivation, Step
+
+    s = _s()
+    M, N, R, d, k = s["M"], s["N"], s["R"], s["d"], s["kappa"]
+    a, b, c = sp.symbols("a b c", nonnegative=True, integer=True)
+    return Derivation(
+        Step("P of the padded network: closed form + 3 per identity block (2N + 1 - R blocks)", _padded_count_H()),
+        Step("collect", R * (10 * d + 4) + M * (12 * d + 12) + 2 * d + 6 * N + 4 + k),
+        Step("R <= N - 1", (N - 1) * (10 * d + 4) + M * (12 * d + 12) + 2 * d + 6 * N + 4 + k, relation="<=",
+             subs={R: N - 1 - b}),
+        Step("kappa <= 4d", (N - 1) * (10 * d + 4) + M * (12 * d + 12) + 6 * d + 6 * N + 4, relation="<=",
+             subs={k: 4 * d - c}),
+        Step("N <= M", (M - 1) * (10 * d + 4) + M * (12 * d + 12) + 6 * d + 6 * M + 4, relation="<=",
+             subs={M: N + a}),
+        Step("expand: the witness chain's slope 22d + 22", (22 * d + 22) * M - 4 * d),
+        Step("<= (22d + 28) M", (22 * d + 28) * M, relation="<="),
+        concludes="padded_closed_form")
+
+
 def hardmax_theorem_statement():
     """Theorem 1.6 (seed 004 L70-L75): for every dataset there is a hardmax transformer T_0 with width
     d' <= 4, L = 2M + 2N + 1 blocks, P <= (22d + 28) M = O(dM) parameters and T_0(X_j) = Y_j (as sets,
@@ -35,6 +74,7 @@ def hardmax_theorem_statement():
     from verify import AllOf, Exists, ForAll
 
     parts = _network_parts(lambda s: 2 * s["M"] + 2 * s["N"] + 1, lambda d: 22 * d + 28)
+    parts["padded_closed_form"] = sp.Le(_padded_count_H(), (22 * _s()["d"] + 28) * _s()["M"])
     parts["exactness"] = sp.Eq(sp.Symbol("d_H^2", nonnegative=True), 0)
     parts["evaluator_agreement"] = sp.Eq(sp.Symbol("n_{ref != fast}", nonnegative=True, integer=True), 0)
     return ForAll(sp.Symbol("D"), DOMAIN, Exists(sp.Symbol("T_0"), "hardmax transformers (FF then SA blocks)",
