@@ -251,7 +251,8 @@ def softmax_blocks(*, seed: int, profile: Profile, bound: str = "paper") -> Evid
         P_sep = count_parameters([b for b in m.blocks if b.stage == "S"], D.d)
         obs = {"L_S": m.num_blocks, "M": D.M, "N": D.N, "R": m.R, "d'": m.width, "P_S": m.num_parameters,
                "P_sep": P_sep, "d": D.d, "kappa": m.kappa, "L_pad": padded.num_blocks, "n_{pad changed}": n_pad}
-        parts = {"block_bound": obs} if bound == "2M" else {p: obs for p in ("block_bound", "structure", "padding")}
+        parts = {"block_bound": obs} if bound == "2M" else {p: obs for p in ("block_bound", "structure", "padding",
+                                                                             "closed_form")}
         return observe_parts(st, parts, margin=paper_block_count(D.N, D.M, "softmax") - m.num_blocks, bound=bound)
 
     explore(interpolation_datasets(d_max=3, N_max=3, n_max=4), body, tally, seed=seed,

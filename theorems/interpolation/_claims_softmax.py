@@ -121,6 +121,7 @@ SOFTMAX_BLOCKS = Claim(
     quote=r"Number of blocks $L = 2 \sum_{j=1}^N m_j + 3N$.",
     quote_source="seeds/004_4ff95cab01770f63.txt.en.md L82",
     statement=_st.softmax_blocks_statement,
+    derivation=_st.softmax_blocks_derivation,
     hypotheses=HYP,
     reading="Upper bound, equality after identity padding (identical mpmath outputs at every tau).",
     checks=(

@@ -94,4 +94,40 @@ def softmax_blocks_statement():
         block_bound=sp.Le(L, 2 * M + 3 * N),
         structure=sp.And(sp.Eq(L, R + 2 * M + 1), sp.Le(w, 4),
                          sp.Eq(P, s["P_sep"] + M * (14 * d + 13) + 4 * d + 5 + k), sp.Le(P, (24 * d + 20) * M)),
-        padding=sp.And(sp.Eq(s["L_pad"], 2 * M + 3 * N), sp.Eq(s["n_pad"], 0))))
+        padding=sp.And(sp.Eq(s["L_pad"], 2 * M + 3 * N), sp.Eq(s["n_pad"], 0)),
+        closed_form=sp.Le(_closed_form_S(s), (24 * d + 20) * M)))
+
+
+def _closed_form_S(s: dict[str, Any]) -> Any:
+    """The §3.6 unpadded softmax count R(10d+7) + M(14d+13) + 4d + 5 + kappa, in the statement's symbols."""
+    M, R, d, k = s["M"], s["R"], s["d"], s["kappa"]
+    return R * (10 * d + 7) + M * (14 * d + 13) + 4 * d + 5 + k
+
+
+def softmax_blocks_derivation():
+    """The softmax stages summed (spec §3.6: separation, placement with the collapse, line map, M snap
+    moves), then R <= N - 1 <= M - 1 and kappa <= 4d (substitutions R = N - 1 - b, kappa = 4d - c,
+    M = N + a): P_S <= (24d + 20) M - 2d - 2."""
+    import sympy as sp
+
+    from verify import Derivation, Step
+
+    from ._statements_hardmax import symbols
+
+    s = symbols()
+    M, N, R, d, k = s["M"], s["N"], s["R"], s["d"], s["kappa"]
+    a, b, c = sp.symbols("a b c", nonnegative=True, integer=True)
+    per_stage = (R * (10 * d + 7) + (8 * d + 7) + (M - 1) * (6 * d + 6) + k   # separation, placement + S2
+                 + (2 * d + 4)                                               # line map (width 1, eta = 0) + S0
+                 + M * (8 * d + 7))                                          # snap moves (width 4) + S0
+    return Derivation(
+        Step("P_S: the §3.6 table summed over the stages", per_stage),
+        Step("collect", _closed_form_S(s)),
+        Step("R <= N - 1", (N - 1) * (10 * d + 7) + M * (14 * d + 13) + 4 * d + 5 + k, relation="<=",
+             subs={R: N - 1 - b}),
+        Step("kappa <= 4d", (N - 1) * (10 * d + 7) + M * (14 * d + 13) + 8 * d + 5, relation="<=",
+             subs={k: 4 * d - c}),
+        Step("N <= M", (M - 1) * (10 * d + 7) + M * (14 * d + 13) + 8 * d + 5, relation="<=", subs={M: N + a}),
+        Step("expand", (24 * d + 20) * M - 2 * d - 2),
+        Step("<= (24d + 20) M", (24 * d + 20) * M, relation="<="),
+        concludes="closed_form")
