@@ -520,7 +520,7 @@ def length_profile(*, seed: int, profile: Profile, builder: str = "construction"
                 slopes[q] = max(abs(sp.Rational(c)) for c in coeffs)
             vals = {"dL/dn": Fraction(str(slopes["L"])), "dP/dn": Fraction(str(slopes["P"])),
                     "dd'/dn": Fraction(str(slopes["width"]))}
-            o = tally.statement(st, vals, part="length_slope", counterexample=lambda: refuted(
+            o = tally.statement(st, vals, part="length_slope", counterexample=refuted(
                 f"{label}, {att}: the observed counts depend on the input lengths: "
                 + "; ".join(f"{q}(n) = {polys[q]}" for q in polys) + " (n = sum n_j)",
                 base=label, attention=att, points=pts, builder=builder, sub_check="length_slope"))

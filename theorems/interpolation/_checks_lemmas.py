@@ -18,7 +18,6 @@ from numerics.strategies import token_lists
 from verify import Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted, statement_of
 
 from ._stmt import observe_part
-
 from .construction import sph, sph_neg
 
 F = Fraction

@@ -22,10 +22,9 @@ from hypothesis import strategies as st
 from numerics.arithmetic import MPArithmetic
 from numerics.attention import AttentionMatrix
 from numerics.strategies import INVALID_KINDS, invalid_datasets, token_lists
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted, statement_of
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, statement_of
 
 from ._stmt import observe_parts
-
 from .blocks import FF, SA, Block, run_generic
 from .construction import ConstructionError, build_interpolator
 from .dataset import Dataset, DatasetError

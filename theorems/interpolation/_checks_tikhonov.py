@@ -14,7 +14,6 @@ from typing import Any
 from verify import Evidence, Observation, Profile, Tally, Verdict, refuted, statement_of
 
 from ._stmt import observe_part, part, record_proved, syms
-
 from .construction import build_interpolator, parameter_formula
 from .dataset import Dataset
 from .training import ridge_E, ridge_J, ridge_min_J, ridge_minimiser, ridge_mn, ridge_reference
