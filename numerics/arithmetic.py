@@ -438,8 +438,9 @@ def arithmetic_of(values: Iterable[Any]) -> Arithmetic:
         mod = type(v).__module__ or ""
         if isinstance(v, bool):
             continue
-        if mod.startswith("torch"):
-            kinds["torch"] = v.dtype if kinds["torch"] is None else kinds["torch"]
+        if mod.startswith("torch"):  # the widest floating dtype present
+            if kinds["torch"] is None or v.dtype.itemsize > kinds["torch"].itemsize:
+                kinds["torch"] = v.dtype
         elif isinstance(v, float) or mod == "numpy":
             kinds["float"] = True
         elif mod.startswith("mpmath"):

@@ -33,6 +33,7 @@ from ._claim import (
 from ._derivation import Derivation, Step, check_derivation
 from ._errors import CheckError, InputError, InputTypeError, RegistryError, UsageError, VerifyError
 from ._figure import figure
+from ._models import ModelCheck, check_model
 from ._profile import PROFILES, Profile, get_profile
 from ._registry import Registry, catalogue, discover
 from ._runner import (

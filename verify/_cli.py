@@ -43,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("patterns", nargs="*", metavar="PATTERN")
     pl.add_argument("--paper", help="only this paper (interp, focus, ddcl, or an arXiv id)")
     pl.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    pl.add_argument("--model-checkable", action="store_true",
+                    help="only the claims a user's model can be checked against (verify run ID --model)")
 
     pr = sub.add_parser("run", help="run claims (all, or those matching IDs / glob PATTERNs)")
     pr.add_argument("patterns", nargs="*", metavar="ID_OR_PATTERN")
@@ -53,6 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--json", metavar="PATH", help="write the JSON report here")
     pr.add_argument("--junit", metavar="PATH", help="write a JUnit XML report here")
     pr.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
+    pr.add_argument("--model", metavar="PACKAGE.MODULE:FACTORY",
+                    help="check the model FACTORY() returns against the selected model-checkable claims "
+                         "(verify list --model-checkable)")
     pr.add_argument("--no-progress", action="store_true",
                     help="no progress bar (there is none when stderr is not a terminal)")
     pr.add_argument("--scheduler", metavar="ADDRESS|local[:N]",
@@ -119,6 +124,16 @@ def _cmd_list(args: argparse.Namespace) -> int:
     claims, code = _select(args.catalogue, args.patterns, args.paper)
     if code is not None:
         return code
+    if args.model_checkable:
+        from ._models import model_checks
+
+        mcs = model_checks()
+        claims = [c for c in claims if c.id in mcs]
+        if not args.json:
+            for c in claims:
+                mc = mcs[c.id]
+                print(f"{c.id}: {mc.description} [protocol {mc.protocol.__module__}.{mc.protocol.__name__}]")
+            return EXIT_OK
     if args.json:
         print(json.dumps([
             {"id": c.id, "title": c.title, "paper": c.source.paper, "source": str(c.source),
@@ -242,6 +257,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     claims, code = _select(args.catalogue, args.patterns, args.paper)
     if code is not None:
         return code
+    if args.model:
+        return _run_model(args, claims)
     if not args.scheduler:
         args.workers = _cap_workers(args.workers, sum(len(c.checks) + len(c.controls) for c in claims))
     session = None
@@ -259,9 +276,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
         except (OSError, TimeoutError) as e:
             raise UsageError(f"--scheduler {args.scheduler!r}: cannot reach the scheduler: {e}") from e
         args.workers = max(1, session.workers)
-    prog = _progress(not args.no_progress, sum(len(c.checks) + len(c.controls) for c in claims))
+    from ._runner import claim_checks
+    from ._timings import load_timings, save_timings
+
+    prog = _progress(not args.no_progress, sum(len(claim_checks(c)) + len(c.controls) for c in claims))
     kwargs = dict(profile=args.profile, seed=args.seed, workers=args.workers,
-                  executor=session.executor if session is not None else None)
+                  executor=session.executor if session is not None else None,
+                  order=load_timings(args.profile))
     guard = stop_on_signals()  # SIGTERM stops the run as Ctrl-C does
     try:
         guard.__enter__()
@@ -278,6 +299,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             if session is not None:  # cancel what is left, close the client and a local cluster
                 session.close()
         print_table(result)
+        if not result.interrupted:
+            save_timings(result)
         if args.json:
             write_json(result, args.json)
         if args.junit:
@@ -291,6 +314,34 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"verify: interrupted; {len(result.outcomes)} finished claim(s) reported, "
               f"{len(result.unfinished)} unfinished", file=sys.stderr)
         return EXIT_INTERRUPTED
+    return EXIT_OK if result.passed else EXIT_FAILED
+
+
+def _run_model(args: argparse.Namespace, claims: Sequence[Any]) -> int:
+    """``verify run ID ... --model package.module:factory``: the user's model against each claim."""
+    from ._models import check_model, load_factory, model_checks
+    from ._report import print_table, write_json, write_junit, write_markdown
+    from ._runner import RunResult, _environment
+
+    mcs = model_checks()
+    missing = [c.id for c in claims if c.id not in mcs]
+    if missing:
+        raise UsageError(f"--model: not model-checkable: {', '.join(missing)} (verify list --model-checkable)")
+    model = load_factory(args.model)
+    outs = [check_model(c.id, model, profile=args.profile, seed=args.seed) for c in claims]
+    result = RunResult(outcomes=outs, profile=args.profile, seed=args.seed, workers=1,
+                       wall_time=sum(o.wall_time for o in outs), started="", environment=_environment())
+    print_table(result)
+    for o in outs:
+        for ch in o.checks:
+            if ch.evidence.counterexample is not None:
+                print(f"{o.claim_id}: {ch.evidence.counterexample.description}")
+    if args.json:
+        write_json(result, args.json)
+    if args.junit:
+        write_junit(result, args.junit)
+    if args.markdown:
+        write_markdown(result, args.markdown)
     return EXIT_OK if result.passed else EXIT_FAILED
 
 

@@ -22,6 +22,7 @@ _CLI = "verify/_cli.py"
 _EVALUATE = "verify/_evaluate.py"
 _DERIVATION = "verify/_derivation.py"
 STATEMENTS = "pytest:tests/unit/engine/test_statements.py"
+SHARDS = "pytest:tests/unit/engine/test_engine_shards.py"
 _REPORT = "verify/_report.py"
 
 
@@ -201,7 +202,7 @@ MUTATIONS: list[Mutation] = [
        (DASK,), "a run on dask does not record its scheduler, workers and their package versions"),
     # control targets: a control is refuted only through the sub-check it declares it targets
     _m("engine.control_target_not_enforced", _RUNNER,
-       "            results[k] = _through_target(item, results[k])\n",
+       "            merged[k] = _through_target(item, merged[k])\n",
        "",
        (TARGETS,), "a sub-test that ignores its variant refutes a control, and the control passes for the "
        "wrong reason (the runner no longer checks that the refutation came from the declared target)"),
@@ -238,4 +239,13 @@ MUTATIONS: list[Mutation] = [
        "        with self.sub(part):",
        "        with contextlib.nullcontext():",
        (STATEMENTS,), "tally.statement records a part without naming it: controls lose their target"),
+    # sharded checks (issue 14)
+    _m("engine.shards_first_level_only", _VERDICT,
+       "level = combine(p.level for p in examined) if examined else Verdict.UNKNOWN",
+       "level = parts[0].level",
+       (SHARDS,), "a sharded check takes its first shard's verdict: a refutation in another shard is lost"),
+    _m("engine.shards_instances_first_only", _VERDICT,
+       "level=level, instances=sum(p.instances for p in parts),",
+       "level=level, instances=parts[0].instances,",
+       (SHARDS,), "a sharded check reports one shard's instances as the whole check's"),
 ]
