@@ -134,8 +134,12 @@ def _difference_holds(rel: str, d: Any, scale: Any, ctx: Any) -> bool:
     tol = ctx.mpf(10) ** (-(_DPS - 10)) * (1 + abs(scale))
     if rel == "=":
         return abs(d) <= tol
-    if rel in ("<=", "<"):  # prev <= expr  <=>  prev - expr <= 0
+    if rel == "<=":  # prev <= expr  <=>  prev - expr <= 0 (within the spot check's rounding)
         return d <= tol
+    if rel == "<":  # strict: the difference must clear the rounding
+        return d < -tol
+    if rel == ">":
+        return d > tol
     return d >= -tol  # prev >= expr
 
 
@@ -157,16 +161,18 @@ def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, 
                 return "PROVED", "sympy simplify", None
         except Exception:  # noqa: BLE001 - fall back to the spot check
             pass
-    elif rel in ("<=", ">="):
+    else:  # prev - expr <= 0 for "<=", < 0 for "<"; the mirror for ">=", ">"
         try:
             s = sp.simplify(diff)
-            if s == 0:
+            if s == 0 and rel in ("<=", ">="):
                 return "PROVED", "sympy simplify (equality)", None
-            if (rel == "<=" and s.is_nonpositive) or (rel == ">=" and s.is_nonnegative):
+            sign = {"<=": s.is_nonpositive, "<": s.is_negative, ">=": s.is_nonnegative, ">": s.is_positive}[rel]
+            if sign:
                 return "PROVED", "sympy sign under the assumptions", None
         except Exception:  # noqa: BLE001
             pass
-    syms = sorted(diff.free_symbols, key=lambda x: x.name)
+    # every symbol of either side: a wrong step may lose some of the previous expression's symbols
+    syms = sorted(sp.sympify(prev).free_symbols | sp.sympify(expr).free_symbols, key=lambda x: x.name)
     ctx = mp_context(_DPS)
     for _ in range(_POINTS):
         point = {s.name: _sample(s, rng) for s in syms}

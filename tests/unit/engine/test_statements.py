@@ -154,3 +154,23 @@ def test_numpy_arrays_are_evaluated_elementwise():
     ok = _t().statement(sp.Eq(a, 2 * b), {"a": np.array([2.0, 4.0]), "b": np.array([1.0, 2.0])}, tol=1e-12)
     bad = _t().statement(sp.Eq(a, 2 * b), {"a": np.array([2.0, 4.1]), "b": np.array([1.0, 2.0])}, tol=1e-12)
     assert ok.level is Verdict.CONSISTENT and bad.level is Verdict.REFUTED
+
+
+def test_a_step_losing_symbols_is_refuted_not_unknown():
+    x, y = sp.symbols("x y", positive=True)
+    d = verify.Derivation(verify.Step("start", x * y + x), verify.Step("wrong", x))
+    ev = verify.check_derivation(d)
+    assert ev.level is Verdict.REFUTED and ev.details["steps"][1]["status"] == "REFUTED"
+
+
+def test_strict_steps_are_decided_symbolically():
+    x = sp.Symbol("x", positive=True)
+    ev = verify.check_derivation(verify.Derivation(verify.Step("a", x), verify.Step("b", x + 1, relation="<")))
+    assert ev.level is Verdict.PROVED
+    ev = verify.check_derivation(verify.Derivation(verify.Step("a", x), verify.Step("b", x, relation="<")))
+    assert ev.level is Verdict.REFUTED
+
+
+def test_observe_statement_is_public():
+    obs = observe.statement(sp.Eq(a, b), {"a": Fraction(1), "b": Fraction(1)})
+    assert obs.level is Verdict.CERTIFIED
