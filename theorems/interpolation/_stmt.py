@@ -19,7 +19,7 @@ def observe_part(statement: Any, values: Mapping[str, Any], part: str | None, *,
                  **data: Any) -> Observation:
     """One Observation of ``statement``'s part ``part`` on ``values``; a refutation carries
     ``sub_check=part`` and ``data`` (instance description) in its counterexample."""
-    from verify._evaluate import observe_statement
+    from verify._observe import statement as observe_statement
 
     def ce():
         shown = {k: (v if isinstance(v, (int, float, str, bool)) or v is None else str(v)[:200])
