@@ -21,7 +21,7 @@ from typing import Any
 from numerics.arithmetic import MPArithmetic
 from numerics.precision import float_tolerance, tolerance_for
 from numerics.strategies import dictionary_instances
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, statement_of
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted, statement_of
 
 from ._statements_dictionary import Q2
 from .dictionary import dictionary_losses, pairwise_variance, sample_terms, sqdist
@@ -79,8 +79,6 @@ def exact_instances(*, seed: int, profile: Profile, variant: str = "statement") 
     L_q, L_OLS, V), ``pairwise`` and ``sandwich`` (per sample: V_i, S_i, D_min, D_max, |q_i|^2),
     decided exactly.  Variants (controls) perturb the observables (see :func:`_losses`,
     :func:`_sample_observables`); ``sandwich_upper_half`` evaluates the sandwich part alone."""
-    from verify._evaluate import observe_statement
-
     st = statement_of(_CLAIM)
     tally = Tally(precision="exact", backend="fractions", tolerance=0.0, seeds=(seed,))
     parts = ("sandwich",) if variant == "sandwich_upper_half" else ("identity", "pairwise", "sandwich")
@@ -94,7 +92,7 @@ def exact_instances(*, seed: int, profile: Profile, variant: str = "statement") 
             for vals in rows:
                 if part == "sandwich" and "D_min" not in vals:  # K = 1: V_i = 0 is the whole claim
                     vals = {**vals, "D_min": 0, "D_max": 0}
-                obs = observe_statement(st, vals, part=part, counterexample=lambda: refuted(
+                obs = observe.statement(st, vals, part=part, counterexample=lambda: refuted(
                     f"statement part {part!r} fails: {({k: str(v) for k, v in vals.items()})}", variant=variant,
                     **{k: str(v) for k, v in vals.items()}, sub_check=part))
                 if obs.level is Verdict.REFUTED:
