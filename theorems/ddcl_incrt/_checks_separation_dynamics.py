@@ -11,15 +11,20 @@ import numpy as np
 from numerics.precision import Tri, float_tolerance
 from verify import Evidence, Profile, Tally, Verdict, observe, refuted
 
+from ._checks_separation import _part
 from .dictionary import covariance, grad_detached, grad_live_Lq, gibbs, mode_constant
 from .hessian import autograd_collapse_hessian, collapse_hessian, critical_temperature, relative_mode_eigenvalues
 
 
 def torch_hessian(*, seed: int, profile: Profile) -> Evidence:
-    """float64: autograd Hessian at collapse equals the block formula, and its smallest eigenvalue has
-    the sign of rho - 1 (rho = tau / (c lambda_1) in [0.3, 0.95] or [1.05, 3]).
+    """float64: autograd Hessian at collapse equals the block formula, and the statement's
+    ``negative_count`` part holds on its negative-eigenvalue count (tau = rho c lambda_1 with rho in
+    [0.3, 0.95] or [1.05, 3], c the product's mode constant placing tau on either side).
 
     Budget: float_tolerance(ops = 32 N K d, scale = |H|max (1 + tr C / tau))."""
+    from verify import statement_of
+
+    st = statement_of("ddcl.separation.critical_temperature")
     rng = np.random.default_rng(seed)
     tally = Tally(precision="float64", backend="torch autograd", seeds=(seed,))
     for _ in range(profile.pick(6, 20, 100)):
@@ -35,9 +40,14 @@ def torch_hessian(*, seed: int, profile: Profile) -> Evidence:
         Hb = np.array(collapse_hessian(C.tolist(), K, tau, c), dtype=float)
         tol = float_tolerance(ops=32 * N * K * d, scale=float(np.abs(Hb).max()) * (1 + np.trace(C) / tau))
         tally.close(float(np.abs(Ha - Hb).max()), 0.0, tol)
-        hmin = float(np.linalg.eigvalsh(Ha)[0])
-        tally.exact(bool(np.sign(hmin) == np.sign(rho - 1)), level=Verdict.CONSISTENT,
-                    counterexample=lambda: refuted(f"min Hessian eigenvalue {hmin} at rho = {rho}"))
+        eig = np.linalg.eigvalsh(Ha)
+        hmin = float(eig[0])
+        # the statement's negative_count part on the autograd Hessian's negative count (eigenvalues are
+        # at least |rho - 1| 2/K away from 0, far beyond the budget tol)
+        part = _part(st, "negative_count", mode)
+        tally.statement(st, {"n_-": int((eig < -tol).sum()), "tau": tau, "lambda_1": lam1}, part=part,
+                        tol=tol * max(1.0, lam1), counterexample=lambda: refuted(
+                            f"min Hessian eigenvalue {hmin} at rho = {rho} ({mode})", sub_check=part))
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
