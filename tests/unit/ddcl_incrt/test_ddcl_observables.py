@@ -44,7 +44,12 @@ def test_torch_statement_broadcasts_constants_and_batches():
 def test_relative_and_translation_modes_are_exact_eigenvectors_at_collapse():
     """On grid data (C diagonal) the relative mode (e_j, -e_j, 0, ...) and the translation mode are exact
     eigenvectors of the differentiated Hessian, with Rayleigh quotients (2/K)(1 - 4 lambda_j/tau) and 2/K."""
-    from theorems.ddcl_incrt._checks_separation import _grid, _mode_vectors, _rayleigh, forward_collapse_hessian
+    from theorems.ddcl_incrt._checks_separation import (
+        _grid,
+        _mode_vectors,
+        _rayleigh,
+        forward_collapse_hessian,
+    )
 
     Z, K, tau = _grid([F(1), F(1, 2)]), 3, F(3)
     H = forward_collapse_hessian(Z, K, tau, "full")
