@@ -8,6 +8,9 @@ ignored.  Each names the claims whose quick run must fail.
 from ._model import Mutation
 
 C = "theorems/interpolation/construction.py"
+GD = "theorems/interpolation/gadgets.py"
+NW = "theorems/interpolation/network.py"
+SP = "theorems/interpolation/separation.py"
 BL = "theorems/interpolation/blocks.py"
 SX = "theorems/interpolation/softmax.py"
 SL = "theorems/interpolation/softmax_limit.py"
@@ -24,7 +27,7 @@ MUTATIONS: list[Mutation] = [
     # -- counts ---------------------------------------------------------------------------------------
     Mutation(
         id="interp.counts.hardmax_paper_count_plus_one",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 2 * M + 2 * N + 2 if attention == \"hardmax\" else 2 * M + 3 * N",
         kills=("interp.hardmax.blocks",),
@@ -33,7 +36,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.softmax_paper_count_plus_one",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N + 1",
         kills=("interp.softmax.blocks",),
@@ -42,7 +45,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.paper_counts_consistently_shifted",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 3 * M + N + 1 if attention == \"hardmax\" else 3 * M + 2 * N",
         kills=("interp.hardmax.blocks", "interp.softmax.blocks"),
@@ -51,7 +54,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.params_hardmax_constant",
-        path=C,
+        path=NW,
         old="return sep + M * (12 * d + 12) + 2 * d + 1 + kappa",
         new="return sep + M * (12 * d + 12) + 2 * d + 2 + kappa",
         kills=("interp.hardmax.params",),
@@ -60,7 +63,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.params_softmax_per_slot",
-        path=C,
+        path=NW,
         old="return sep + M * (14 * d + 13) + 4 * d + 5 + kappa",
         new="return sep + M * (14 * d + 14) + 4 * d + 5 + kappa",
         kills=("interp.softmax.blocks",),
@@ -69,7 +72,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.params_mean_separation",
-        path=C,
+        path=NW,
         old="else R * (8 * d + 7)",
         new="else R * (8 * d + 8)",
         kills=("interp.hardmax.params",),
@@ -114,7 +117,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.separation_rounds_off_by_one",
-        path=C,
+        path=SP,
         old="        R = len(E)\n        self.R = R\n",
         new="        R = len(E)\n        self.R = R + 1\n",
         kills=("interp.hardmax.blocks", "interp.hardmax.params"),
@@ -135,7 +138,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.construction.snap_sign",
-        path=C,
+        path=GD,
         old="W3 = tuple(ev - w for ev, w in zip(e, W4))",
         new="W3 = tuple(-ev - w for ev, w in zip(e, W4))",
         kills=("interp.softmax.exact", "interp.softmax.blocks"),
@@ -144,7 +147,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.construction.sph_neg_not_unit",
-        path=C,
+        path=GD,
         old="    den = 1 + (d - 1) * u * u\n",
         new="    den = 1 + d * u * u\n",
         kills=("interp.lemma.sphere_fixed", "interp.hardmax.exact"),
@@ -153,7 +156,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.construction.sph_last_coordinate",
-        path=C,
+        path=GD,
         old="return tuple(2 * Q(v) / (1 + n2) for v in t) + ((1 - n2) / (1 + n2),)",
         new="return tuple(2 * Q(v) / (1 + n2) for v in t) + ((1 - n2) / (1 + 2 * n2),)",
         kills=("interp.lemma.sphere_fixed",),
@@ -171,7 +174,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.construction.bondy_largest_point",
-        path=C,
+        path=SP,
         old="E.append(min(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
         new="E.append(max(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
         kills=("interp.length_independence",),
@@ -442,7 +445,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.padding_dead_neuron",
-        path=C,
+        path=NW,
         old="            blocks.insert(pos, identity_block())",
         new="            blocks.insert(pos, Block(FF(1, ((0,) * self.d,), (-1,), ((0,) * self.d,)), SA(1, 0),\n"
             "                                     label=\"identity padding\", stage=\"pad\"))",
@@ -624,7 +627,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.faithful.softmax_paper_count_minus_one",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N - 1",
         kills=("interp.softmax.theorem",),
@@ -643,7 +646,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.faithful.per_target_cost_grows",
-        path=C,
+        path=NW,
         old="M * (12 * d + 12)",
         new="M * (12 * d + 21)",
         kills=("interp.resnet.order",),
