@@ -30,6 +30,7 @@ Two exact evaluators share these definitions:
 from __future__ import annotations
 
 import math
+import operator
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -252,6 +253,19 @@ class ExactState:
         self.F[i] = [_f(v) for v in t]
         self.exact_updates += 1
 
+    def _set_rows(self, a: int, rows: list[tuple[Any, ...]]) -> None:
+        """``P[a:a+len(rows)] = rows`` and their float shadows, in one batch."""
+        b = a + len(rows)
+        changed = [i for i, (t, x) in enumerate(zip(rows, self.P[a:b])) if t != x]
+        if not changed:
+            return
+        self.P[a:b] = rows
+        try:
+            self.F[a:b] = [tuple(map(float, t)) for t in rows]
+        except OverflowError:
+            self.F[a:b] = [[_f(v) for v in t] for t in rows]
+        self.exact_updates += len(changed)
+
     # -- float filter helpers -----------------------------------------------------------------
     def _ffc(self, ff: FF) -> _FFCache:
         key = id(ff)
@@ -390,6 +404,18 @@ class ExactState:
             cand = (S + err) >= top_lo[:, None]
             bad = ~(np.isfinite(S).all(axis=1) & np.isfinite(err).all(axis=1) & np.isfinite(top_lo))
         cand[bad] = True  # overflow: every key is a candidate, decided exactly
+        only = cand.any(axis=0)
+        if int(only.sum()) == 1:  # one key is every row's only candidate (e.g. top attention, c.x > 0)
+            m = X[int(np.argmax(only))]
+            lm = m if lam == 1 else tuple(lam * mv for mv in m)
+            if rho == 0:
+                new = [lm] * n
+            elif rho == 1:
+                new = [tuple(map(operator.add, x, lm)) for x in X]
+            else:
+                new = [tuple(rho * v + mv for v, mv in zip(x, lm)) for x in X]
+            self._set_rows(a, new)
+            return
         exact_proj = None
         lam_means: dict[tuple, tuple] = {}
         new = []

@@ -9,8 +9,9 @@ exactly; the builder's bookkeeping is never used as evidence.  A failed post-con
 Stages (spec §3.2-3.5; ``R`` separation blocks, ``M = sum_j m_j``):
 
 * **S, separation** (skipped if N = 1).  ``separation="bondy"`` (the spec's method): distinguishing
-  points ``e_1..e_R`` (R <= N-1), each moved by a hat/plateau onto a circle point ``q_r`` and used by a
-  rank-one "top" attention ``A = v_r c^T`` that drifts each sequence by ``eps_r (a_j + omega_j)``.
+  points ``e_1..e_R`` (R <= N-1), each moved by a hat/plateau onto a paraboloid point ``q_r`` and used
+  by a rank-one "top" attention ``A = v_r c^T`` that drifts each sequence by ``eps_r (a_j + omega_j)``,
+  with telescoping steps so that bit sizes do not grow with R (see :mod:`.separation`).
   ``separation="mean"`` (spec §3.2.10, the optional shortcut, one block): a seeded width-4 FF ``f`` and
   uniform attention (no A) with ``lam = eps``: ``x -> f(x) + eps mean f(X^j)``, exact for hardmax and
   every tau.  ``"auto"`` tries "mean" and falls back to "bondy"; both are accepted only if the exact

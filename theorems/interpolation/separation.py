@@ -13,16 +13,18 @@ points" passes on the emitted weights.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from numerics.exact import _as_fraction, dot
 
+import numpy as np
+
 from .blocks import FF, SA, Block, to_Q
+from .blocks import _f as _float_or_inf
 from .dataset import fmt_token
-from .gadgets import _distinct_direction, _hat, _norm1, _plateau, _S1, _translation, pow2_floor, sph
+from .gadgets import _distinct_direction, _hat, _plateau, _S1, _translation, pow2_floor
 from .network import ConstructionError
 
 __all__ = ["distinguishing_points"]
@@ -56,8 +58,17 @@ class _SeparationStage:
     """Stage S, mixed into the builder (which provides Q, d, inputs, state, emit, fail, rng, stats)."""
 
     def all_distinct(self) -> tuple[bool, Any]:
+        """Are all tokens of all sequences pairwise distinct points?  Exact: the float shadow is the
+        rounding of the exact token, so equal tokens have equal shadows; only tokens whose shadows
+        coincide are compared exactly (a non-finite shadow is always compared exactly)."""
+        P, F = self.state.P, self.state.F
+        fin = np.isfinite(F).all(axis=1)
+        idx = np.nonzero(fin)[0]
+        _, inv, counts = np.unique(F[idx], axis=0, return_inverse=True, return_counts=True)
+        suspects = [int(i) for i in idx[counts[inv.ravel()] > 1]] + [int(i) for i in np.nonzero(~fin)[0]]
         seen: dict[tuple, int] = {}
-        for i, t in enumerate(self.state.P):
+        for i in sorted(suspects):
+            t = P[i]
             if t in seen:
                 return False, (seen[t], i, t)
             seen[t] = i
@@ -81,6 +92,46 @@ class _SeparationStage:
         return True
 
     def separation_bondy(self) -> None:
+        """The spec's separation (§3.2) with bounded bit sizes: R rounds, one per distinguishing point.
+
+        Geometry (exact rationals; spec §3.2.2): ``mid``, ``rho_inf``, ``L = 4 d rho_inf``,
+        ``K = 4(L + d rho_inf)`` (plus ``L floor((d - 2)/16)`` for d >= 18), ``C = K e_1``, ``c = e_1``,
+        ``T1 = C - mid`` as in the spec.  Block structure and counts are the spec's (round 1: hat +
+        translation, rounds >= 2: plateau along w0; SA = S1(v_r, c, eps_r)).  Three departures keep every
+        denominator independent of R (the spec's sphere points and independent dyadic eps make the drift
+        recursion multiply bit sizes: 7972 bits at R = 199):
+
+        * **Paraboloid points on a lattice instead of circle points.**  ``q_r = C + L u(t_r)`` with
+          ``u(t) = (-|t|^2, 2t)`` and direction ``v_r = (1, t_r)``, ``t_r`` a seeded point of the lattice
+          ``2^-j Z^(d-1)`` with ``t_1 in [1, 3/2]``, ``|t_k| <= 1/4`` (j >= 6, the smallest with R + 64
+          points).  ``v_r.q_s = v_r.C + L(|t_r|^2 - |t_r - t_s|^2)``, so q_r is the unique maximiser among
+          the paraboloid points, and ``L |t_r|^2 >= L > (1 + |t_r|_1) rho_inf >= v_r.(e + T1 - C)`` beats
+          every box point: ``a_j = q_r`` whenever ``e_r in X^j`` (spec §3.2.8).  Every q_r has
+          denominator dividing ``4^j`` times the data's.
+        * **Telescoping steps.**  With ``rho = 1, lam = eps`` the drift obeys
+          ``omega_r = (1 + eps_r) omega_{r-1} + eps_r a_r``.  With ``eps_r = delta/(1 - r delta)``,
+          ``prod_{s<=r} (1 + eps_s) = 1/(1 - r delta)`` telescopes and
+          ``omega_r = delta/(1 - r delta) * sum_{s<=r} a_s``: denominator ``(1/delta - r)`` times that of
+          the nominal points, whatever r (delta a power of two).
+        * **Drift budget along the plateau direction.**  What the plateaus need is
+          ``|w0.omega| <= g0/8``; with ``A = max_z |w0.z|`` over the nominal points,
+          ``delta = pow2_floor(g0/(16 R A))`` gives ``|w0.omega_r| <= 2 r delta A <= g0/8`` (instead of the
+          spec's ``|omega|_inf <= beta = g0/(8|w0|_1)``, which costs more bits).
+
+        The directions are chosen tie-free first (every sequence has a unique maximiser of ``v_r.nu``
+        in round r's nominal configuration, for hardmax and softmax alike; a float filter with an exact
+        decision where it cannot separate), so every ``a_j`` is a nominal point.  Separation: sequences
+        j, k separated by e_s (in j only) end with ``omega_j - omega_k = c (sum_r a_{j,r} - a_{k,r})``,
+        a combination of nominal points in which q_s has a positive coefficient; generically (the
+        lattice points are seeded) it is nonzero.  The exact post-check "all tokens pairwise distinct"
+        decides, and a coincidence redraws the directions.
+
+        Post-conditions (exact, spec §3.2.9): per round, ``a_j = q_r`` whenever e_r is in X^j, the
+        moved copies of e_r and the first token of every sequence sit at ``nu + omega_j``,
+        ``|w0.omega_j| <= g0/8``, and ``c.x > 0`` for every token (the float shadow has the exact sign);
+        at the end of the stage every token equals ``nu_R(e) + omega_j`` and all tokens of all sequences
+        are pairwise distinct points.
+        """
         Q, d, st = self.Q, self.d, "S"
         if self.distinguishing is not None:
             E = [tuple(to_Q(v, Q) for v in t) for t in self.distinguishing]
@@ -101,70 +152,36 @@ class _SeparationStage:
         mid = tuple((a + b) / 2 for a, b in zip(lo, hi))
         rinf = max(max(abs(t[k] - mid[k]) for k in range(d)) for t in U) + 1
         Lr = 4 * d * rinf
-        K = 4 * (Lr + d * rinf)
+        K = 4 * (Lr + d * rinf) + Lr * ((d - 2) // 16)  # K > L |t|^2 + rho_inf for every lattice t
         C = (K,) + tuple(Q(0) for _ in range(d - 1))
         c = (Q(1),) + tuple(Q(0) for _ in range(d - 1))
         T1 = tuple(a - b for a, b in zip(C, mid))
-        ts = [[Q(r, R + 1)] + [Q(0)] * (d - 2) for r in range(1, R + 1)]
-        if self.attention == "softmax":
-            ts = self._tie_free_directions(E, ts, C, Lr, T1)
-        v = [sph(t, Q) for t in ts]
-        q = [tuple(Cc + Lr * vv for Cc, vv in zip(C, vr)) for vr in v]
-        Pi = [tuple(a + b for a, b in zip(e, T1)) for e in U] + q
-        w0, g0, _ = _distinct_direction(Pi, Q, d)
-        g0 = to_Q(pow2_floor(g0), Q)
-        beta = min(g0 / (8 * _norm1(w0)), Q(1))
-        epsbar = beta / (2 * R * (K + Lr))
-        # dyadic eps in [epsbar/2, epsbar]
-        k = 0
-        while Q(1, 2 ** k) > epsbar:
-            k += 1
-        scale = 2 ** (k + 8)
-        lo_i = math.ceil(_as_fraction(epsbar / 2 * scale))
-        hi_i = math.floor(_as_fraction(epsbar * scale))
-        self.stats.update(sep_K=str(K), sep_L=str(Lr), g0=str(g0), beta=str(beta), eps_bar=str(epsbar))
-        for attempt in range(5):
-            epss = [Q(self.rng.randint(lo_i, hi_i), scale) for _ in range(R)]
+        for attempt in range(6):
+            geo = _Nominal(self, U, E, T1, C, Lr)
+            ts = geo.tie_free_directions()
+            w0, g0, _ = _distinct_direction(geo.points, Q, d)
+            g0 = to_Q(pow2_floor(g0), Q)
+            # drift budget on the plateau direction: |w0.omega| <= 2 R delta A <= g0/8 (A = max |w0.z|)
+            A = max(abs(dot(w0, z)) for z in geo.points)
+            delta = to_Q(pow2_floor(g0 / (16 * R * A)), Q)
+            epss = [delta / (1 - r * delta) for r in range(1, R + 1)]
             saved = (list(self.blocks), self.state.copy())
-            if self._run_bondy(E, U, T1, C, c, v, q, w0, g0, beta, epss):
-                self.stats["eps"] = [str(e) for e in epss]
+            if self._run_bondy(E, geo, T1, c, w0, g0, epss):
+                self.stats.update(sep_K=str(K), sep_L=str(Lr), g0=str(g0), sep_A=str(A), sep_delta=str(delta),
+                                  sep_lattice=geo.j, sep_t=[[str(x) for x in t] for t in ts],
+                                  eps=[str(e) for e in epss], sep_attempts=attempt + 1)
                 return
             self.blocks, self.state = saved
-        self.fail(st, "the tokens stayed coincident after 5 draws of the eps (probability-zero event)")
+        self.fail(st, "the tokens stayed coincident after 6 draws of the directions (a measure-zero event)")
 
-    def _tie_free_directions(self, E, ts, C, Lr, T1):
-        """Softmax: every sequence must have a unique maximiser of v_r . nu in round r (spec §3.2.3)."""
+    def _run_bondy(self, E, geo, T1, c, w0, g0, epss) -> bool:
         Q, d = self.Q, self.d
         R = len(E)
-        for r in range(R):
-            for attempt in range(50):
-                v = [sph(t, Q) for t in ts]
-                q = [tuple(Cc + Lr * vv for Cc, vv in zip(C, vr)) for vr in v]
-                if len(set(v)) < R:
-                    ok = False
-                else:
-                    ok = True
-                    Er = {e: q[s] for s, e in enumerate(E[:r + 1])}
-                    for x in self.inputs:
-                        nu = [Er.get(e, tuple(a + b for a, b in zip(e, T1))) for e in x]
-                        pr = [dot(v[r], z) for z in nu]
-                        top = max(pr)
-                        if sum(1 for p in pr if p == top) > 1:
-                            ok = False
-                            break
-                if ok:
-                    break
-                ts[r] = [ts[r][0] + Q(self.rng.randint(1, 64), 1024 * (R + 1))] + \
-                    [Q(self.rng.randint(-64, 64), 1024 * (R + 1)) for _ in range(d - 2)]
-            else:
-                self.fail("S", f"no tie-free direction for round {r + 1}")
-        return ts
-
-    def _run_bondy(self, E, U, T1, C, c, v, q, w0, g0, beta, epss) -> bool:
-        Q, d = self.Q, self.d
-        R = len(E)
-        omega = [tuple(Q(0) for _ in range(d)) for _ in self.inputs]
-        nu_map = {e: tuple(a + b for a, b in zip(e, T1)) for e in U}
+        v, q = geo.v, geo.q
+        N = len(self.inputs)
+        omega = [tuple(Q(0) for _ in range(d)) for _ in range(N)]
+        nid = [list(ids) for ids in geo.seq_ids]  # nominal point of every token, per sequence
+        offs = self.state.offsets
         for r in range(R):
             e_r = E[r]
             D = tuple(a - b - t for a, b, t in zip(q[r], e_r, T1))
@@ -175,30 +192,133 @@ class _SeparationStage:
                 Ut, bt, Wt = _translation(T1, d, Q)
                 ff = FF(Q(1), tuple(Uh + Ut), tuple(bh + bt), tuple(Wh + Wt))
             else:
-                sg = dot(w0, nu_map[e_r])
+                sg = dot(w0, geo.box[geo.index[e_r]])
                 Uh, bh, Wh = _plateau(w0, (sg - g0 / 2, sg - g0 / 4, sg + g0 / 4, sg + g0 / 2), D, Q)
                 ff = FF(Q(1), tuple(Uh), tuple(bh), tuple(Wh))
             self.emit(Block(ff, _S1(v[r], c, epss[r]), label=f"separation round {r + 1}", stage="S"))
-            nu_map[e_r] = q[r]
-            # post-conditions (exact): decomposition, drift bound, c.x > 0, a_j = q_r when e_r in X^j
-            for j, x in enumerate(self.inputs):
-                nus = [nu_map[e] for e in x]
-                pr = [dot(v[r], z) for z in nus]
-                top = max(pr)
-                win = [z for z, p in zip(nus, pr) if p == top]
-                a = tuple(sum((z[k] for z in win), Q(0)) / len(win) for k in range(d))
-                if e_r in set(x) and a != q[r]:
-                    self.fail("S", f"round {r + 1}: sequence {j} contains e_r but its maximiser mean is {fmt_token(a)}")
+            box_id, q_id = geo.index[e_r], geo.nbox + r
+            P = self.state.P
+            for j in range(N):
+                ids = nid[j]
+                ids[:] = [q_id if i == box_id else i for i in ids]
+                a_id = geo.argmax[r][j]
+                if box_id in geo.seq_sets[j] and a_id != q_id:
+                    self.fail("S", f"round {r + 1}: sequence {j} contains e_r but its maximiser is not q_r")
+                a = geo.points[a_id]
                 om = omega[j]
-                omega[j] = tuple(o + epss[r] * (ak + o) for o, ak in zip(om, a))
-                if max(abs(o) for o in omega[j]) > beta:
-                    self.fail("S", f"round {r + 1}: drift of sequence {j} exceeds beta")
-                got = self.state.sequence(j)
-                for i, (z, y) in enumerate(zip(nus, got)):
-                    if tuple(zz + o for zz, o in zip(z, omega[j])) != y:
-                        self.fail("S", f"round {r + 1}: token {i} of sequence {j} is at {fmt_token(y)}, "
-                                       f"not nu + omega")
-                    if y[0] <= 0:
-                        self.fail("S", f"round {r + 1}: c.x <= 0 at token {i} of sequence {j}")
+                omega[j] = om = tuple(o + epss[r] * (ak + o) for o, ak in zip(om, a))
+                if 8 * abs(dot(w0, om)) > g0:
+                    self.fail("S", f"round {r + 1}: drift of sequence {j} along w0 exceeds g0/8")
+                # exact decomposition: the moved copies and the sequence's first token
+                for i, t in enumerate(ids):
+                    if i == 0 or t == q_id:
+                        if tuple(z + o for z, o in zip(geo.points[t], om)) != P[offs[j] + i]:
+                            self.fail("S", f"round {r + 1}: token {i} of sequence {j} is at "
+                                           f"{fmt_token(P[offs[j] + i])}, not nu + omega")
+            if not bool((self.state.F[:, 0] > 0).all()):  # float shadows keep the exact sign
+                i = int(np.argmin(self.state.F[:, 0]))
+                self.fail("S", f"round {r + 1}: c.x <= 0 at token {i}")
+        P = self.state.P
+        for j in range(N):
+            for i, t in enumerate(nid[j]):
+                if tuple(z + o for z, o in zip(geo.points[t], omega[j])) != P[offs[j] + i]:
+                    self.fail("S", f"after the stage token {i} of sequence {j} is at {fmt_token(P[offs[j] + i])}, "
+                                   "not nu_R + omega")
         ok, _ = self.all_distinct()
         return ok
+
+
+class _Nominal:
+    """The nominal points of stage S: box points ``e + T1`` (one per distinct input token), then the
+    paraboloid points ``q_r``; per round the maximiser of ``v_r.nu`` in every sequence."""
+
+    def __init__(self, b: Any, U: list, E: list, T1: tuple, C: tuple, L: Any):
+        self.b, self.Q, self.d = b, b.Q, b.d
+        self.E, self.C, self.L = E, C, L
+        U = sorted(set(U) | set(E))  # a given distinguishing point need not be a token
+        self.box = [tuple(a + t for a, t in zip(e, T1)) for e in U]
+        self.nbox = len(self.box)
+        self.index = {e: i for i, e in enumerate(U)}
+        self.seq_ids = [[self.index[t] for t in x] for x in b.inputs]
+        self.seq_sets = [set(ids) for ids in self.seq_ids]
+        R = len(E)
+        # the lattice of directions: t in 2^-j Z^(d-1), t_1 in [1, 3/2], |t_k| <= 1/4 (k >= 2); j >= 6 the
+        # smallest with at least R + 64 points (64 spare for tie-breaking redraws)
+        j = 6
+        while (2 ** (j - 1) + 1) ** (self.d - 1) < R + 64:
+            j += 1
+        self.j = j
+        self.used: set[tuple] = set()
+
+    def _point(self, t: list) -> tuple[tuple, tuple]:
+        Q = self.Q
+        n2 = sum((x * x for x in t), Q(0))
+        u = (-n2,) + tuple(2 * x for x in t)
+        return (Q(1),) + tuple(t), tuple(cc + self.L * uu for cc, uu in zip(self.C, u))
+
+    def _draw(self, r: int, rng: random.Random) -> list:
+        """A seeded unused lattice point ``t = (1 + a/2^j, b_2/2^j, ..)``, ``0 <= a, |b_k| <= 2^(j-2)``."""
+        Q, j, h = self.Q, self.j, 2 ** (self.j - 2)
+        while True:
+            key = (rng.randint(0, 2 * h),) + tuple(rng.randint(-h, h) for _ in range(self.d - 2))
+            if key not in self.used:
+                self.used.add(key)
+                return [1 + Q(key[0], 2 ** j)] + [Q(b, 2 ** j) for b in key[1:]]
+
+    def tie_free_directions(self) -> list[list]:
+        """``t_r`` for every round such that each sequence has a unique maximiser of ``v_r.nu`` in round
+        r's nominal configuration; fills ``v``, ``q``, ``points`` and ``argmax`` (nominal point ids)."""
+        d, R = self.d, len(self.E)
+        rng = self.b.rng
+        self.v, self.q, self.argmax = [], [], []
+        pts = list(self.box)
+        F = np.array([[_float_or_inf(x) for x in p] for p in pts], dtype=np.float64).reshape(len(pts), d)
+        ids = [list(x) for x in self.seq_ids]
+        ts = []
+        for r in range(R):
+            t = self._draw(r, rng)
+            box_id = self.index[self.E[r]]
+            for attempt in range(60):
+                vr, qr = self._point(t)
+                cur = [[self.nbox + r if i == box_id else i for i in x] for x in ids]
+                win = self._winners(pts + [qr], np.vstack([F, [[_float_or_inf(x) for x in qr]]]), vr, cur)
+                if win is not None and qr not in self.q and qr not in pts:
+                    break
+                t = self._draw(r, rng)
+            else:
+                self.b.fail("S", f"no tie-free direction for round {r + 1}")
+            ts.append(t)
+            self.v.append(vr)
+            self.q.append(qr)
+            pts.append(qr)
+            F = np.vstack([F, [[_float_or_inf(x) for x in qr]]])
+            ids = cur
+            self.argmax.append(win)
+        self.points = pts
+        return ts
+
+    def _winners(self, pts: list, F: np.ndarray, v: tuple, seqs: list[list[int]]) -> list[int] | None:
+        """The unique maximiser (point id) of ``v.z`` over each sequence, or None if one has a tie.
+
+        Floats decide where ``|v.z - v.z'|`` exceeds twice the rounding bound ``(d + 4) 2^-50 |v|.|z|``
+        (the shadows are within 2^-50 relatively); the remaining candidates are compared exactly."""
+        vf = np.array([_float_or_inf(x) for x in v])
+        with np.errstate(all="ignore"):
+            pr = F @ vf
+            err = (len(v) + 4) * 2.0 ** -49 * (np.abs(F) @ np.abs(vf)) + 1e-300
+        out = []
+        for x in seqs:
+            ux = list(dict.fromkeys(x))
+            p, e = pr[ux], err[ux]
+            top = int(np.argmax(p - e))
+            cand = [ux[k] for k in np.nonzero(p + e >= p[top] - e[top])[0]]
+            if not np.isfinite(p).all() or len(cand) > 1:
+                vals = [dot(v, pts[i]) for i in (ux if not np.isfinite(p).all() else cand)]
+                best = max(vals)
+                ws = [i for i, val in zip(ux if not np.isfinite(p).all() else cand, vals) if val == best]
+                if len(ws) > 1:
+                    return None
+                out.append(ws[0])
+            else:
+                out.append(cand[0])
+        return out
