@@ -173,10 +173,32 @@ MUTATIONS: list[Mutation] = [
         family="control",
     ),
     Mutation(
+        id="interp.construction.bondy_drift_budget_times_R",
+        path=SP,
+        old="            delta = to_Q(pow2_floor(g0 / (16 * R * A)), Q)\n",
+        new="            delta = to_Q(pow2_floor(g0 / (16 * A)), Q)\n",
+        kills=("interp.hardmax.exact",),
+        why="the Bondy steps are R times too large: the drift along the plateau direction w0 outgrows g0/8, "
+            "so copies of e_r may leave their plateau; the exact post-condition |w0.omega_j| <= g0/8 of every "
+            "round refuses the build (sub-check construction)",
+        family="construction",
+    ),
+    Mutation(
+        id="interp.construction.bondy_no_drift",
+        path=SP,
+        old="            epss = [delta / (1 - r * delta) for r in range(1, R + 1)]\n",
+        new="            epss = [0 * delta for r in range(1, R + 1)]\n",
+        kills=("interp.hardmax.exact",),
+        why="the top attention of stage S never drifts a sequence: every per-round post-condition still holds "
+            "(omega = 0), but tokens shared by two sequences stay coincident, and only the exact end-of-stage "
+            "check 'all tokens pairwise distinct' refuses the build",
+        family="construction",
+    ),
+    Mutation(
         id="interp.construction.bondy_largest_point",
         path=SP,
-        old="E.append(min(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
-        new="E.append(max(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
+        old="E.append(min(sets[j] ^ sets[k]))",
+        new="E.append(max(sets[j] ^ sets[k]))",
         kills=("interp.length_independence",),
         why="the distinguishing point is the lexicographically largest of X^j sym.diff X^k, not the smallest: "
             "exactness and R <= N - 1 hold either way (any point separates the pair), but fresh tokens appended "

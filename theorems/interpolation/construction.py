@@ -44,6 +44,7 @@ from numerics.exact import HAVE_FLINT, _as_fraction, dot  # noqa: F401  (_as_fra
 
 from .blocks import FF, Block, ExactState, to_Q
 from .dataset import Dataset, DatasetError, fmt_token
+from .exact_shift import ShiftState
 from .gadgets import (S0, S2, _distinct_direction, _hat, _isolating_direction, _Q, _S2_rank2, _snap,
                       _translation, moment_vector, pow2_floor, sph, sph_neg, sph_neg_plane)
 from .network import ConstructionError, InterpolatingTransformer, paper_block_count, parameter_formula
@@ -68,7 +69,7 @@ class _Builder(_SeparationStage):
         self.outputs = [[tuple(to_Q(v, Q) for v in t) for t in y] for y in D.outputs]
         self.targets = {t for y in self.outputs for t in y}
         self.blocks: list[Block] = []
-        self.state = ExactState(self.inputs, Q)
+        self.state = ShiftState(self.inputs, Q)
         self.rng = random.Random(seed)
         self.R = 0
         self.stats: dict[str, Any] = {}

@@ -132,9 +132,11 @@ class InterpolatingTransformer:
 
     def evaluate_dataset(self, *, backend: str | None = None) -> list[list[tuple[Any, ...]]]:
         """Exact hardmax outputs of every input sequence of the dataset (one fast exact run)."""
+        from .exact_shift import ShiftState
+
         Q = _Q(backend or self.backend)
         seqs = [[tuple(to_Q(v, Q) for v in t) for t in x] for x in self.dataset.inputs]
-        return ExactState(seqs, Q).run(self.blocks).sequences()
+        return ShiftState(seqs, Q).run(self.blocks).sequences()
 
     def interpolates(self, outputs: Sequence[Sequence[tuple]] | None = None) -> bool:
         outs = self.evaluate_dataset() if outputs is None else outputs

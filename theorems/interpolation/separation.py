@@ -36,8 +36,10 @@ def distinguishing_points(inputs: Sequence[Sequence[tuple]]) -> list[tuple]:
     While two sequences have equal traces ``X^j ∩ E``, take the lexicographically first such pair
     (j, k) and append the lexicographically smallest point of ``X^j Δ X^k``.
     """
-    sets = [frozenset(x) for x in inputs]
-    E: list[tuple] = []
+    order = sorted({t for x in inputs for t in x}, key=lambda t: tuple(_as_fraction(v) for v in t))
+    rank = {t: i for i, t in enumerate(order)}  # points by lexicographic rank (small ints hash fast)
+    sets = [frozenset(rank[t] for t in x) for x in inputs]
+    E: list[int] = []
     while True:
         groups: dict[frozenset, list[int]] = {}
         Es = set(E)
@@ -45,13 +47,12 @@ def distinguishing_points(inputs: Sequence[Sequence[tuple]]) -> list[tuple]:
             groups.setdefault(frozenset(s & Es), []).append(j)
         pairs = [(g[0], g[1]) for g in groups.values() if len(g) >= 2]
         if not pairs:
-            return E
+            return [order[i] for i in E]
         j, k = min(pairs)
         if not (sets[j] ^ sets[k]):
             raise ConstructionError(f"stage S: input sequences {j} and {k} are equal as sets, so no point "
                                     "separates them (assumption A2; every network is permutation-equivariant)")
-        E.append(min(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))
-
+        E.append(min(sets[j] ^ sets[k]))  # the lexicographically smallest point of the difference
 
 
 class _SeparationStage:
@@ -197,7 +198,7 @@ class _SeparationStage:
                 ff = FF(Q(1), tuple(Uh), tuple(bh), tuple(Wh))
             self.emit(Block(ff, _S1(v[r], c, epss[r]), label=f"separation round {r + 1}", stage="S"))
             box_id, q_id = geo.index[e_r], geo.nbox + r
-            P = self.state.P
+            tok = self.state.token if hasattr(self.state, "token") else self.state.P.__getitem__
             for j in range(N):
                 ids = nid[j]
                 ids[:] = [q_id if i == box_id else i for i in ids]
@@ -212,13 +213,18 @@ class _SeparationStage:
                 # exact decomposition: the moved copies and the sequence's first token
                 for i, t in enumerate(ids):
                     if i == 0 or t == q_id:
-                        if tuple(z + o for z, o in zip(geo.points[t], om)) != P[offs[j] + i]:
+                        y = tok(offs[j] + i)
+                        if tuple(z + o for z, o in zip(geo.points[t], om)) != y:
                             self.fail("S", f"round {r + 1}: token {i} of sequence {j} is at "
-                                           f"{fmt_token(P[offs[j] + i])}, not nu + omega")
-            if not bool((self.state.F[:, 0] > 0).all()):  # float shadows keep the exact sign
-                i = int(np.argmin(self.state.F[:, 0]))
-                self.fail("S", f"round {r + 1}: c.x <= 0 at token {i}")
-        P = self.state.P
+                                           f"{fmt_token(y)}, not nu + omega")
+            F, B = self.state._shadows()  # each exact coordinate is within 2^-49 B of its shadow
+            low = F[:, 0] - 2.0 ** -48 * B[:, 0]
+            for i in np.nonzero(~(low > 0))[0]:  # undecided by the shadows: decide exactly
+                if not tok(int(i))[0] > 0:
+                    self.fail("S", f"round {r + 1}: c.x <= 0 at token {int(i)}")
+        P = self.state.P  # materialises every token
+        if not all(t[0] > 0 for t in P):
+            self.fail("S", "after the stage c.x <= 0 at some token")
         for j in range(N):
             for i, t in enumerate(nid[j]):
                 if tuple(z + o for z, o in zip(geo.points[t], omega[j])) != P[offs[j] + i]:
