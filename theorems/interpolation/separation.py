@@ -218,7 +218,8 @@ class _SeparationStage:
                             self.fail("S", f"round {r + 1}: token {i} of sequence {j} is at "
                                            f"{fmt_token(y)}, not nu + omega")
             F, B = self.state._shadows()  # each exact coordinate is within 2^-49 B of its shadow
-            low = F[:, 0] - 2.0 ** -48 * B[:, 0]
+            with np.errstate(all="ignore"):  # inf shadows (beyond float64) compare as undecided
+                low = F[:, 0] - 2.0 ** -48 * B[:, 0]
             for i in np.nonzero(~(low > 0))[0]:  # undecided by the shadows: decide exactly
                 if not tok(int(i))[0] > 0:
                     self.fail("S", f"round {r + 1}: c.x <= 0 at token {int(i)}")
@@ -316,15 +317,19 @@ class _Nominal:
         for x in seqs:
             ux = list(dict.fromkeys(x))
             p, e = pr[ux], err[ux]
-            top = int(np.argmax(p - e))
-            cand = [ux[k] for k in np.nonzero(p + e >= p[top] - e[top])[0]]
-            if not np.isfinite(p).all() or len(cand) > 1:
-                vals = [dot(v, pts[i]) for i in (ux if not np.isfinite(p).all() else cand)]
-                best = max(vals)
-                ws = [i for i, val in zip(ux if not np.isfinite(p).all() else cand, vals) if val == best]
-                if len(ws) > 1:
-                    return None
-                out.append(ws[0])
-            else:
+            cand = ux  # a non-finite shadow: every point is decided exactly
+            if np.isfinite(p).all() and np.isfinite(e).all():
+                with np.errstate(all="ignore"):
+                    lo = p - e
+                    top = int(np.argmax(lo))
+                    cand = [ux[k] for k in np.nonzero(p + e >= lo[top])[0]]
+            if len(cand) == 1:
                 out.append(cand[0])
+                continue
+            vals = [dot(v, pts[i]) for i in cand]
+            best = max(vals)
+            ws = [i for i, val in zip(cand, vals) if val == best]
+            if len(ws) > 1:
+                return None
+            out.append(ws[0])
         return out
