@@ -402,9 +402,40 @@ class ExactState:
                 for i in range(len(self.P)):
                     self._set(i, tuple(rho * v for v in self.P[i]))
             return
+        A, fl = self._sac(sa)
+        win = self._top_winners(fl[0]) if (A is not None and A.dense is None and A.alpha == 0
+                                           and len(A.factors) == 1) else None
         for j in range(self.num_sequences):
             a, b = self.offsets[j], self.offsets[j + 1]
-            self._sa_sequence(sa, a, b, j)
+            if win is not None and win[j] >= 0:
+                m = self._token(a + int(win[j]))
+                self._translate_sequence(j, a, b, rho, m if lam == 1 else tuple(lam * mv for mv in m))
+            else:
+                self._sa_sequence(sa, a, b, j)
+
+    def _top_winners(self, pq_f: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        """Rank-one ``A = p q^T`` (alpha = 0), all sequences at once: scores ``(q.x_i)(p.x_l)``.  Where the
+        filter certifies ``q.x_i > 0`` for every query of a sequence, every row's maximisers are those of
+        ``p.x_l``; if the filter leaves one candidate key, it is every row's only winner.  Returns that
+        key's index in its sequence, or -1 (undecided: the sequence goes through :meth:`_sa_sequence`).
+        Bounds as in :meth:`apply_ff`: ``(d + 4) 2^-49 (B.|w|)`` per projection, ``B`` from :meth:`_shadows`."""
+        pf, qf = pq_f
+        F, B = self._shadows()
+        off = np.asarray(self.offsets[:-1])
+        T = self.offsets[-1]
+        c = (self.d + 4) * 2 * _U
+        with np.errstate(all="ignore"):
+            qx, px = F @ qf, F @ pf
+            eq = c * (B @ np.abs(qf)) + 1e-300 * (1.0 + float(np.abs(qf).sum()))
+            ep = c * (B @ np.abs(pf)) + 1e-300 * (1.0 + float(np.abs(pf).sum()))
+            fin = np.isfinite(qx) & np.isfinite(eq) & np.isfinite(px) & np.isfinite(ep)
+            ok = np.logical_and.reduceat(fin & (qx - eq > 0), off)
+            top = np.maximum.reduceat(np.where(fin, px - ep, -np.inf), off)
+            seq = np.repeat(np.arange(len(off)), np.diff(self.offsets))
+            cand = (px + ep >= top[seq]) | ~fin
+        count = np.add.reduceat(cand.astype(np.int64), off)
+        first = np.maximum.reduceat(np.where(cand, np.arange(T), -1), off)
+        return np.where(ok & (count == 1), first - off, -1)
 
     def _sa_sequence(self, sa: SA, a: int, b: int, j: int = 0) -> None:
         Q = self.Q
