@@ -5,8 +5,9 @@ layers (S0 off, S1 rank-one "top" attention, S2 collapse ``A = I`` or its rank-2
 unit vectors of the slots (inverse stereographic ``Sph``, ``Sph^-``), the moment-curve directions
 ``w(k) = (1, k, .., k^{d-1})`` and the exact projection gaps the hats are sized by.
 
-Bit sizes (spec pitfall 5): every half-width, gap and step is rounded *down* to a power of two
-(:func:`pow2_floor`), so the parameters are dyadic up to the data's own denominators.
+Bit sizes (spec pitfall 5): every half-width and gap is rounded *down* to a power of two
+(:func:`pow2_floor`); the only other denominators are the data's, those of the token positions the hats
+are centred on, and the steps ``eps_r = 1/(2^s - r)`` of stage S (see :mod:`.separation`).
 """
 
 from __future__ import annotations
