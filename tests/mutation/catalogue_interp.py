@@ -11,6 +11,7 @@ C = "theorems/interpolation/construction.py"
 GD = "theorems/interpolation/gadgets.py"
 NW = "theorems/interpolation/network.py"
 SP = "theorems/interpolation/separation.py"
+XS = "theorems/interpolation/exact_shift.py"
 BL = "theorems/interpolation/blocks.py"
 SX = "theorems/interpolation/softmax.py"
 SL = "theorems/interpolation/softmax_limit.py"
@@ -192,6 +193,17 @@ MUTATIONS: list[Mutation] = [
         why="the top attention of stage S never drifts a sequence: every per-round post-condition still holds "
             "(omega = 0), but tokens shared by two sequences stay coincident, and only the exact end-of-stage "
             "check 'all tokens pairwise distinct' refuses the build",
+        family="construction",
+    ),
+    Mutation(
+        id="interp.blocks.shift_token_ignores_pending",
+        path=XS,
+        old="        return x if s is None else tuple(map(operator.add, x, s))\n",
+        new="        return x\n",
+        kills=("interp.hardmax.exact",),
+        why="the lazy evaluator reads a token without its sequence's pending translation (the winner of a "
+            "top attention, a token an FF moves): the exact outputs leave the targets and the Fraction "
+            "reference evaluator",
         family="construction",
     ),
     Mutation(

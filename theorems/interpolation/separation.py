@@ -104,7 +104,7 @@ class _SeparationStage:
 
         * **Paraboloid points on a lattice instead of circle points.**  ``q_r = C + L u(t_r)`` with
           ``u(t) = (-|t|^2, 2t)`` and direction ``v_r = (1, t_r)``, ``t_r`` a seeded point of the lattice
-          ``2^-j Z^(d-1)`` with ``t_1 in [1, 3/2]``, ``|t_k| <= 1/4`` (j >= 6, the smallest with R + 64
+          ``2^-j Z^(d-1)`` with ``t_1 in [1, 3/2]``, ``|t_k| <= 1/4`` (j >= 6, the smallest with 4R + 256
           points).  ``v_r.q_s = v_r.C + L(|t_r|^2 - |t_r - t_s|^2)``, so q_r is the unique maximiser among
           the paraboloid points, and ``L |t_r|^2 >= L > (1 + |t_r|_1) rho_inf >= v_r.(e + T1 - C)`` beats
           every box point: ``a_j = q_r`` whenever ``e_r in X^j`` (spec §3.2.8).  Every q_r has
@@ -250,11 +250,12 @@ class _Nominal:
         self.seq_sets = [set(ids) for ids in self.seq_ids]
         R = len(E)
         # the lattice of directions: t in 2^-j Z^(d-1), t_1 in [1, 3/2], |t_k| <= 1/4 (k >= 2); j >= 6 the
-        # smallest with at least R + 64 points (64 spare for tie-breaking redraws)
+        # smallest with at least 4R + 256 points (spares for tie-breaking redraws)
         j = 6
-        while (2 ** (j - 1) + 1) ** (self.d - 1) < R + 64:
+        while (2 ** (j - 1) + 1) ** (self.d - 1) < 4 * R + 256:
             j += 1
         self.j = j
+        self.size = (2 ** (j - 1) + 1) ** (self.d - 1)
         self.used: set[tuple] = set()
 
     def _point(self, t: list) -> tuple[tuple, tuple]:
@@ -266,6 +267,8 @@ class _Nominal:
     def _draw(self, r: int, rng: random.Random) -> list:
         """A seeded unused lattice point ``t = (1 + a/2^j, b_2/2^j, ..)``, ``0 <= a, |b_k| <= 2^(j-2)``."""
         Q, j, h = self.Q, self.j, 2 ** (self.j - 2)
+        if len(self.used) >= self.size // 2:
+            self.b.fail("S", f"round {r + 1}: half of the {self.size} lattice directions were tried (ties)")
         while True:
             key = (rng.randint(0, 2 * h),) + tuple(rng.randint(-h, h) for _ in range(self.d - 2))
             if key not in self.used:
