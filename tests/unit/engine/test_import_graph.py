@@ -125,7 +125,8 @@ def test_no_import_cycle_in_theorems_and_numerics():
     assert cycle is None, f"import cycle: {' -> '.join(cycle)}"
 
 
-@pytest.mark.parametrize("module", ["construction", "torch_export", "network", "gadgets", "separation"])
+@pytest.mark.parametrize("module", ["construction", "torch_export", "network", "gadgets", "separation",
+                                    "exact_shift", "blocks"])
 def test_interp_module_imports_alone(module):
     """Each module of the construction imports by itself in a fresh interpreter (no order dependence)."""
     code = f"import theorems.interpolation.{module} as m; print(m.__name__)"
