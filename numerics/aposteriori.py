@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from .linalg import EigenCluster, merge_intervals, ostrowski_scale
-from .precision import arb_precision
+from .precision import arb_precision, to_arb
 
 __all__ = ["symmetric_enclosures", "covariance_spectrum", "refine_eigenvectors"]
 
@@ -83,6 +83,43 @@ def symmetric_enclosures(G: np.ndarray, err: Any = 0) -> list[EigenCluster] | No
     if G.ndim != 2 or G.shape != (n, n) or n == 0 or not np.all(np.isfinite(G)):
         return None
     G = np.triu(G) + np.triu(G, 1).T
+    mx = float(np.abs(G).max())
+    if mx == 0:
+        with arb_precision(_BITS):
+            e = _up(abs(to_arb(err)))
+            return [EigenCluster(flint.arb(0) if e == 0 else flint.arb(0).union(e).union(-e), n, e == 0)]
+    sh = math.frexp(mx)[1]  # work on G 2**-sh (exact when no entry drops into the subnormals)
+    Gs = np.ldexp(G, -sh)
+    if sh != 0 and np.array_equal(np.ldexp(Gs, sh), G):
+        cl = _enclosures(Gs)
+        if cl is None:
+            return None
+        with arb_precision(_BITS):
+            f = flint.arb(2) ** sh
+            ivs = [[(flint.arb(c.enclosure.lower()) * f).lower(), (flint.arb(c.enclosure.upper()) * f).upper(),
+                    c.multiplicity] for c in cl]
+        return _widen(ivs, err)
+    cl = _enclosures(G)
+    if cl is None:
+        return None
+    return _widen([[c.enclosure.lower(), c.enclosure.upper(), c.multiplicity] for c in cl], err)
+
+
+def _widen(ivs: list[list[Any]], err: Any) -> list[EigenCluster]:
+    """Weyl: widen each [lo, hi, count] by err, merge, as clusters."""
+    import flint
+
+    with arb_precision(_BITS):
+        e = _up(abs(to_arb(err)))
+        out = merge_intervals([[(flint.arb(lo) - e).lower(), (flint.arb(hi) + e).upper(), c] for lo, hi, c in ivs])
+        return [EigenCluster(flint.arb(lo).union(flint.arb(hi)), cnt, False) for lo, hi, cnt in out]
+
+
+def _enclosures(G: np.ndarray) -> list[EigenCluster] | None:
+    """Clusters of the eigenvalues of the float symmetric G itself (see symmetric_enclosures)."""
+    import flint
+
+    n = G.shape[0]
     with np.errstate(all="ignore"):
         try:
             _, V = np.linalg.eigh(G)
@@ -116,19 +153,37 @@ def symmetric_enclosures(G: np.ndarray, err: Any = 0) -> list[EigenCluster] | No
             return None
         # Gershgorin radii of T = V^T G V around the computed B: off-diagonal mass + |B - T| row sums,
         # |B - T| <= gamma_n (|V|^T |B1| + |V|^T |G| |V|) <= gamma_n M / (1 - gamma_{2n+1}) (+ underflow)
-        k_off, k_err = _inv1m(g_n), _up(g_n * _inv1m(g_n) * _inv1m(g_2n))
-        ivs = []
-        for i in range(n):
-            rho = _up(flint.arb(float(r_off[i])) * k_off + flint.arb(float(m_row[i])) * k_err + n * slack)
-            c = flint.arb(float(B[i, i]))
-            ivs.append([(c - rho).lower(), (c + rho).upper(), 1])
-        out = ostrowski_scale(merge_intervals(ivs), delta)
-        e = flint.arb(err)
-        if e != 0:
-            e = _up(abs(e))
-            out = merge_intervals([[(flint.arb(lo) - e).lower(), (flint.arb(hi) + e).upper(), c]
-                                   for lo, hi, c in out])
-        return [EigenCluster(flint.arb(lo).union(flint.arb(hi)), cnt, False) for lo, hi, cnt in out]
+        k_off, k_err = _fup(_inv1m(g_n)), _fup(g_n * _inv1m(g_n) * _inv1m(g_2n))
+        sl = _fup(n * slack + flint.arb(2) ** -1000)  # >= 2**-1000: no later underflow matters
+    with np.errstate(all="ignore"):
+        rho = _fl_up(r_off * k_off + m_row * k_err + sl)
+        c = np.diag(B)
+        lo = np.nextafter(c - rho, -np.inf)  # one ulp outward covers the half-ulp rounding
+        hi = np.nextafter(c + rho, np.inf)
+    if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
+        return None
+    ivs: list[list[Any]] = []
+    for i in np.argsort(lo, kind="stable").tolist():  # floats order exactly
+        if ivs and lo[i] <= ivs[-1][1]:
+            ivs[-1][1] = max(ivs[-1][1], float(hi[i]))
+            ivs[-1][2] += 1
+        else:
+            ivs.append([float(lo[i]), float(hi[i]), 1])
+    with arb_precision(_BITS):
+        out = ostrowski_scale([[flint.arb(a), flint.arb(b), k] for a, b, k in ivs], delta)
+        return [EigenCluster(flint.arb(lo_).union(flint.arb(hi_)), cnt, False) for lo_, hi_, cnt in out]
+
+
+def _fup(x: Any) -> float:
+    """A float >= the arb x (finite, within the float range)."""
+    return float(np.nextafter(float(x.upper()), np.inf))
+
+
+def _fl_up(x: np.ndarray) -> np.ndarray:
+    """An upper bound of the exact non-negative quantity that x approximates, x computed in floats by fewer
+    than 2**10 roundings of non-negative numbers (each within a factor 1 + u, u = 2**-53): the factor
+    1 + 2**-40 exceeds (1 + u)**(2**10 + 1), and the ulp step up covers the last rounding."""
+    return np.nextafter(x * (1 + 2.0**-40), np.inf)
 
 
 def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
@@ -158,32 +213,39 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
     if mx == 0:
         with arb_precision(_BITS):
             return [EigenCluster(flint.arb(0), d, True)]
-    e = math.frexp(mx)[1]
+    # scale by 2**-e only outside [2**-400, 2**400] (inside, squares and sums neither overflow nor lose
+    # more than the underflow terms below)
+    e = 0 if 2.0**-400 <= mx <= 2.0**400 else math.frexp(mx)[1]
     with np.errstate(all="ignore"):
-        As = np.ldexp(A, -e)
-        if not np.array_equal(np.ldexp(As, e), A):  # a subnormal lost bits: not this route
-            return None
+        As = A
+        if e:
+            As = np.ldexp(A, -e)
+            if not np.array_equal(np.ldexp(As, e), A):  # a subnormal lost bits: not this route
+                return None
         Yf = As - As.mean(axis=0)
         G = Yf.T @ Yf
-        s_sq = float((Yf * Yf).sum())
-        col_sum = Yf.sum(axis=0)
-        col_abs = np.abs(Yf).sum(axis=0)
-    if not (np.all(np.isfinite(G)) and math.isfinite(s_sq)):
+        gd = np.diag(G).copy()
+        col_sum = np.abs(Yf.sum(axis=0))
+    if not np.all(np.isfinite(G)):
         return None
     with arb_precision(_BITS):
         eta = flint.arb(2) ** -1074
         u = flint.arb(2) ** -53
         u1 = _up(u / (1 - u))
-        g_N, g_Nd = _gamma(N), _gamma(N * d)
-        fro = _up(flint.arb(s_sq) * _inv1m(g_Nd) + 2 * N * d * eta)
+        g_N, g_Nd = _gamma(N), _gamma(N + d)
+        # ||Yf||_F^2 = sum_j (Yf^T Yf)_jj <= fl(trace G) / (1 - gamma_{N+d}) (+ underflow)
+        fro = _up(flint.arb(float(np.sum(gd))) * _inv1m(g_Nd) + 2 * N * d * eta)
         err = _up((g_N + 2 * u1 + u1 * u1) * fro + 2 * d * N * eta)
-        # |delta_j| <= (|fl(sum_i yf_ij)| + (gamma_N + u') sum_i |yf_ij|) / N
-        dsq = flint.arb(0)
-        for j in range(d):
-            a_j = _up(flint.arb(float(col_abs[j])) * _inv1m(g_N) + 2 * N * eta)
-            t = _up((abs(flint.arb(float(col_sum[j]))) + (g_N + u1) * a_j + 2 * N * eta) / N)
-            dsq += t * t
-        dsq = _up(dsq)
+        c1, c2 = _fup(g_N + u1), _fup(N * _inv1m(g_N))
+        sl = _fup(4 * N * eta + flint.arb(2) ** -1000)
+    # |delta_j| <= (|fl(sum_i yf_ij)| + (gamma_N + u') sum_i |yf_ij|) / N, and by Cauchy-Schwarz
+    # sum_i |yf_ij| <= sqrt(N (Yf^T Yf)_jj) <= sqrt(N G_jj / (1 - gamma_N)); sqrt is correctly rounded
+    with np.errstate(all="ignore"):
+        t = _fl_up((col_sum + sl + c1 * np.sqrt(c2 * gd + sl)) / N)
+        dsq_f = float(_fl_up(np.array(float(np.sum(t * t)) + sl)))
+    if not math.isfinite(dsq_f):
+        return None
+    dsq = dsq_f
     cl = symmetric_enclosures(G, err)
     if cl is None:
         return None
@@ -191,7 +253,7 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
         scale = flint.arb(2) ** (2 * e)  # exact: arb exponents are unbounded
         ivs = []
         for c in cl:
-            lo = (c.enclosure.lower() / N - dsq).lower()
+            lo = (c.enclosure.lower() / N - flint.arb(dsq)).lower()
             lo = lo if lo > 0 else flint.arb(0)
             ivs.append([(flint.arb(lo) * scale).lower(), (flint.arb(c.enclosure.upper()) / N * scale).upper(),
                         c.multiplicity])
