@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .linalg import EigenCluster, merge_intervals, ostrowski_scale
+from .linalg import EigenCluster
 from .precision import arb_precision, to_arb
 
 __all__ = ["symmetric_enclosures", "covariance_spectrum", "refine_eigenvectors"]
@@ -78,45 +78,74 @@ def symmetric_enclosures(G: np.ndarray, err: Any = 0) -> list[EigenCluster] | No
     """
     import flint
 
-    G = np.asarray(G, dtype=float)
-    n = G.shape[0]
-    if G.ndim != 2 or G.shape != (n, n) or n == 0 or not np.all(np.isfinite(G)):
+    iv = _float_intervals(G, err)
+    if iv is None:
         return None
-    G = np.triu(G) + np.triu(G, 1).T
-    mx = float(np.abs(G).max())
-    if mx == 0:
-        with arb_precision(_BITS):
-            e = _up(abs(to_arb(err)))
-            return [EigenCluster(flint.arb(0) if e == 0 else flint.arb(0).union(e).union(-e), n, e == 0)]
-    sh = math.frexp(mx)[1]  # work on G 2**-sh (exact when no entry drops into the subnormals)
-    Gs = np.ldexp(G, -sh)
-    if sh != 0 and np.array_equal(np.ldexp(Gs, sh), G):
-        cl = _enclosures(Gs)
-        if cl is None:
-            return None
-        with arb_precision(_BITS):
-            f = flint.arb(2) ** sh
-            ivs = [[(flint.arb(c.enclosure.lower()) * f).lower(), (flint.arb(c.enclosure.upper()) * f).upper(),
-                    c.multiplicity] for c in cl]
-        return _widen(ivs, err)
-    cl = _enclosures(G)
-    if cl is None:
-        return None
-    return _widen([[c.enclosure.lower(), c.enclosure.upper(), c.multiplicity] for c in cl], err)
+    ivs, sh = iv
+    with arb_precision(_BITS):
+        f = flint.arb(2) ** sh  # exact: a power of two
+        return [EigenCluster((flint.arb(lo) * f).union(flint.arb(hi) * f), cnt, False) for lo, hi, cnt in ivs]
 
 
-def _widen(ivs: list[list[Any]], err: Any) -> list[EigenCluster]:
-    """Weyl: widen each [lo, hi, count] by err, merge, as clusters."""
+def _merge(ivs: list[list[Any]]) -> list[list[Any]]:
+    """Merge overlapping float intervals [lo, hi, count] (floats order exactly), counts added."""
+    out: list[list[Any]] = []
+    for lo, hi, c in sorted(ivs, key=lambda t: t[0]):
+        if out and lo <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], hi)
+            out[-1][2] += c
+        else:
+            out.append([lo, hi, c])
+    return out
+
+
+def _down(x: float) -> float:
+    return math.nextafter(x, -math.inf)
+
+
+def _upf(x: float) -> float:
+    return math.nextafter(x, math.inf)
+
+
+def _float_intervals(G: np.ndarray, err: Any) -> tuple[list[list[float]], int] | None:
+    """``(ivs, sh)``: ascending disjoint float intervals [lo, hi, count] such that ``[lo, hi] 2**sh`` holds
+    exactly ``count`` eigenvalues of every symmetric S with ``||S - G||_2 <= err``.
+
+    Float endpoints are rounded outward by one ulp after each correctly rounded operation (a round-to-
+    nearest result is within half an ulp), so no arb object is made per eigenvalue."""
     import flint
 
+    G = np.asarray(G, dtype=float)
+    if G.ndim != 2 or G.shape[0] != G.shape[1] or G.shape[0] == 0:
+        return None
+    n = G.shape[0]
+    if not np.array_equal(G, G.T):
+        G = np.triu(G) + np.triu(G, 1).T
+    mx = float(np.max(np.abs(G)))
+    if not math.isfinite(mx):
+        return None
+    sh = math.frexp(mx)[1] if mx else 0  # work on G 2**-sh, exact unless an entry drops into subnormals
+    Gs = np.ldexp(G, -sh)
+    if sh and not np.array_equal(np.ldexp(Gs, sh), G):
+        Gs, sh = G, 0
     with arb_precision(_BITS):
-        e = _up(abs(to_arb(err)))
-        out = merge_intervals([[(flint.arb(lo) - e).lower(), (flint.arb(hi) + e).upper(), c] for lo, hi, c in ivs])
-        return [EigenCluster(flint.arb(lo).union(flint.arb(hi)), cnt, False) for lo, hi, cnt in out]
+        e = abs(to_arb(err)) * flint.arb(2) ** -sh
+        e_s = 0.0 if e == 0 else _fup(e)
+    if not math.isfinite(e_s):
+        return None
+    if mx == 0:
+        return [[-e_s, e_s, n]], 0
+    core = _enclosures(Gs)
+    if core is None:
+        return None
+    if e_s:
+        core = _merge([[_down(lo - e_s), _upf(hi + e_s), c] for lo, hi, c in core])  # Weyl
+    return core, sh
 
 
-def _enclosures(G: np.ndarray) -> list[EigenCluster] | None:
-    """Clusters of the eigenvalues of the float symmetric G itself (see symmetric_enclosures)."""
+def _enclosures(G: np.ndarray) -> list[list[float]] | None:
+    """Float intervals [lo, hi, count] (outward) of the eigenvalues of the float symmetric G itself,
+    |G| <= 1 (see symmetric_enclosures)."""
     import flint
 
     n = G.shape[0]
@@ -151,10 +180,13 @@ def _enclosures(G: np.ndarray) -> list[EigenCluster] | None:
         delta = _up(delta.sqrt() * (1 + u1) + g_n * n * col + slack)
         if not delta < 1:
             return None
+        d_lo, d_hi = _down(float((1 - delta).lower())), _fup(1 + delta)  # 1 - delta >= d_lo > 0, 1 + delta <= d_hi
         # Gershgorin radii of T = V^T G V around the computed B: off-diagonal mass + |B - T| row sums,
         # |B - T| <= gamma_n (|V|^T |B1| + |V|^T |G| |V|) <= gamma_n M / (1 - gamma_{2n+1}) (+ underflow)
         k_off, k_err = _fup(_inv1m(g_n)), _fup(g_n * _inv1m(g_n) * _inv1m(g_2n))
         sl = _fup(n * slack + flint.arb(2) ** -1000)  # >= 2**-1000: no later underflow matters
+    if not d_lo > 0:
+        return None
     with np.errstate(all="ignore"):
         rho = _fl_up(r_off * k_off + m_row * k_err + sl)
         c = np.diag(B)
@@ -162,21 +194,16 @@ def _enclosures(G: np.ndarray) -> list[EigenCluster] | None:
         hi = np.nextafter(c + rho, np.inf)
     if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
         return None
-    ivs: list[list[Any]] = []
-    for i in np.argsort(lo, kind="stable").tolist():  # floats order exactly
-        if ivs and lo[i] <= ivs[-1][1]:
-            ivs[-1][1] = max(ivs[-1][1], float(hi[i]))
-            ivs[-1][2] += 1
-        else:
-            ivs.append([float(lo[i]), float(hi[i]), 1])
-    with arb_precision(_BITS):
-        out = ostrowski_scale([[flint.arb(a), flint.arb(b), k] for a, b, k in ivs], delta)
-        return [EigenCluster(flint.arb(lo_).union(flint.arb(hi_)), cnt, False) for lo_, hi_, cnt in out]
+    ivs = _merge([[float(a), float(b), 1] for a, b in zip(lo, hi)])
+    # Ostrowski: lambda_k(G) = lambda_k(T) / theta_k, theta_k in [1 - delta, 1 + delta] (outward)
+    out = [[_down(a / d_lo) if a < 0 else _down(a / d_hi), _upf(b / d_hi) if b < 0 else _upf(b / d_lo), k]
+           for a, b, k in ivs]
+    return _merge(out)
 
 
 def _fup(x: Any) -> float:
     """A float >= the arb x (finite, within the float range)."""
-    return float(np.nextafter(float(x.upper()), np.inf))
+    return math.nextafter(float(x.upper()), math.inf)
 
 
 def _fl_up(x: np.ndarray) -> np.ndarray:
@@ -206,10 +233,12 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
     import flint
 
     A = np.asarray(A, dtype=float)
-    if A.ndim != 2 or A.shape[0] < 2 or not np.all(np.isfinite(A)):
+    if A.ndim != 2 or A.shape[0] < 2 or A.shape[1] == 0:
         return None
     N, d = A.shape
-    mx = float(np.abs(A).max())
+    mx = float(np.max(np.abs(A)))
+    if not math.isfinite(mx):  # a NaN or an infinity somewhere
+        return None
     if mx == 0:
         with arb_precision(_BITS):
             return [EigenCluster(flint.arb(0), d, True)]
@@ -245,20 +274,18 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
         dsq_f = float(_fl_up(np.array(float(np.sum(t * t)) + sl)))
     if not math.isfinite(dsq_f):
         return None
-    dsq = dsq_f
-    cl = symmetric_enclosures(G, err)
-    if cl is None:
+    iv = _float_intervals(G, err)
+    if iv is None:
         return None
+    ivs, sh = iv  # eigenvalues of Y^T Y in [lo, hi] 2**sh
     with arb_precision(_BITS):
-        scale = flint.arb(2) ** (2 * e)  # exact: arb exponents are unbounded
-        ivs = []
-        for c in cl:
-            lo = (c.enclosure.lower() / N - flint.arb(dsq)).lower()
-            lo = lo if lo > 0 else flint.arb(0)
-            ivs.append([(flint.arb(lo) * scale).lower(), (flint.arb(c.enclosure.upper()) / N * scale).upper(),
-                        c.multiplicity])
-        return [EigenCluster(flint.arb(lo).union(flint.arb(hi)), cnt, False)
-                for lo, hi, cnt in merge_intervals(ivs)]
+        dsq_s = _fup(flint.arb(dsq_f) * flint.arb(2) ** -sh)  # |delta|^2 in the units of [lo, hi] / N
+    if not math.isfinite(dsq_s):
+        return None
+    out = _merge([[max(_down(_down(lo / N) - dsq_s), 0.0), _upf(hi / N), k] for lo, hi, k in ivs])
+    with arb_precision(_BITS):
+        f = flint.arb(2) ** (2 * e + sh)  # exact: arb exponents are unbounded
+        return [EigenCluster((flint.arb(lo) * f).union(flint.arb(hi) * f), k, False) for lo, hi, k in out]
 
 
 def refine_eigenvectors(A: Any, bits: int, *, steps: int = 6) -> Any | None:
