@@ -393,7 +393,7 @@ def _aposteriori_top(A: np.ndarray, mode: str, c: int, rtol: float) -> CriticalT
     with arb_precision(128):
         if top != 0 and not top.rad() <= flint.arb(rtol) * top.lower():
             return None  # too wide for the caller: the exact route
-        enc = top * c
+        enc = c * top
     return CriticalTemperature(mode, c, enc, "a-posteriori", arb_to_float(enc), arb_to_float(top))
 
 
