@@ -213,6 +213,11 @@ def _fl_up(x: np.ndarray) -> np.ndarray:
     return np.nextafter(x * (1 + 2.0**-40), np.inf)
 
 
+def _gram(Y: np.ndarray) -> np.ndarray:
+    """The float Gram matrix ``Y^T Y`` (BLAS, any summation order: the bound of Higham Lemma 3.1 holds)."""
+    return Y.T @ Y
+
+
 def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
     """Certified eigenvalue clusters of the *exact* empirical covariance of float data, from floats.
 
@@ -252,7 +257,7 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
             if not np.array_equal(np.ldexp(As, e), A):  # a subnormal lost bits: not this route
                 return None
         Yf = As - As.mean(axis=0)
-        G = Yf.T @ Yf
+        G = _gram(Yf)
         gd = np.diag(G).copy()
         col_sum = np.abs(Yf.sum(axis=0))
     if not np.all(np.isfinite(G)):

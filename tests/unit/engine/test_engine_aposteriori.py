@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import flint
 import numpy as np
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -139,3 +140,48 @@ def test_refined_eigenvectors_give_tight_ball_spectra():
         assert [c.multiplicity for c in cl] == [n - 1, 1]
         assert cl[0].enclosure.contains(0) and cl[0].enclosure.rad() < flint.arb(2) ** -200
         assert cl[1].enclosure.contains(flint.fmpq(5, 3)) and cl[1].enclosure.rad() < flint.arb(2) ** -200
+
+
+@pytest.mark.parametrize("angle,stretch", [(1e-3, 0.0), (1e-6, 0.0), (0.0, 1e-4), (1e-5, 1e-5)])
+def test_enclosures_hold_for_any_approximate_eigenvectors(monkeypatch, angle, stretch):
+    """A posteriori means whatever V the float solver returns: rotated (off-diagonal mass of V^T G V,
+    Gershgorin) or non-orthonormal (Ostrowski's 1 -+ delta) eigenvectors still give true enclosures."""
+    import numerics.aposteriori as ap
+
+    real_eigh = np.linalg.eigh
+
+    def bad_eigh(G):
+        w, V = real_eigh(G)
+        n = V.shape[0]
+        rng = np.random.default_rng(n)
+        K = rng.standard_normal((n, n)) * angle
+        V = V @ (np.eye(n) + K - K.T)  # a first-order rotation by ~angle
+        return w, V * (1 + stretch * rng.uniform(-1, 1, n))
+
+    monkeypatch.setattr(ap.np.linalg, "eigh", bad_eigh)
+    rng = np.random.default_rng(7)
+    for n in (3, 6):
+        _, Q = real_eigh(rng.standard_normal((n, n)) + rng.standard_normal((n, n)).T)
+        G = (Q * np.arange(1.0, n + 1)) @ Q.T
+        G = np.triu(G) + np.triu(G, 1).T
+        cl = symmetric_enclosures(G)
+        assert cl is not None
+        _assert_encloses(cl, _exact_eigenvalues(_fractions(G)))
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_covariance_enclosures_survive_the_worst_gram_rounding(monkeypatch, sign):
+    """Any float Gram matrix within the rounding model (|G - Y^T Y| <= gamma_N |Y|^T |Y|, whatever the
+    BLAS summation order) must still give true enclosures: an adversarial Gram off by 0.9 gamma_N."""
+    import numerics.aposteriori as ap
+
+    def worst(Y):
+        N = Y.shape[0]
+        return Y.T @ Y + sign * 0.9 * N * 2.0**-53 * (np.abs(Y).T @ np.abs(Y))
+
+    monkeypatch.setattr(ap, "_gram", worst)
+    rng = np.random.default_rng(5)
+    Z = rng.standard_normal((400, 2)) * np.array([1.0, 3.0])
+    cl = covariance_spectrum(Z)
+    assert cl is not None
+    _assert_encloses(cl, _exact_eigenvalues(_exact_cov(_fractions(Z))))
