@@ -23,7 +23,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from numerics.errors import InputError, InputTypeError
-from numerics.linalg import ball_spectrum, exact_spectrum, inertia
+from numerics.dyadic import exact_covariance_of_floats
+from numerics.linalg import ball_spectrum, exact_spectrum, inertia, symmetric_ball_spectrum
 from numerics.precision import Tri, arb_precision, arb_to_float, tri_positive
 
 from .dictionary import as_data, check_tau, mode_constant
@@ -306,12 +307,16 @@ def _top_eigenvalue_enclosure(C: list[list[Fraction]], bits: int) -> Any:
     """An arb ball containing lambda_max of the exact rational symmetric C (certified)."""
     import flint
 
-    with arb_precision(bits):
+    b2 = bits + 32  # the refined Gershgorin enclosure at 32 more bits is at least as tight as acb_mat.eig's
+    with arb_precision(b2):
         rows = [[flint.arb(flint.fmpq(x.numerator, x.denominator)) for x in r] for r in C]
-    try:
-        spec = ball_spectrum(rows, bits=bits)
-    except ArithmeticError:  # the Ostrowski-Gershgorin fallback failed: the exact route always works
-        spec = exact_spectrum(C, bits=bits)
+    try:  # float eigh refined (Ogita-Aishima) + Ostrowski-Gershgorin (numerics.aposteriori)
+        spec = symmetric_ball_spectrum(rows, bits=b2)
+    except ArithmeticError:
+        try:
+            spec = ball_spectrum(rows, bits=bits)
+        except ArithmeticError:  # the Ostrowski-Gershgorin fallback failed: the exact route always works
+            spec = exact_spectrum(C, bits=bits)
     # the clusters are disjoint and certainly ascending (numerics.linalg), so lambda_max lies in the
     # last one
     return spec[-1].enclosure
@@ -325,8 +330,9 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
     C is the empirical covariance (1/N) of ``data`` (N x d, at least two rows).  With
     ``certified=True`` the result carries an arb ball containing tau_c of the *exact* covariance of
     the given data (floats read as the dyadic rationals they are, integers of any size exactly): C is
-    formed exactly (fmpq) and its top eigenvalue enclosed by ``acb_mat.eig`` with rigorous ordering
-    (numerics.linalg.ball_spectrum).  ``certified=False`` gives a float64 estimate only.
+    formed exactly (float arrays by error-free slice products, numerics.dyadic; else fmpz/fmpq) and its
+    top eigenvalue enclosed by refined float eigenvectors and Ostrowski-Gershgorin at ``bits + 32``
+    (numerics.linalg.symmetric_ball_spectrum; ``acb_mat.eig`` / exact roots as fallbacks).  ``certified=False`` gives a float64 estimate only.
     ``rtol`` (certified only): a relative radius the caller accepts.  Float arrays are then first
     enclosed a posteriori from floats (numerics.aposteriori.covariance_spectrum: float Gram and eigh,
     rigorous rounding and residual bounds; radius about N d 2**-53 relative), and the exact route runs
@@ -368,7 +374,7 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
         fast = _aposteriori_top(A, mode, c, rtol) if rtol is not None else None
         if fast is not None:
             return fast
-        C = _covariance_of_integers(*_float_array_integers(A))
+        C = exact_covariance_of_floats(A) or _covariance_of_integers(*_float_array_integers(A))
     else:
         rows = _fractions(data)
         if len(rows) < 2:
@@ -432,7 +438,7 @@ def collapse_is_stable(data: Any, K: int, tau: Any, mode: str = "full") -> Stabi
         fast = _aposteriori_stability(A, K, t, c)
         if fast is not None:
             return fast
-    C = exact_covariance(data)
+    C = (exact_covariance_of_floats(A) if A is not None else None) or exact_covariance(data)
     d = len(C)
     M = [[t * (1 if a == b else 0) - c * C[a][b] for b in range(d)] for a in range(d)]
     inn = inertia(M)
