@@ -39,7 +39,7 @@ import numpy as np
 from .linalg import EigenCluster
 from .precision import arb_precision, to_arb
 
-__all__ = ["symmetric_enclosures", "covariance_spectrum", "refine_eigenvectors"]
+__all__ = ["covariance_spectrum", "refine_eigenvectors", "symmetric_enclosures"]
 
 _BITS = 96  # arb precision of the scalar bookkeeping (inputs are exact dyadics; outward rounding)
 

@@ -10,6 +10,7 @@ Matrices have clustered and exactly repeated eigenvalues and scales from 2**-700
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import flint
 import numpy as np
@@ -30,7 +31,7 @@ def _exact_eigenvalues(rows: list[list[Fraction]]) -> list:
     with arb_precision(300):
         roots = m.charpoly().complex_roots()
         balls = sorted(((flint.arb(r.real), int(k)) for r, k in roots), key=lambda t: t[0].lower())
-        for (a, _), (b, _) in zip(balls, balls[1:]):
+        for (a, _), (b, _) in pairwise(balls):
             assert a.upper() < b.lower()  # isolated, so ordered exactly
     return [b for b, k in balls for _ in range(k)]
 
@@ -39,7 +40,7 @@ def _assert_encloses(clusters, exact) -> None:
     assert sum(c.multiplicity for c in clusters) == len(exact)
     k = 0
     with arb_precision(300):
-        for a, b in zip(clusters, clusters[1:]):
+        for a, b in pairwise(clusters):
             assert a.enclosure.upper() < b.enclosure.lower()  # disjoint, ascending
         for c in clusters:
             for x in exact[k:k + c.multiplicity]:
