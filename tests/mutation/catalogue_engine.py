@@ -239,7 +239,7 @@ MUTATIONS += [
     _a("numerics.aposteriori.no_refinement", "        for _ in range(int(steps)):\n            R = (eye",
        "        for _ in range(0):\n            R = (eye",
        "float eigenvectors not refined: ball spectra only as tight as 2**-53"),
-    _a("numerics.aposteriori.cluster_not_orthogonalised", "                        E[i, j] = R[i, j] / 2",
-       "                        E[i, j] = 0 * R[i, j]",
+    _a("numerics.aposteriori.cluster_not_orthogonalised", "/ np.where(sep, D, 1.0), Rf / 2)",
+       "/ np.where(sep, D, 1.0), 0 * Rf)",
        "Ogita-Aishima without the in-cluster orthogonalisation: a repeated eigenvalue's vectors stay 2**-53 apart"),
 ]
