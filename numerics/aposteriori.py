@@ -31,6 +31,7 @@ stays undecided is UNKNOWN, never a guess.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -169,10 +170,7 @@ def _enclosures(G: np.ndarray) -> list[list[float]] | None:
     if not (np.all(np.isfinite(B)) and np.all(np.isfinite(M)) and math.isfinite(d_sq) and math.isfinite(f_max)):
         return None
     with arb_precision(_BITS):
-        eta = flint.arb(2) ** -1074
-        slack = 16 * (n + 2) ** 2 * eta  # every gradual-underflow contribution, generously
-        g_n, g_2n, g_sq = _gamma(n), _gamma(2 * n + 1), _gamma(n * n + 1)
-        u1 = _up(flint.arb(2) ** -53 / (1 - flint.arb(2) ** -53))
+        slack, g_n, g_sq, u1, k_off, k_err, sl = _constants(n)
         # delta >= ||V^T V - I||_F >= ||.||_2: the computed D, its rounding (fl(F_ii - 1) within u'), the
         # product error gamma_n |V|^T |V| whose entries are <= max_i ||v_i||^2 <= max F_ii / (1 - gamma_n)
         col = _up(flint.arb(f_max) * _inv1m(g_n) + slack)
@@ -181,10 +179,6 @@ def _enclosures(G: np.ndarray) -> list[list[float]] | None:
         if not delta < 1:
             return None
         d_lo, d_hi = _down(float((1 - delta).lower())), _fup(1 + delta)  # 1 - delta >= d_lo > 0, 1 + delta <= d_hi
-        # Gershgorin radii of T = V^T G V around the computed B: off-diagonal mass + |B - T| row sums,
-        # |B - T| <= gamma_n (|V|^T |B1| + |V|^T |G| |V|) <= gamma_n M / (1 - gamma_{2n+1}) (+ underflow)
-        k_off, k_err = _fup(_inv1m(g_n)), _fup(g_n * _inv1m(g_n) * _inv1m(g_2n))
-        sl = _fup(n * slack + flint.arb(2) ** -1000)  # >= 2**-1000: no later underflow matters
     if not d_lo > 0:
         return None
     with np.errstate(all="ignore"):
@@ -199,6 +193,23 @@ def _enclosures(G: np.ndarray) -> list[list[float]] | None:
     out = [[_down(a / d_lo) if a < 0 else _down(a / d_hi), _upf(b / d_hi) if b < 0 else _upf(b / d_lo), k]
            for a, b, k in ivs]
     return _merge(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _constants(n: int) -> tuple[Any, ...]:
+    """The data-independent constants of :func:`_enclosures` for size n (arb, and floats rounded up)."""
+    import flint
+
+    with arb_precision(_BITS):
+        eta = flint.arb(2) ** -1074
+        slack = 16 * (n + 2) ** 2 * eta  # every gradual-underflow contribution, generously
+        g_n, g_2n, g_sq = _gamma(n), _gamma(2 * n + 1), _gamma(n * n + 1)
+        u1 = _up(flint.arb(2) ** -53 / (1 - flint.arb(2) ** -53))
+        # Gershgorin radii of T = V^T G V around the computed B: off-diagonal mass + |B - T| row sums,
+        # |B - T| <= gamma_n (|V|^T |B1| + |V|^T |G| |V|) <= gamma_n M / (1 - gamma_{2n+1}) (+ underflow)
+        k_off, k_err = _fup(_inv1m(g_n)), _fup(g_n * _inv1m(g_n) * _inv1m(g_2n))
+        sl = _fup(n * slack + flint.arb(2) ** -1000)  # >= 2**-1000: no later underflow matters
+        return slack, g_n, g_sq, u1, k_off, k_err, sl
 
 
 def _fup(x: Any) -> float:
