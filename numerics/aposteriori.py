@@ -218,9 +218,9 @@ def _fup(x: Any) -> float:
 
 
 def _fl_up(x: np.ndarray) -> np.ndarray:
-    """An upper bound of the exact non-negative quantity that x approximates, x computed in floats by fewer
-    than 2**10 roundings of non-negative numbers (each within a factor 1 + u, u = 2**-53): the factor
-    1 + 2**-40 exceeds (1 + u)**(2**10 + 1), and the ulp step up covers the last rounding."""
+    """An upper bound of the exact non-negative quantity that x approximates, x computed in floats by at
+    most 2**12 roundings of non-negative numbers (each within a factor 1 + u, u = 2**-53): the factor
+    1 + 2**-40 exceeds (1 + u)**(2**12 + 1), and the ulp step up covers the last rounding."""
     return np.nextafter(x * (1 + 2.0**-40), np.inf)
 
 
@@ -249,7 +249,7 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
     import flint
 
     A = np.asarray(A, dtype=float)
-    if A.ndim != 2 or A.shape[0] < 2 or A.shape[1] == 0:
+    if A.ndim != 2 or A.shape[0] < 2 or not 0 < A.shape[1] <= 2000:  # d <= 2000: _fl_up's budget
         return None
     N, d = A.shape
     mx = float(np.max(np.abs(A)))
