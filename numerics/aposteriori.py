@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from .linalg import EigenCluster
+from .eigencluster import EigenCluster
 from .precision import arb_precision, to_arb
 
 __all__ = ["covariance_spectrum", "refine_eigenvectors", "symmetric_enclosures"]

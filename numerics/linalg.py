@@ -20,7 +20,8 @@ from fractions import Fraction
 from typing import Any
 
 from .exact import charpoly, rational_matrix
-from .precision import Tri, arb_precision, tri_negative, tri_positive
+from .eigencluster import EigenCluster
+from .precision import Tri, arb_precision, tri_positive
 
 __all__ = ["Inertia", "inertia", "EigenCluster", "exact_spectrum", "ball_spectrum", "is_symmetric",
            "symmetric_ball_spectrum", "ball_cholesky_pd", "ascending_disjoint", "merge_intervals",
@@ -61,28 +62,6 @@ def inertia(rows: Sequence[Sequence[Any]]) -> Inertia:
     zero = next(i for i, v in enumerate(c) if v != 0) if any(v != 0 for v in c) else n
     pos = _sign_changes(c)
     return Inertia(positive=pos, zero=zero, negative=n - pos - zero)
-
-
-@dataclass(frozen=True)
-class EigenCluster:
-    """An enclosure (an arb ball) of one eigenvalue, or of a cluster of ``multiplicity`` of them.
-
-    ``exact_multiplicity`` is True when the multiplicity is proven (exact route), False when it only
-    counts eigenvalues the enclosure could not separate (ball route).
-    """
-
-    enclosure: Any
-    multiplicity: int
-    exact_multiplicity: bool
-
-    def sign(self) -> Tri:
-        """TRUE if certainly positive, FALSE if certainly negative, UNKNOWN otherwise."""
-        p = tri_positive(self.enclosure)
-        if p is Tri.TRUE:
-            return Tri.TRUE
-        if tri_negative(self.enclosure) is Tri.TRUE:
-            return Tri.FALSE
-        return Tri.UNKNOWN
 
 
 def exact_spectrum(rows: Sequence[Sequence[Any]], *, bits: int = 128) -> list[EigenCluster]:
