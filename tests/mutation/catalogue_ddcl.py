@@ -214,6 +214,15 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="ddcl.hessian.aposteriori_stability_flipped",
+        path=_H,
+        old="neg = sum(k.multiplicity for k in cl if k.enclosure > x)",
+        new="neg = sum(k.multiplicity for k in cl if k.enclosure < x)",
+        kills=("ddcl.separation.critical_temperature",),
+        why="the a-posteriori route of collapse_is_stable counts the eigenvalues below tau / c as unstable",
+        family="formula",
+    ),
+    Mutation(
         id="ddcl.hessian.gamma_max_scaled",
         path=_H,
         old="return (2.0 / K) * (c * lam1 / tau - 1.0)",

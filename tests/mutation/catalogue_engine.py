@@ -272,3 +272,34 @@ MUTATIONS: list[Mutation] = [
        "level=level, instances=parts[0].instances,",
        (SHARDS,), "a sharded check reports one shard's instances as the whole check's"),
 ]
+
+# ---------------------------------------------------------------- numerics.aposteriori (issue 14)
+APOST = "pytest:tests/unit/engine/test_engine_aposteriori.py"
+_AP = "numerics/aposteriori.py"
+
+
+def _a(id, old, new, why):
+    return Mutation(id=id, path=_AP, old=old, new=new, kills=(APOST,), why=why, family="formula")
+
+
+MUTATIONS += [
+    _a("numerics.aposteriori.weyl_widening_dropped", "    if e_s:\n        core = _merge(",
+       "    if False:\n        core = _merge(",
+       "Weyl's widening by ||S - G||_2 forgotten: the enclosures are those of the float G, not of S"),
+    _a("numerics.aposteriori.gershgorin_offdiagonal_dropped",
+       "rho = _fl_up(r_off * k_off + m_row * k_err + sl)", "rho = _fl_up(m_row * k_err + sl)",
+       "the Gershgorin radius without the off-diagonal mass of V^T G V"),
+    _a("numerics.aposteriori.ostrowski_dropped",
+       "    out = [[_down(a / d_lo) if a < 0 else _down(a / d_hi), _upf(b / d_hi) if b < 0 else _upf(b / d_lo), k]",
+       "    out = [[a, b, k]",
+       "Ostrowski's scaling by 1 -+ delta forgotten: non-orthonormal eigenvectors shift the enclosures"),
+    _a("numerics.aposteriori.gram_error_dropped",
+       "err = _up((g_N + 2 * u1 + u1 * u1) * fro + 2 * d * N * eta)", "err = flint.arb(0)",
+       "the rounding error of the float covariance Gram matrix (and of the centring) ignored"),
+    _a("numerics.aposteriori.no_refinement", "        for _ in range(int(steps)):\n            R = (eye",
+       "        for _ in range(0):\n            R = (eye",
+       "float eigenvectors not refined: ball spectra only as tight as 2**-53"),
+    _a("numerics.aposteriori.cluster_not_orthogonalised", "/ np.where(sep, D, 1.0), Rf / 2)",
+       "/ np.where(sep, D, 1.0), 0 * Rf)",
+       "Ogita-Aishima without the in-cluster orthogonalisation: a repeated eigenvalue's vectors stay 2**-53 apart"),
+]

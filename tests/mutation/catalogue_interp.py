@@ -8,6 +8,10 @@ ignored.  Each names the claims whose quick run must fail.
 from ._model import Mutation
 
 C = "theorems/interpolation/construction.py"
+GD = "theorems/interpolation/gadgets.py"
+NW = "theorems/interpolation/network.py"
+SP = "theorems/interpolation/separation.py"
+XS = "theorems/interpolation/exact_shift.py"
 BL = "theorems/interpolation/blocks.py"
 SX = "theorems/interpolation/softmax.py"
 SL = "theorems/interpolation/softmax_limit.py"
@@ -24,7 +28,7 @@ MUTATIONS: list[Mutation] = [
     # -- counts ---------------------------------------------------------------------------------------
     Mutation(
         id="interp.counts.hardmax_paper_count_plus_one",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 2 * M + 2 * N + 2 if attention == \"hardmax\" else 2 * M + 3 * N",
         kills=("interp.hardmax.blocks",),
@@ -33,7 +37,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.softmax_paper_count_plus_one",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N + 1",
         kills=("interp.softmax.blocks",),
@@ -42,7 +46,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.paper_counts_consistently_shifted",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 3 * M + N + 1 if attention == \"hardmax\" else 3 * M + 2 * N",
         kills=("interp.hardmax.blocks", "interp.softmax.blocks"),
@@ -51,7 +55,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.params_hardmax_constant",
-        path=C,
+        path=NW,
         old="return sep + M * (12 * d + 12) + 2 * d + 1 + kappa",
         new="return sep + M * (12 * d + 12) + 2 * d + 2 + kappa",
         kills=("interp.hardmax.params",),
@@ -60,7 +64,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.params_softmax_per_slot",
-        path=C,
+        path=NW,
         old="return sep + M * (14 * d + 13) + 4 * d + 5 + kappa",
         new="return sep + M * (14 * d + 14) + 4 * d + 5 + kappa",
         kills=("interp.softmax.blocks",),
@@ -69,7 +73,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.params_mean_separation",
-        path=C,
+        path=NW,
         old="else R * (8 * d + 7)",
         new="else R * (8 * d + 8)",
         kills=("interp.hardmax.params",),
@@ -114,7 +118,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.separation_rounds_off_by_one",
-        path=C,
+        path=SP,
         old="        R = len(E)\n        self.R = R\n",
         new="        R = len(E)\n        self.R = R + 1\n",
         kills=("interp.hardmax.blocks", "interp.hardmax.params"),
@@ -135,7 +139,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.construction.snap_sign",
-        path=C,
+        path=GD,
         old="W3 = tuple(ev - w for ev, w in zip(e, W4))",
         new="W3 = tuple(-ev - w for ev, w in zip(e, W4))",
         kills=("interp.softmax.exact", "interp.softmax.blocks"),
@@ -144,7 +148,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.construction.sph_neg_not_unit",
-        path=C,
+        path=GD,
         old="    den = 1 + (d - 1) * u * u\n",
         new="    den = 1 + d * u * u\n",
         kills=("interp.lemma.sphere_fixed", "interp.hardmax.exact"),
@@ -153,7 +157,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.construction.sph_last_coordinate",
-        path=C,
+        path=GD,
         old="return tuple(2 * Q(v) / (1 + n2) for v in t) + ((1 - n2) / (1 + n2),)",
         new="return tuple(2 * Q(v) / (1 + n2) for v in t) + ((1 - n2) / (1 + 2 * n2),)",
         kills=("interp.lemma.sphere_fixed",),
@@ -170,10 +174,43 @@ MUTATIONS: list[Mutation] = [
         family="control",
     ),
     Mutation(
+        id="interp.construction.bondy_drift_budget_times_R",
+        path=SP,
+        old="            delta = to_Q(pow2_floor(g0 / (16 * R * A)), Q)\n",
+        new="            delta = to_Q(pow2_floor(g0 / (16 * A)), Q)\n",
+        kills=("interp.hardmax.exact",),
+        why="the Bondy steps are R times too large: the drift along the plateau direction w0 outgrows g0/8, "
+            "so copies of e_r may leave their plateau; the exact post-condition |w0.omega_j| <= g0/8 of every "
+            "round refuses the build (sub-check construction)",
+        family="construction",
+    ),
+    Mutation(
+        id="interp.construction.bondy_no_drift",
+        path=SP,
+        old="            epss = [delta / (1 - r * delta) for r in range(1, R + 1)]\n",
+        new="            epss = [0 * delta for r in range(1, R + 1)]\n",
+        kills=("interp.hardmax.exact",),
+        why="the top attention of stage S never drifts a sequence: every per-round post-condition still holds "
+            "(omega = 0), but tokens shared by two sequences stay coincident, and only the exact end-of-stage "
+            "check 'all tokens pairwise distinct' refuses the build",
+        family="construction",
+    ),
+    Mutation(
+        id="interp.blocks.shift_token_ignores_pending",
+        path=XS,
+        old="        return x if s is None else tuple(map(operator.add, x, s))\n",
+        new="        return x\n",
+        kills=("interp.hardmax.exact",),
+        why="the lazy evaluator reads a token without its sequence's pending translation (the winner of a "
+            "top attention, a token an FF moves): the exact outputs leave the targets and the Fraction "
+            "reference evaluator",
+        family="construction",
+    ),
+    Mutation(
         id="interp.construction.bondy_largest_point",
-        path=C,
-        old="E.append(min(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
-        new="E.append(max(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
+        path=SP,
+        old="E.append(min(sets[j] ^ sets[k]))",
+        new="E.append(max(sets[j] ^ sets[k]))",
         kills=("interp.length_independence",),
         why="the distinguishing point is the lexicographically largest of X^j sym.diff X^k, not the smallest: "
             "exactness and R <= N - 1 hold either way (any point separates the pair), but fresh tokens appended "
@@ -442,7 +479,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.padding_dead_neuron",
-        path=C,
+        path=NW,
         old="            blocks.insert(pos, identity_block())",
         new="            blocks.insert(pos, Block(FF(1, ((0,) * self.d,), (-1,), ((0,) * self.d,)), SA(1, 0),\n"
             "                                     label=\"identity padding\", stage=\"pad\"))",
@@ -624,7 +661,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.faithful.softmax_paper_count_minus_one",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N - 1",
         kills=("interp.softmax.theorem",),
@@ -643,7 +680,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.faithful.per_target_cost_grows",
-        path=C,
+        path=NW,
         old="M * (12 * d + 12)",
         new="M * (12 * d + 21)",
         kills=("interp.resnet.order",),

@@ -36,7 +36,8 @@ TIKHONOV_UPPER = Claim(
               description="theta* in the trained model: E(theta*) <= float64 budget, |theta*|^2 = 62.53; "
                           "E(theta_0) = 1.72e3 as in Fig. 1a (reading half-widths x 2); the authors' starting "
                           "weights (E = 1718.66 of their code); their code's line norm 5402.77 (V overwritten); "
-                          "thorough: Fig. 1a/1b runs (1b minima within 2 x (0.5 % float32 effect + reading))"),
+                          "thorough: Fig. 1a/1b runs (1b minima within 2 x (0.5 % float32 effect + reading))",
+              shards={"thorough": 2}),  # the two trainings side by side
     ),
     controls=(
         Control("tenth", "min J_eps <= eps |V_mn|^2 / 10: refuted at eps = 1/100 (min J = 10723/296602)",

@@ -16,14 +16,16 @@ Each block is FF then SA with the exact weights rounded once to float64:
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
 from numerics.errors import InputError, InputTypeError
+from numerics.exact import _as_fraction
 from numerics.validation import check_positive_real
 
-from .construction import InterpolatingTransformer, _as_fraction
+if TYPE_CHECKING:  # the model imports this module lazily (to_torch); no import back at run time
+    from .network import InterpolatingTransformer
 
 __all__ = ["TorchInterpolator", "pad_batch"]
 
@@ -59,7 +61,7 @@ def _t(rows: Any, shape: tuple[int, ...]) -> torch.Tensor:
 
 
 class TorchInterpolator(torch.nn.Module):
-    def __init__(self, model: InterpolatingTransformer, *, tau: float | None = None):
+    def __init__(self, model: "InterpolatingTransformer", *, tau: float | None = None):
         super().__init__()
         if tau is not None:
             tau = _float_tau(tau)
