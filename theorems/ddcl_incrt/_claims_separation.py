@@ -41,10 +41,11 @@ CRITICAL = Claim(
     checks=(
         Check("symbolic", _sep.symbolic, description="sympy Hessian for Z = {-a, a}, K = 2, both modes"),
         Check("certified", _sep.certified,
-              description="exact inertia of the loss's Hessian (exact forward mode on every case, sympy on "
-                          "small ones, both = block formula) + arb enclosures; tau = c lambda_1 (1 +- 1e-30)"),
+              description="the statement on the loss's exact Hessian (forward mode on every case, sympy on "
+                          "small ones, both = block formula): negative count, relative/translation Rayleigh "
+                          "quotients, the product's tau_c; tau = c lambda_1 (1 +- 1e-30)"),
         Check("torch_hessian", _sdyn.torch_hessian, role="corroborating",
-              description="autograd Hessian = block formula; sign of the min eigenvalue"),
+              description="autograd Hessian = block formula; the statement's negative count on it"),
         Check("simulation", _sdyn.simulation, role="corroborating",
               description="gradient descent: fitted growth rate log(1 - eta h_1) within 1 %"),
     ),
