@@ -36,7 +36,7 @@ MLP = Claim(
         "setting; for m >= d it is vacuous."
     ),
     checks=(Check("expectation", _mlp.expectation,
-                  description="sympy d = 2 integral; exact Ky Fan on rational spectra; Monte Carlo mean"),),
+                  description="the statement: exact Ky Fan on rational spectra, Monte Carlo mean, Ky Fan witness (d = 2 integral: the derivation)"),),
     controls=(Control("isotropic_strict", "the Ky Fan gap is strict for every C (refuted by C = I)",
                       Check("expectation", _mlp.expectation, {"variant": "isotropic_strict"}),
                       targets="ky_fan"),
