@@ -37,15 +37,33 @@ def _check_variant(variant: str) -> None:
         raise ValueError(f"unknown variant {variant!r}; choose from {VARIANTS}")
 
 
+def _symbolic_part(st: Any, part: str, vals: dict, rational: Any) -> bool | None:
+    """The statement's Eq / Ne part decided on sympy observables (``rational`` cancels the residual)."""
+    import sympy as sp
+
+    from verify._statement import select
+
+    rel = select(st, part)
+    if not isinstance(rel, (sp.Eq, sp.Ne)):
+        return None
+    subs = {sym: vals[sym.name] for sym in rel.free_symbols if sym.name in vals}
+    zero = rational(rel.lhs.xreplace(subs) - rel.rhs.xreplace(subs)) == 0
+    return zero if isinstance(rel, sp.Eq) else not zero
+
+
 def symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """sympy, one sample (hence every N), d = 1, K in {2, 3}: exact derivatives against the formulas.
+    """sympy, one sample (hence every N), d = 1, K in {2, 3}: the claim's statement, part by part, on the
+    exact derivatives of the product's per-sample losses (``variant="plus"``: the control's own weight).
 
     After differentiation every exp(-d_k/tau) is replaced by a symbol E_k and log(sum E) by a symbol,
     so that each residual is a rational function; it is zero iff its cancelled numerator is.
     """
     import sympy as sp
 
+    from verify import statement_of
+
     _check_variant(variant)
+    st = statement_of("ddcl.dictionary.gradients")
     tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
     z = sp.Symbol("z", real=True)
     tau = sp.Symbol("tau", positive=True)
@@ -66,22 +84,45 @@ def symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
             expr = expr.subs({sp.log(Zs): LZ}).subs({e: Ek for e, Ek in zip(ex, E)})
             return sp.cancel(sp.together(expr))
 
-        res = []
+        if variant == "plus":  # the control's own false weight q_j [1 + (d_j - ell)/tau]
+            for j, p in enumerate(ps):
+                r0 = rational(sp.diff(Lq, p) - 2 * w[j] * (p - z))
+                tally.exact(r0 == 0, level=Verdict.PROVED, counterexample=lambda: refuted(
+                    f"symbolic residual of dL_q/dp is not zero at K={K}, d=1", K=K, variant=variant,
+                    residual=str(r0)[:300], sub_check="dL_q/dp"))
+                if r0 != 0:
+                    return tally.evidence()
+            continue
+        # the claim's statement, part by part, on symbolic observables: the exact derivatives and the
+        # product's Gibbs row, distances, ell, entropy (tau_sign presents -dL_q/dtau)
+        ell = sum(qk * dk for qk, dk in zip(q, dist))
+        dLq_sym = sp.diff(Lq, tau)
+        obs = [("dF/dtau", {DF: sp.diff(Fs, tau), "H": sample_entropy(q, lambda x: logq[x])}),
+               ("dL_q/dtau", {DLQ: -dLq_sym if variant == "tau_sign" else dLq_sym, "tau": tau,
+                              VAR: sum(qk * (dk - ell) ** 2 for qk, dk in zip(q, dist))}),
+               ("F = L_q - tau H", {"F": Fs, "L_q": Lq, "tau": tau, "H": sample_entropy(q, lambda x: logq[x])})]
         for j, p in enumerate(ps):
-            formula = 2 * (q[j] if variant == "detached" else w[j]) * (p - z)
-            res.append(("dL_q/dp", sp.diff(Lq, p) - formula))
-            res.append(("dF/dp", sp.diff(Fs, p) - 2 * q[j] * (p - z)))
-        dLq, _ = sample_tau_derivatives(q, dist, tau, lambda x: logq[x])
-        H = sample_entropy(q, lambda x: logq[x])
-        res.append(("dL_q/dtau", sp.diff(Lq, tau) - (-dLq if variant == "tau_sign" else dLq)))
-        res.append(("dF/dtau", sp.diff(Fs, tau) + H))
-        res.append(("F = L_q - tau H", Fs - (Lq - tau * H)))
-        for name, r in res:
-            r0 = rational(r)
-            ok = r0 == 0
-            tally.exact(bool(ok), level=Verdict.PROVED, counterexample=lambda: refuted(
-                f"symbolic residual of {name} is not zero at K={K}, d=1",
-                K=K, variant=variant, residual=str(r0)[:300], sub_check=name))
+            live = sp.diff(Lq, p)
+            if variant == "detached":  # the detached derivative (q held fixed) presented as the live one
+                live = sum(qk * sp.diff(dk, p) for qk, dk in zip(q, dist))
+            obs.append(("live grad L_q", {"g": live, "q_k": q[j], "d_k": dist[j], "ell": ell, "p_k": p, "z": z,
+                                          "tau": tau}))
+            obs.append(("grad F", {"g": sp.diff(Fs, p), "q_k": q[j], "p_k": p, "z": z}))
+        # the product's tau-derivatives (sample_tau_derivatives) are the exact ones
+        pd_Lq, pd_F = sample_tau_derivatives(q, dist, tau, lambda x: logq[x])
+        for name, mine, ref in (("product dL_q/dtau", pd_Lq, dLq_sym), ("product dF/dtau", pd_F, sp.diff(Fs, tau))):
+            ok = rational(mine - ref) == 0
+            tally.exact(ok, level=Verdict.PROVED, counterexample=lambda: refuted(
+                f"{name} differs from the exact derivative at K={K}, d=1", K=K, sub_check=name))
+            if not ok:
+                return tally.evidence()
+        for part, vals in obs:
+            ok = _symbolic_part(st, part, vals, rational)
+            if ok is None:
+                continue
+            tally.exact(ok, level=Verdict.PROVED, counterexample=lambda: refuted(
+                f"the statement's part {part!r} is not an identity at K={K}, d=1", K=K, variant=variant,
+                sub_check=part))
             if not ok:
                 return tally.evidence()
     tally.details["scope"] = "one sample (every N by linearity), d = 1, K in {2, 3}, tau > 0"
