@@ -406,7 +406,9 @@ class TorchArithmetic(Arithmetic):
         return self.torch.floor(self.convert(x))
 
     def fsum(self, xs: Iterable[Any]) -> Any:
-        return self.torch.stack([self.convert(x) for x in xs]).sum(0)
+        """Elementwise sum; scalars and tensors of broadcastable shapes are broadcast first."""
+        ts = self.torch.broadcast_tensors(*[self.convert(x) for x in xs])
+        return self.torch.stack(ts).sum(0)
 
     def tolerance(self, scale: float = 1.0) -> float:
         eps = float(self.torch.finfo(self.dtype).eps)
