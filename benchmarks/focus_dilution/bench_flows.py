@@ -120,7 +120,7 @@ def bench_certified(n: int) -> list[tuple[str, float, float]]:
     from theorems.focus_dilution.critical_points import full_jacobian_float
     from theorems.focus_dilution.flow import Shapes, theta_c1, unpack
     from numerics.linalg import symmetric_ball_spectrum
-    from theorems.focus_dilution._checks_spectra import ARB_BITS, saddle_hessian_arb
+    from theorems.focus_dilution._hessians import ARB_BITS, saddle_hessian_arb
 
     rng = np.random.default_rng(1)
     chains = []

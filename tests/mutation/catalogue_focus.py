@@ -12,7 +12,7 @@ CRIT = "theorems/focus_dilution/critical_points.py"
 FLOW = "theorems/focus_dilution/flow.py"
 MARKOV = "numerics/markov.py"
 BATCHED = "theorems/focus_dilution/_batched.py"
-SPECTRA = "theorems/focus_dilution/_checks_spectra.py"
+ORIGIN = "theorems/focus_dilution/_checks_origin.py"
 DYN = "theorems/focus_dilution/_checks_dynamics.py"
 S4 = "theorems/focus_dilution/_checks_stage4.py"
 MODEL = "theorems/focus_dilution/_checks_model.py"
@@ -338,7 +338,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="focus.check.origin_mu_v_ignored",
-        path=SPECTRA,
+        path=ORIGIN,
         old='if variant == "mu_v":\n            mu2 = mu2 / n2',
         new='if variant == "mu_v_":\n            mu2 = mu2 / n2',
         kills=("focus.stage1.origin_spectrum",),

@@ -743,7 +743,7 @@ def rho_signs_certified(*, seed: int, profile: Profile) -> Evidence:
     from numerics.precision import Tri, tri_negative, tri_positive
     from numerics.strategies import lazy_chains
 
-    from ._checks_spectra import ARB_BITS, _arb_refs, _iid
+    from ._hessians import ARB_BITS, _arb_refs, _iid
 
     tally = Tally(precision=f"arb {ARB_BITS} bits", backend="python-flint", seeds=(seed,))
 

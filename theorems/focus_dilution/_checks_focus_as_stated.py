@@ -31,7 +31,7 @@ from ._checks_dynamics import (
     e1_run,
 )
 from ._checks_model import _describe_chain
-from ._checks_spectra import ARB_BITS, _att_index, saddle_hessian_arb
+from ._hessians import ARB_BITS, _att_index, saddle_hessian_arb
 
 FOCUS_AS_STATED_TARGETS = {"decays": ("growth",), "stable_eigvec": ("direction",),
                            "least_frequent": ("saddle_focus",), "every_query_stage": ("stage_focus",)}

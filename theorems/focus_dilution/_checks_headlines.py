@@ -19,8 +19,8 @@ from numerics.strategies import lazy_chains
 from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, reject
 
 from ._checks_model import E1_PI, _describe_chain
-from ._checks_spectra import (ARB_BITS, ETA, TINY, _arb_refs, _att_index, _iid, _spectrum_summary, _uniform,
-                              saddle_hessian_arb)
+from ._checks_saddle_certified import ETA, TINY, _spectrum_summary
+from ._hessians import ARB_BITS, _arb_refs, _att_index, _iid, _uniform, saddle_hessian_arb
 
 # -- Stage II as stated: theta_c1 is a saddle; (W0, W1) contracts or is neutral; one unstable attention mode
 SADDLE_VARIANTS = ("statement", "two_unstable", "outer_unstable")

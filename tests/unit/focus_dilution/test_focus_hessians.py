@@ -12,7 +12,8 @@ from numerics.krawczyk import Dual, Jet2, hessian_forward, sympy_to_arb
 from numerics.linalg import ball_cholesky_pd, symmetric_ball_spectrum
 from numerics.markov import MarkovChain, anti_persistent, two_state_anti_focus
 from numerics.precision import Tri, arb_precision, float_tolerance
-from theorems.focus_dilution import _checks_spectra as S
+from theorems.focus_dilution import _checks_saddle_certified as C
+from theorems.focus_dilution import _hessians as S
 from theorems.focus_dilution.critical_points import full_jacobian_float, origin_G0, origin_jacobian
 from theorems.focus_dilution.flow import Shapes, theta_c1, unpack
 from theorems.focus_dilution.population import FLOAT, arb_ops, model_matrices, param_grads, population_loss
@@ -194,5 +195,5 @@ def test_saddle_controls_are_refuted_by_the_hessian_of_L(variant):
     from verify import Verdict
     from verify._profile import get_profile
 
-    ev = S.eigen_certified(seed=0, profile=get_profile("quick"), variant=variant)
+    ev = C.eigen_certified(seed=0, profile=get_profile("quick"), variant=variant)
     assert ev.level is Verdict.REFUTED
