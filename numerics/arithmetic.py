@@ -29,6 +29,8 @@ __all__ = [
     "MPArithmetic",
     "ArbArithmetic",
     "FloatArithmetic",
+    "TorchArithmetic",
+    "SympyArithmetic",
     "arithmetic",
 ]
 
@@ -47,6 +49,9 @@ class Arithmetic:
         raise NotImplementedError
 
     def exp(self, x: Any) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def log(self, x: Any) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def fsum(self, xs: Iterable[Any]) -> Any:
@@ -81,9 +86,17 @@ class ExactArithmetic(Arithmetic):
         return rational(x, backend=self.backend)
 
     def exp(self, x: Any) -> Any:
+        if x == 0:
+            return self.convert(1)
         raise TypeError(
             "exact rational arithmetic has no exp(); use hardmax, or an MPArithmetic context"
         )
+
+    def log(self, x: Any) -> Any:
+        if x == 1:
+            return self.convert(0)
+        raise TypeError("exact rational arithmetic has no log() of a number other than 1; use an "
+                        "MPArithmetic or ArbArithmetic context")
 
     def tolerance(self, scale: float = 1.0) -> float:
         return 0.0
@@ -113,6 +126,9 @@ class MPArithmetic(Arithmetic):
 
     def exp(self, x: Any) -> Any:
         return self.ctx.exp(x)
+
+    def log(self, x: Any) -> Any:
+        return self.ctx.log(x)
 
     def fsum(self, xs: Iterable[Any]) -> Any:
         return self.ctx.fsum(xs)
@@ -158,6 +174,10 @@ class ArbArithmetic(Arithmetic):
         self._require_active()
         return x.exp()
 
+    def log(self, x: Any) -> Any:
+        self._require_active()
+        return x.log()
+
     def tolerance(self, scale: float = 1.0) -> float:
         return 0.0  # enclosures carry their own radius
 
@@ -180,13 +200,105 @@ class FloatArithmetic(Arithmetic):
         return v
 
     def exp(self, x: Any) -> Any:
-        return math.exp(x)
+        return _np_or(math.exp, "exp", x)
+
+    def log(self, x: Any) -> Any:
+        return _np_or(math.log, "log", x)
 
     def fsum(self, xs: Iterable[Any]) -> Any:
         return math.fsum(xs)
 
     def tolerance(self, scale: float = 1.0) -> float:
         return 1e3 * FLOAT64_EPS * max(float(scale), 1.0)
+
+
+def _np_or(scalar: Any, name: str, x: Any) -> Any:
+    """``scalar(x)`` for a Python number, numpy's ufunc ``name`` for an array (elementwise)."""
+    if type(x).__module__ == "numpy":
+        import numpy as np
+
+        return getattr(np, name)(x)
+    return scalar(x)
+
+
+class TorchArithmetic(Arithmetic):
+    """torch tensors of one floating dtype (elementwise; batches evaluate in one tensor program).
+
+    The tolerance scales with the dtype's machine epsilon, as :class:`FloatArithmetic`'s does with
+    float64's, so a float32 model is held to float32 precision and no finer.
+    """
+
+    def __init__(self, dtype: Any = None):
+        import torch
+
+        self.torch = torch
+        self.dtype = dtype if dtype is not None else torch.float64
+        if not self.dtype.is_floating_point:
+            raise TypeError(f"TorchArithmetic needs a floating dtype, got {self.dtype}")
+        self.name = f"torch[{str(self.dtype).replace('torch.', '')}]"
+
+    @property
+    def precision(self) -> str:
+        return str(self.dtype).replace("torch.", "")
+
+    def convert(self, x: Any) -> Any:
+        from .exact import is_rational, to_fraction
+
+        if isinstance(x, self.torch.Tensor):
+            return x.to(self.dtype)
+        if is_rational(x) and not isinstance(x, int):
+            x = float(to_fraction(x))
+        return self.torch.as_tensor(x, dtype=self.dtype)
+
+    def exp(self, x: Any) -> Any:
+        return self.torch.exp(self.convert(x))
+
+    def log(self, x: Any) -> Any:
+        return self.torch.log(self.convert(x))
+
+    def fsum(self, xs: Iterable[Any]) -> Any:
+        return self.torch.stack([self.convert(x) for x in xs]).sum(0)
+
+    def tolerance(self, scale: float = 1.0) -> float:
+        eps = float(self.torch.finfo(self.dtype).eps)
+        return 1e3 * eps * max(float(scale), 1.0)
+
+
+class SympyArithmetic(Arithmetic):
+    """sympy expressions: exact and symbolic (``exp``, ``log`` stay unevaluated where irrational).
+
+    Subclass it to steer the form an identity is decided in (e.g. an ``exp`` that expands its argument).
+    """
+
+    name = "sympy"
+    exact = True
+
+    @property
+    def precision(self) -> str:
+        return "symbolic"
+
+    def convert(self, x: Any) -> Any:
+        import sympy as sp
+
+        from .exact import is_rational, to_fraction
+
+        if is_rational(x) and not isinstance(x, int):
+            f = to_fraction(x)
+            return sp.Rational(f.numerator, f.denominator)
+        return sp.sympify(x)
+
+    def exp(self, x: Any) -> Any:
+        import sympy as sp
+
+        return sp.exp(x)
+
+    def log(self, x: Any) -> Any:
+        import sympy as sp
+
+        return sp.log(x)
+
+    def tolerance(self, scale: float = 1.0) -> float:
+        return 0.0
 
 
 def arithmetic(spec: str | Arithmetic) -> Arithmetic:
