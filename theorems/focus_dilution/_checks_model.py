@@ -15,14 +15,15 @@ from typing import Any
 
 import numpy as np
 
+from numerics.arithmetic import MPArithmetic, SympyArithmetic, TorchArithmetic
 from numerics.markov import MarkovChain, anti_persistent, symmetric_rare, two_state_anti_focus
 from numerics.precision import float_tolerance
 from numerics.strategies import chains
 from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
 
-from .flow import Shapes, init_params, pack, reduced_state, run_flow, run_reduced, theta_c1, unpack
+from .flow import Shapes, pack, reduced_state, run_flow, run_reduced, theta_c1, unpack
 from .markov_model import finite_context_logits, monte_carlo_loss, regrouped_logits
-from .population import FLOAT, TorchOps, grad_M_Phi, model_matrices, param_grads, population_loss
+from .population import FLOAT, grad_M_Phi, model_matrices, param_grads, population_loss
 
 E1_PI = ("0.75", "0.19", "0.05", "0.01")
 
@@ -178,7 +179,7 @@ def _grad_points(seed: int, count: int) -> list[tuple[MarkovChain, tuple[np.ndar
 def _autograd(ch: MarkovChain, W: tuple[np.ndarray, ...], tau: float) -> list[np.ndarray]:
     import torch
 
-    ops = TorchOps()
+    ops = TorchArithmetic()
     Wt = [torch.tensor(w, dtype=torch.float64, requires_grad=True) for w in W]
     pi = torch.tensor(ch.pi, dtype=torch.float64)
     P = torch.tensor(ch.P, dtype=torch.float64)
@@ -279,16 +280,20 @@ def finite_differences(*, seed: int, profile: Profile, variant: str = "statement
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
-def _exp_function():
-    import sympy as sp
+class _OpaqueExp(SympyArithmetic):
+    """sympy with exp an opaque function E with E' = E: L becomes a rational function of E-values."""
 
-    class E(sp.Function):
-        """exp as an opaque function with E' = E: L becomes a rational function of E-values."""
+    def __init__(self) -> None:
+        import sympy as sp
 
-        def fdiff(self, argindex: int = 1):
-            return self
+        class E(sp.Function):
+            def fdiff(self, argindex: int = 1):
+                return self
 
-    return E
+        self._E = E
+
+    def exp(self, x):
+        return self._E(x)
 
 
 def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
@@ -302,7 +307,7 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
     """
     import sympy as sp
 
-    from .population import chain_rule, object_ops
+    from .population import chain_rule
 
     tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
     p, lam, tau = sp.symbols("p lam tau", positive=True)
@@ -313,7 +318,7 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
     fs = sp.symbols("Phi0:4", real=True)
     M = np.array(ms, dtype=object).reshape(2, 2)
     Phi = np.array(fs, dtype=object).reshape(2, 2)
-    ops = object_ops("sympy-E", _exp_function(), sp.log)
+    ops = _OpaqueExp()
     L = population_loss(pi, P, M, Phi, tau, ops)
     GM, GPhi = grad_M_Phi(pi, P, M, Phi, tau, ops)
     for syms, G, name in ((ms, GM, "G_M"), (fs, GPhi, "G_Phi")):
@@ -340,7 +345,7 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
     sym = lambda n, r, c: np.array(sp.symbols(f"{n}0:{r * c}", real=True), dtype=object).reshape(r, c)  # noqa: E731
     gM, gP = sym("g", d, d), sym("h", d, d)
     W0, W1, WQ, WK = sym("u", d, m), sym("w", m, d), sym("q", m, mk), sym("k", m, mk)
-    sops = object_ops("sympy", sp.exp, sp.log)
+    sops = SympyArithmetic()
     Mw, Pw = model_matrices(W0, W1, WQ, WK, sops)
     lin = sum(gM.flat[i] * Mw.flat[i] for i in range(d * d)) + sum(gP.flat[i] * Pw.flat[i] for i in range(d * d))
     grads = chain_rule(gM, gP, W0, W1, WQ, WK, sops, variant="statement" if cols else variant)
@@ -470,18 +475,16 @@ def reduced_oracle(*, seed: int, profile: Profile) -> Evidence:
     ~ T h^4 max|z^(5)| << 1e-7 here: 1.5e-12 observed at h = 0.025; LSODA's ~1e-10)."""
     from numerics.flows import integrate as _integrate
     from numerics.flows import rk4_mp
-    from numerics.precision import mp_context
-
     from .flow import reduced_field, reduced_rhs
-    from .population import chain_mp, mp_ops
+    from .population import chain_mp
 
     ch = symmetric_rare(5, Fraction(3, 5), Fraction(1, 2))
     d = 5
     z0 = reduced_state(ch, 0.1)
     T = 5.0
     _, Z = _integrate(reduced_rhs(ch), z0, np.array([0.0, T]), method="LSODA", rtol=1e-11, atol=1e-14)
-    ctx = mp_context(30)
-    ops = mp_ops(ctx)
+    ops = MPArithmetic(30)
+    ctx = ops.ctx
     pi_l, P_l = chain_mp(ch, ctx)
     pi = np.array(pi_l, dtype=object)
     P = np.array(P_l, dtype=object)

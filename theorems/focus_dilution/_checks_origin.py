@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from numerics.arithmetic import SympyArithmetic
 from numerics.exact import charpoly, rational_matrix
 from numerics.linalg import exact_spectrum
 from numerics.markov import MarkovChain
@@ -136,8 +137,6 @@ def origin_symbolic(*, seed: int, profile: Profile, variant: str = "statement") 
     entries solved for): G_M(0) = -pi v^T and G_Phi(0) = 0 exactly."""
     import sympy as sp
 
-    from .population import sympy_ops
-
     tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
     p1, p2 = sp.symbols("pi1 pi2", positive=True)
     a, b, c, e, f, g = sp.symbols("a b c e f g", positive=True)
@@ -147,7 +146,7 @@ def origin_symbolic(*, seed: int, profile: Profile, variant: str = "statement") 
     P = P.subs(sol)
     Z = np.array([[sp.Integer(0)] * 3 for _ in range(3)], dtype=object)
     GM, GPhi = grad_M_Phi(np.array(pi, dtype=object), np.array(P.tolist(), dtype=object), Z, Z,
-                          sp.Integer(1), sympy_ops())
+                          sp.Integer(1), SympyArithmetic())
     v = [x - sp.Rational(1, 3) for x in pi]
     for i in range(3):
         for k in range(3):

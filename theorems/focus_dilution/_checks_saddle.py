@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from numerics.arithmetic import MPArithmetic, SympyArithmetic
 from numerics.markov import MarkovChain, anti_persistent, metropolis, two_state_anti_focus
-from numerics.precision import Tri, arb_precision, float_tolerance, mp_context, tolerance_for, tri_positive
+from numerics.precision import Tri, arb_precision, float_tolerance, tolerance_for, tri_positive
 from numerics.strategies import chains, lazy_chains
 from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, reject
 
@@ -26,11 +27,12 @@ from ._hessians import (ARB_BITS, SymbolicSaddle, _arb, _arb_refs, _att_index, _
                         _lazy_lambda, _outer_K, _uniform, saddle_hessian_symbolic, saddle_hessian_symbolic_f1)
 from .critical_points import full_jacobian_float
 from .flow import Shapes, theta_c1, unpack
-from .population import chain_mp, grad_M_Phi, mp_ops, param_grads, population_loss, reference_formulas
+from .population import chain_mp, grad_M_Phi, param_grads, population_loss, reference_formulas
 
 # -- §4.6 saddle location -------------------------------------------------------------------------------
-def _mp_point(ch: MarkovChain, ctx: Any, m: int, mk: int, variant: str) -> tuple[list[Any], Any]:
+def _mp_point(ch: MarkovChain, ar: MPArithmetic, m: int, mk: int, variant: str) -> tuple[list[Any], Any]:
     """theta_c^1 (or the variant's point) as mpmath object arrays."""
+    ctx = ar.ctx
     pi_l, P_l = chain_mp(ch, ctx)
     d = ch.d
     pi = np.array(pi_l, dtype=object)
@@ -43,12 +45,11 @@ def _mp_point(ch: MarkovChain, ctx: Any, m: int, mk: int, variant: str) -> tuple
         v = [x - ctx.mpf(1) / d for x in pi_l]
         nv = ctx.sqrt(sum(x * x for x in v))
         Pm = np.array(P_l, dtype=object)
-        ops = mp_ops(ctx)
 
         def loss_at(s: Any) -> Any:
             W0[:, 0] = [s * x / npi for x in pi_l]
             W1[0, :] = [s * x / nv for x in v]
-            return population_loss(pi, Pm, W0 @ W1, W0 @ WQ @ WK.T @ W0.T, ctx.mpf(1), ops)
+            return population_loss(pi, Pm, W0 @ W1, W0 @ WQ @ WK.T @ W0.T, ctx.mpf(1), ar)
 
         s = ctx.findroot(lambda s: ctx.diff(loss_at, s), ctx.mpf(1.6))
         loss_at(s)
@@ -71,9 +72,9 @@ def saddle_mp(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     def body(ch: MarkovChain) -> Observation:
         if all(abs(x - ch.pi[0]) < 1e-15 for x in ch.pi):
             reject()  # uniform pi: theta_c^1 is the origin (N/A)
-        ctx = mp_context(dps)
-        ops = mp_ops(ctx)
-        W, _ = _mp_point(ch, ctx, 2, 2, variant)
+        ops = MPArithmetic(dps)
+        ctx = ops.ctx
+        W, _ = _mp_point(ch, ops, 2, 2, variant)
         pi_l, P_l = chain_mp(ch, ctx)
         pi = np.array(pi_l, dtype=object)
         P = np.array(P_l, dtype=object)
@@ -101,6 +102,16 @@ def saddle_mp(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
+class _ExpandingExp(SympyArithmetic):
+    """sympy with exp(x) := expand_power_exp(exp(expand(cancel(x)))): exp(log pi_k - mu) becomes
+    pi_k e^{-mu}, so the identities below are rational in (pi, lam, e^{-mu}) plus linear log terms."""
+
+    def exp(self, x: Any) -> Any:
+        import sympy as sp
+
+        return sp.expand_power_exp(sp.exp(sp.expand(sp.cancel(sp.together(x)))))
+
+
 def saddle_symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """sympy, d = 3, symbolic pi (positive, pi3 = 1 - pi1 - pi2) and symbolic lam (F1):
     at M = pi l^T / n2 (= W0 W1 at theta_c^1) and Phi = 0, G_M = 0 exactly (hence grad L = 0, since
@@ -122,9 +133,7 @@ def saddle_symbolic(*, seed: int, profile: Profile, variant: str = "statement") 
     r = [sum((P[q][k] - pil[k]) * ell[k] for k in range(d)) for q in range(d)]
     M = np.array([[pil[i] * ell[k] / n2 for k in range(d)] for i in range(d)], dtype=object)
     Z = np.array([[sp.Integer(0)] * d for _ in range(d)], dtype=object)
-    from .population import object_ops
-
-    ops = object_ops("sympy", lambda x: sp.expand_power_exp(sp.exp(sp.expand(sp.cancel(sp.together(x))))), sp.log)
+    ops = _ExpandingExp()
     pi = np.array(pil, dtype=object)
     Pm = np.array(P, dtype=object)
     GM, GPhi = grad_M_Phi(pi, Pm, M, Z, sp.Integer(1), ops)

@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from numerics.krawczyk import hessian_forward
+from numerics.arithmetic import Arithmetic, ArbArithmetic, ExactArithmetic
+from numerics.krawczyk import JetArithmetic, hessian_forward
 from numerics.markov import MarkovChain
 
 from ._checks_model import E1_PI
-from .population import grad_M_Phi, model_matrices, object_ops, population_loss, reference_formulas
+from .population import grad_M_Phi, model_matrices, population_loss, reference_formulas
 
 ARB_BITS = 256
 
@@ -51,19 +52,20 @@ def _iid(ch: MarkovChain) -> bool:
 
 # -- Hessians of L: second-order forward mode through population_loss itself ----------------------------
 # Coordinates (vec W0, vec W1, vec W_Q, vec W_K), row-major: the order of flow.pack and origin_jacobian.
-def loss_hessian(pi: Any, P: Any, W: tuple[Any, ...], fns: Any, tau: Any = 1
+def loss_hessian(pi: Any, P: Any, W: tuple[Any, ...], ar: Arithmetic, tau: Any = 1
                  ) -> tuple[Any, list[Any], list[list[Any]]]:
     """(L, grad L, Hessian of L) at W = (W0, W1, W_Q, W_K), arrays of scalar values.
 
     Second-order forward mode (:class:`numerics.krawczyk.Jet2`) through ``population_loss`` composed with
-    ``model_matrices`` -- the loss itself, not the closed-form gradient.  ``fns`` supplies exp and log on
-    values (exact rationals at the origin, sympy field elements, arb balls).  Entries that are exactly 0
+    ``model_matrices`` -- the loss itself, not the closed-form gradient.  ``ar`` (the jets' function provider)
+    is the arithmetic of the values: exp and log on exact rationals at the origin, on sympy field elements,
+    on arb balls; the kernel itself runs in :class:`numerics.krawczyk.JetArithmetic`.  Entries that are exactly 0
     are proven zeros (an exact zero propagates exactly); all others are exact values or enclosures.
     """
     shapes = [np.shape(w) for w in W]
     sizes = [int(np.prod(s)) for s in shapes]
     x0 = [x for w in W for x in np.asarray(w, dtype=object).ravel()]
-    ops = object_ops("jet", lambda x: x.exp(), lambda x: x.log())
+    jets = JetArithmetic()
     pi_a = np.array(list(pi), dtype=object)
     P_a = np.array([list(r) for r in P], dtype=object)
 
@@ -72,33 +74,24 @@ def loss_hessian(pi: Any, P: Any, W: tuple[Any, ...], fns: Any, tau: Any = 1
         for s, k in zip(shapes, sizes):
             parts.append(np.array(x[o:o + k], dtype=object).reshape(s))
             o += k
-        M, Phi = model_matrices(*parts, ops)
-        return population_loss(pi_a, P_a, M, Phi, tau, ops)
+        M, Phi = model_matrices(*parts, jets)
+        return population_loss(pi_a, P_a, M, Phi, tau, jets)
 
-    return hessian_forward(f, x0, fns)
+    return hessian_forward(f, x0, ar)
 
 
-class _ExactAtOrigin:
-    """exp and log on exact rationals at theta = 0: every exponent is exactly 0 there (exp = 1; anything
-    else raises), and log is only taken of rationals -- its value is kept symbolic (sympy), its
+class _ExactAtOrigin(ExactArithmetic):
+    """Exact rationals (Fractions) at theta = 0: every exponent is exactly 0 there (exp = 1; anything
+    else raises TypeError), and log is only taken of rationals -- its value is kept symbolic (sympy), its
     derivatives 1/v and -1/v^2 are rational, so the Hessian is exact."""
 
-    @staticmethod
-    def exp(v: Any) -> Any:
-        if v != 0:
-            raise ValueError(f"exact backend: exp({v}) is irrational (only exp(0) is needed at the origin)")
-        return Fraction(1)
+    def __init__(self) -> None:
+        super().__init__("fraction")
 
-    @staticmethod
-    def log(v: Any) -> Any:
+    def log(self, x: Any) -> Any:
         import sympy as sp
 
-        return sp.log(sp.Rational(v.numerator, v.denominator))
-
-
-class _ArbFns:
-    exp = staticmethod(lambda v: v.exp())
-    log = staticmethod(lambda v: v.log())
+        return sp.log(sp.Rational(x.numerator, x.denominator))
 
 
 def _zeros(shape: tuple[int, int], z: Any) -> Any:
@@ -111,7 +104,7 @@ def origin_hessian_exact(ch: MarkovChain, m: int, mk: int) -> tuple[Any, list[An
     """(L(0) as a sympy number, grad L(0), Hessian of L at 0), exactly, for a rational chain."""
     d, z = ch.d, Fraction(0)
     W = (_zeros((d, m), z), _zeros((m, d), z), _zeros((m, mk), z), _zeros((m, mk), z))
-    return loss_hessian(ch.pi_exact, ch.P_exact, W, _ExactAtOrigin, Fraction(1))
+    return loss_hessian(ch.pi_exact, ch.P_exact, W, _ExactAtOrigin(), Fraction(1))
 
 
 def _lazy_lambda(ch: MarkovChain) -> Fraction | None:
@@ -175,7 +168,8 @@ def saddle_hessian_arb(ch: MarkovChain, m: int, mk: int
 
     W, f = theta_c1_arb(ch, m, mk)
     pi, P = _arb_chain(ch)
-    L, g, H = loss_hessian(pi, P, W, _ArbFns, flint.arb(1))
+    with ArbArithmetic(int(flint.ctx.prec)) as ar:  # the caller's precision
+        L, g, H = loss_hessian(pi, P, W, ar, flint.arb(1))
     return L, g, H, f
 
 
@@ -196,38 +190,54 @@ class SymbolicSaddle:
     lam: Any = None        # the symbol lam (symbolic F1 only)
 
 
+class _FamilyField(Arithmetic):
+    """The rational-function field K of :func:`saddle_hessian_symbolic`, where exp is known only at 0 and
+    at the l_k (exp(l_k) := pi_k T) and log only at T (log T := LT): anything else raises ValueError."""
+
+    exact = True
+
+    def __init__(self, K: Any, exps: list[tuple[Any, Any]], log_T: tuple[Any, Any]) -> None:
+        self.K, self.exps, self.log_T = K, exps, log_T
+        self.name = f"field {K}"
+
+    @property
+    def precision(self) -> str:
+        return "exact (rational-function field)"
+
+    def convert(self, x: Any) -> Any:
+        return self.K(x)
+
+    def exp(self, x: Any) -> Any:
+        if x == 0:
+            return self.K.one
+        for lk, e in self.exps:
+            if x == lk:
+                return e
+        raise ValueError(f"exp({x}) is not one of exp(0), exp(l_k)")
+
+    def log(self, x: Any) -> Any:
+        if x == self.log_T[0]:
+            return self.log_T[1]
+        raise ValueError(f"log({x}) is not log T")
+
+    def tolerance(self, scale: float = 1.0) -> float:
+        return 0.0
+
+
 def _symbolic_saddle(K: Any, gens: Sequence[Any], d: int, pi: list[Any], P: list[list[Any]], m: int, mk: int,
                      lam: Any = None) -> SymbolicSaddle:
     a, lp, T, LT = gens[0], list(gens[1:1 + d]), gens[1 + d], gens[2 + d]
     n2 = sum(p * p for p in pi)
     ell = [n2 * x for x in lp]  # the generators are l' = l / n2: denominators stay monomials in a, T
-    emap = [(ell[k], pi[k] * T) for k in range(d)]
-
-    class Fns:
-        @staticmethod
-        def exp(v: Any) -> Any:
-            if v == 0:
-                return K.one
-            for lk, e in emap:
-                if v == lk:
-                    return e
-            raise ValueError(f"exp({v}) is not one of exp(0), exp(l_k)")
-
-        @staticmethod
-        def log(v: Any) -> Any:
-            if v == T:
-                return LT
-            raise ValueError(f"log({v}) is not log T")
-
+    fam = _FamilyField(K, [(ell[k], pi[k] * T) for k in range(d)], (T, LT))
     z = K.zero
     W0, W1 = _zeros((d, m), z), _zeros((m, d), z)
     W0[:, 0] = [a * p for p in pi]
     W1[0, :] = [x / a for x in lp]
     W = (W0, W1, _zeros((m, mk), z), _zeros((m, mk), z))
-    L, g, H = loss_hessian(pi, P, W, Fns, K.one)
-    ops = object_ops("field", Fns.exp, Fns.log)
+    L, g, H = loss_hessian(pi, P, W, fam, K.one)
     _, GPhi = grad_M_Phi(np.array(pi, dtype=object), np.array(P, dtype=object), W0 @ W1,
-                         _zeros((d, d), z), K.one, ops)
+                         _zeros((d, d), z), K.one, fam)
     return SymbolicSaddle(K, a, ell, pi, P, W, L, g, H, GPhi, lam)
 
 
