@@ -124,8 +124,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.model.gphi_sign",
         path=POP,
-        old="GPhi = (AX - A * ops.rowsum(AX)) / tau",
-        new="GPhi = (AX + A * ops.rowsum(AX)) / tau",
+        old="GPhi = (AX - A * _rowsum(AX, ar)) / tau",
+        new="GPhi = (AX + A * _rowsum(AX, ar)) / tau",
         kills=("focus.model.gradients",),
         why="the softmax-Jacobian correction of G_Phi has the wrong sign",
         family="formula",
@@ -133,8 +133,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.model.attention_index",
         path=POP,
-        old="E = ops.exp(S) * pi[..., None, :]",
-        new="E = ops.exp(S) * pi[..., :, None]",
+        old="E = _map(ar.exp, S) * pi[..., None, :]",
+        new="E = _map(ar.exp, S) * pi[..., :, None]",
         kills=("focus.model.population_limit", "focus.model.gradients"),
         why="the positional prior log pi weighted by the query instead of the key (wrong index)",
         family="formula",
@@ -220,7 +220,7 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.flow.reduced_drop_transpose",
         path=FLOW,
-        old="dg = -(GM @ b + kap * ((GPhi + ops.T(GPhi)) @ g))",
+        old="dg = -(GM @ b + kap * ((GPhi + GPhi.T) @ g))",
         new="dg = -(GM @ b + kap * (GPhi @ g))",
         kills=("focus.model.conservation", "focus.stage3.mass_redistribution"),
         why="the reduced gamma field drops the G_Phi^T term",
