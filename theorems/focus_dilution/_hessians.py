@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from numerics.arithmetic import Arithmetic, ArbArithmetic, ExactArithmetic
+from numerics.arithmetic import Arithmetic, ArbArithmetic, ExactArithmetic, TabulatedArithmetic
 from numerics.krawczyk import JetArithmetic, hessian_forward
 from numerics.markov import MarkovChain
 
@@ -168,8 +168,7 @@ def saddle_hessian_arb(ch: MarkovChain, m: int, mk: int
 
     W, f = theta_c1_arb(ch, m, mk)
     pi, P = _arb_chain(ch)
-    with ArbArithmetic(int(flint.ctx.prec)) as ar:  # the caller's precision
-        L, g, H = loss_hessian(pi, P, W, ar, flint.arb(1))
+    L, g, H = loss_hessian(pi, P, W, ArbArithmetic.current(), flint.arb(1))
     return L, g, H, f
 
 
@@ -190,46 +189,13 @@ class SymbolicSaddle:
     lam: Any = None        # the symbol lam (symbolic F1 only)
 
 
-class _FamilyField(Arithmetic):
-    """The rational-function field K of :func:`saddle_hessian_symbolic`, where exp is known only at 0 and
-    at the l_k (exp(l_k) := pi_k T) and log only at T (log T := LT): anything else raises ValueError."""
-
-    exact = True
-
-    def __init__(self, K: Any, exps: list[tuple[Any, Any]], log_T: tuple[Any, Any]) -> None:
-        self.K, self.exps, self.log_T = K, exps, log_T
-        self.name = f"field {K}"
-
-    @property
-    def precision(self) -> str:
-        return "exact (rational-function field)"
-
-    def convert(self, x: Any) -> Any:
-        return self.K(x)
-
-    def exp(self, x: Any) -> Any:
-        if x == 0:
-            return self.K.one
-        for lk, e in self.exps:
-            if x == lk:
-                return e
-        raise ValueError(f"exp({x}) is not one of exp(0), exp(l_k)")
-
-    def log(self, x: Any) -> Any:
-        if x == self.log_T[0]:
-            return self.log_T[1]
-        raise ValueError(f"log({x}) is not log T")
-
-    def tolerance(self, scale: float = 1.0) -> float:
-        return 0.0
-
-
 def _symbolic_saddle(K: Any, gens: Sequence[Any], d: int, pi: list[Any], P: list[list[Any]], m: int, mk: int,
                      lam: Any = None) -> SymbolicSaddle:
     a, lp, T, LT = gens[0], list(gens[1:1 + d]), gens[1 + d], gens[2 + d]
     n2 = sum(p * p for p in pi)
     ell = [n2 * x for x in lp]  # the generators are l' = l / n2: denominators stay monomials in a, T
-    fam = _FamilyField(K, [(ell[k], pi[k] * T) for k in range(d)], (T, LT))
+    fam = TabulatedArithmetic(K.one, [(ell[k], pi[k] * T) for k in range(d)], [(T, LT)],
+                              name="critical-family field")
     z = K.zero
     W0, W1 = _zeros((d, m), z), _zeros((m, d), z)
     W0[:, 0] = [a * p for p in pi]
