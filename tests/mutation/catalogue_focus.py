@@ -339,8 +339,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.check.origin_mu_v_ignored",
         path=ORIGIN,
-        old='if variant == "mu_v":\n            mu2 = mu2 / n2',
-        new='if variant == "mu_v_":\n            mu2 = mu2 / n2',
+        old='"|pi|^2": 1 if variant == "mu_v" else n2',
+        new='"|pi|^2": 1 if variant == "mu_v_" else n2',
         kills=("focus.stage1.origin_spectrum",),
         why="the control mu0' = |v| is silently ignored (the check runs the statement)",
         family="check",

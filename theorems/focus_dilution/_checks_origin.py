@@ -11,16 +11,17 @@ from fractions import Fraction
 
 import numpy as np
 
-from numerics.arithmetic import SympyArithmetic
+from numerics.arithmetic import ExactArithmetic, SympyArithmetic
 from numerics.exact import charpoly, rational_matrix
 from numerics.linalg import exact_spectrum
 from numerics.markov import MarkovChain
 from numerics.precision import arb_precision, float_tolerance, mp_context, tri_lt
 from numerics.strategies import chains
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, reject
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, reject, statement_of
 
 from ._checks_model import E1_PI, _describe_chain, pinned_chains
 from ._hessians import _uniform, origin_hessian_exact
+from ._statements_common import first_refuted, part_observation
 from .critical_points import full_jacobian_float, origin_G0, origin_jacobian
 from .flow import Shapes, unpack
 from .population import grad_M_Phi, reference_formulas
@@ -34,27 +35,61 @@ def _charpoly_target(n: int, k: int, mu2: Fraction) -> list[Fraction]:
 
 
 # -- §4.4 origin --------------------------------------------------------------------------------------
+ORIGIN_ID = "focus.stage1.origin_spectrum"
+
+
+def _root_multiplicities(coeffs: list[Fraction]) -> tuple[int, Fraction | None, int, int]:
+    """(multiplicity of 0, the largest squared nonzero root a if the nonzero roots come as x -> +-r with
+    r^2 rational, multiplicity of +sqrt(a), multiplicity of -sqrt(a)) of the polynomial with these
+    coefficients (lowest degree first), by exact factorisation over Q (python-flint): roots of other
+    factors count towards none of the three."""
+    import flint
+
+    poly = flint.fmpq_poly([flint.fmpq(c.numerator, c.denominator) for c in coeffs])
+    zero, roots = 0, []  # (r^2, sign, multiplicity); sign 0 for an irreducible x^2 - a (both signs)
+    for f, e in poly.factor()[1]:
+        c = [Fraction(int(x.p), int(x.q)) for x in f.coeffs()]
+        c = [x / c[-1] for x in c]
+        if c == [0, 1]:
+            zero += e
+        elif len(c) == 2:
+            roots.append((c[0] ** 2, -1 if c[0] > 0 else 1, e))
+        elif len(c) == 3 and c[1] == 0 and c[0] < 0:
+            roots.append((-c[0], 0, e))
+    if not roots:
+        return zero, None, 0, 0
+    a = max(r for r, _, _ in roots)
+    plus = sum(e for r, sg, e in roots if r == a and sg >= 0)
+    minus = sum(e for r, sg, e in roots if r == a and sg <= 0)
+    return zero, a, plus, minus
+
+
 def origin_exact(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """Exact rationals on S_pi x S_P (d <= 4) and the pinned chains, m = m_k = 2, on the Hessian H of L
     itself at theta = 0 (second-order forward mode through population_loss, exact; exp is only ever
-    needed at 0):
+    needed at 0), evaluating the claim's statement (:func:`._statements_spectra.origin_spectrum`) on:
 
-    * L(0) = log d and grad L(0) = 0 exactly; G_M(0) = -pi v^T from the closed-form gradient, G_Phi(0) = 0;
-    * -H equals, entry by entry, the flow Jacobian J0 built from G0 = pi v^T (origin_jacobian): the
-      (W0, W1) block is dW0' = G0 dW1^T, dW1' = dW0^T G0, and every attention row and column is exactly 0;
-    * charpoly(-H) = x^(2dm + 2m m_k - 2m) (x^2 - mu0^2)^m, mu0^2 = |pi|^2 |v|^2: +-mu0 with multiplicity
-      exactly m each, 0 with multiplicity 2dm + 2m m_k - 2m;
-    * the unstable eigenspace: with p_b = (pi e_b^T, 0) and q_b = (0, e_b v^T), -H p_b = n2 q_b and
-      -H q_b = |v|^2 p_b exactly, so u_b = |v| p_b + |pi| q_b, proportional to (pi_hat e_b^T, e_b v_hat^T),
-      has -H u_b = mu0 u_b; the m vectors u_b are independent and mu0 has multiplicity m, so they span the
-      whole unstable eigenspace {(pi_hat a^T, a v_hat^T)}.
+    * G0: G_M(0), G_Phi(0) from the product's closed-form gradient (``grad_M_Phi`` in exact arithmetic);
+    * jacobian: the number of entries where -H differs from the flow Jacobian J0 built from the
+      product's G0 (``origin_jacobian(origin_G0)``): the (W0, W1) block dW0' = G0 dW1^T,
+      dW1' = dW0^T G0, attention rows and columns 0;
+    * eigenvalue, charpoly: the exact factorisation over Q of charpoly(-H): the multiplicity of 0, the
+      largest squared root mu0^2 and the multiplicities of +-mu0; |pi|^2 and |v|^2 of the chain;
+    * mu0: the product's mu0 (population.reference_formulas, exact in sympy) against that eigenvalue.
 
-    Variants: 'G_v_pi' (G0' = v pi^T in both the closed form and J0), 'mu_v' (mu0' = |v|), 'mult_one'
-    (multiplicity 1).  Uniform pi is N/A."""
+    Also L(0) = log d, grad L(0) = 0 exactly (origin_value), and the unstable eigenspace: with
+    p_b = (pi e_b^T, 0) and q_b = (0, e_b v^T), -H p_b = n2 q_b and -H q_b = |v|^2 p_b exactly, so
+    u_b = |v| p_b + |pi| q_b, proportional to (pi_hat e_b^T, e_b v_hat^T), has -H u_b = mu0 u_b; the m
+    vectors u_b are independent and mu0 has multiplicity m, so they span the unstable eigenspace.
+
+    Variants (the object or observable changes, the statement does not): 'G_v_pi' (J0 built from
+    G0' = v pi^T), 'mu_v' (|pi|^2 := 1: the eigenvalue |v|), 'mult_one' (m := 1 in the multiplicities).
+    Uniform pi is N/A."""
     if variant not in ("statement", "mu_v", "G_v_pi", "mult_one"):
         raise ValueError(f"unknown variant {variant!r}")
     import sympy as sp
 
+    st = statement_of(ORIGIN_ID)
     m, mk = 2, 2
     tally = Tally(precision="exact", backend="Fractions: forward-mode Hessian of L + flint charpoly",
                   seeds=(seed,))
@@ -72,33 +107,35 @@ def origin_exact(*, seed: int, profile: Profile, variant: str = "statement") -> 
         if sp.expand(L0 - sp.log(d)) != 0 or any(x != 0 for x in g0):
             return Observation(Verdict.REFUTED, counterexample=refuted(
                 "L(0) != log d or grad L(0) != 0", L0=str(L0), variant=variant, sub_check="origin_value"))
-        target = [[(v[i] * pi[k] if variant == "G_v_pi" else pi[i] * v[k]) for k in range(d)]
-                  for i in range(d)]
-        J0 = origin_jacobian(target, m, mk)
+        obs = []
+        Z = np.array([[Fraction(0)] * d for _ in range(d)], dtype=object)
+        GM, GPhi = grad_M_Phi(np.array(pi, dtype=object), np.array(ch.P_exact, dtype=object), Z, Z,
+                              Fraction(1), ExactArithmetic("fraction"))
+        for i in range(d):
+            for k in range(d):
+                obs.append(part_observation(st, {"G_{M,ik}(0)": GM[i, k], "G_{Phi,ik}(0)": GPhi[i, k],
+                                                 "pi_i": pi[i], "pi_k": pi[k], "d": d}, "G0", i=i, k=k))
+        G0 = origin_G0(ch)
+        if variant == "G_v_pi":
+            G0 = [[v[i] * pi[k] for k in range(d)] for i in range(d)]
+        J0 = origin_jacobian(G0, m, mk)
         J = [[-x for x in r] for r in H]
-        bad = [(i, j) for i in range(n) for j in range(n) if J[i][j] != J0[i][j]]
-        if bad:
-            i, j = bad[0]
-            return Observation(Verdict.REFUTED, counterexample=refuted(
-                "-Hessian(L)(0) differs from J0 built from G0", variant=variant, entries=len(bad),
-                first=(i, j), hessian=str(J[i][j]), J0=str(J0[i][j]), sub_check="jacobian"))
-        if origin_G0(ch) != target:
-            return Observation(Verdict.REFUTED, counterexample=refuted(
-                "G_M(0) from the closed-form gradient differs from the stated -G0", variant=variant,
-                G0=[[str(x) for x in r] for r in origin_G0(ch)], sub_check="G0"))
-        # mu0 as the product computes it (population.reference_formulas, exact in sympy): the charpoly of
-        # the Hessian of L is matched against that value, not against an inline |pi|^2 |v|^2
-        mu2 = _mu0_sq_reference(ch)
+        n_diff = sum(1 for i in range(n) for j in range(n) if J[i][j] != J0[i][j])
+        obs.append(part_observation(st, {"#{-Hess L(0) != J_0}": n_diff}, "jacobian", variant=variant))
+        zero, mu2, plus, minus = _root_multiplicities(list(charpoly(rational_matrix(J))))
         if mu2 is None:
             return Observation(Verdict.REFUTED, counterexample=refuted(
-                "reference_formulas' mu0^2 is not rational", d=d, variant=variant, sub_check="mu0_rational"))
-        if variant == "mu_v":
-            mu2 = mu2 / n2  # mu0' = |v| = mu0 / |pi|
-        k = 1 if variant == "mult_one" else m
-        if list(charpoly(rational_matrix(J))) != _charpoly_target(n, k, mu2):
-            return Observation(Verdict.REFUTED, counterexample=refuted(
-                "charpoly(-Hessian(L)(0)) differs from x^(n-2k) (x^2 - mu0^2)^k", variant=variant, k=k,
-                mu0_sq=str(mu2), d=d, sub_check="charpoly"))
+                "charpoly(-Hessian(L)(0)) has no roots +-r with r^2 rational", d=d, sub_check="charpoly"))
+        mm = 1 if variant == "mult_one" else m
+        obs.append(part_observation(st, {"mu_0^2": mu2, "|pi|^2": 1 if variant == "mu_v" else n2, "|v|^2": nv2},
+                                    "eigenvalue", variant=variant))
+        obs.append(part_observation(st, {"n_+": plus, "n_-": minus, "n_0": zero, "m": mm, "m_k": mk, "d": d},
+                                    "charpoly", variant=variant))
+        # mu0 as the product computes it (population.reference_formulas, exact in sympy)
+        mu_ref2 = _mu0_sq_reference(ch)
+        obs.append(Observation(Verdict.REFUTED, counterexample=refuted(
+            "reference_formulas' mu0^2 is not rational", d=d, sub_check="mu0")) if mu_ref2 is None else
+            part_observation(st, {"(mu_0^ref)^2": mu_ref2, "mu_0^2": mu2}, "mu0"))
         n0 = d * m
         for b in range(m):
             p = [Fraction(0)] * n
@@ -109,10 +146,10 @@ def origin_exact(*, seed: int, profile: Profile, variant: str = "statement") -> 
             Jp = [sum(J[r][c] * p[c] for c in range(n)) for r in range(n)]
             Jq = [sum(J[r][c] * q[c] for c in range(n)) for r in range(n)]
             if Jp != [n2 * x for x in q] or Jq != [nv2 * x for x in p]:
-                return Observation(Verdict.REFUTED, counterexample=refuted(
+                obs.append(Observation(Verdict.REFUTED, counterexample=refuted(
                     "(pi_hat e_b^T, e_b v_hat^T) is not a mu0 eigenvector of -Hessian(L)(0)", b=b,
-                    variant=variant, sub_check="eigenvectors"))
-        return Observation(Verdict.CERTIFIED, margin=0.0)
+                    variant=variant, sub_check="eigenvectors")))
+        return first_refuted(obs)
 
     explore(chains(max_d=4), body, tally, seed=seed, max_examples=profile.pick(12, 40, 200),
             examples=pinned_chains(), describe=_describe_chain)

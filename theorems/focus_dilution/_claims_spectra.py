@@ -8,6 +8,7 @@ from verify import Check, Claim, Control, Source, Verdict
 from . import _checks_origin as _orig
 from . import _checks_saddle as _sad
 from . import _checks_saddle_certified as _cert
+from . import _statements_spectra as _st
 from ._claims_common import PAPER, _text
 
 ORIGIN_SPECTRUM = Claim(
@@ -19,8 +20,8 @@ ORIGIN_SPECTRUM = Claim(
     quote=("Under small initialization, the trajectory is governed by the linearization near the "
            "origin."),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L24",
-    statement=_text("G_M(0) = -pi v^T, G_Phi(0) = 0, spec(J0) = {+mu0 (x m), -mu0 (x m), 0 (x 2dm + 2mm_k - 2m)}, "
-                    "mu0 = |pi| |v|, unstable space {(pi_hat a^T, a v_hat^T)}"),
+    statement=_st.origin_spectrum,
+    derivation=_st.origin_spectrum_derivation,
     hypotheses=("pi not uniform (uniform pi: G0 = 0, N/A)", "every P with stationary pi"),
     reading="The 'linearization at the origin' of Lemma 3.1 / Thm 3.2 is the flow Jacobian J0.",
     checks=(
@@ -38,12 +39,12 @@ ORIGIN_SPECTRUM = Claim(
     ),
     controls=(
         Control("mu_v", "mu0' = |v| (without |pi|)", Check("exact", _orig.origin_exact, {"variant": "mu_v"}),
-        targets="charpoly"),
+                targets="eigenvalue"),
         Control("G_v_pi", "G0' = v pi^T (W0 would condense along v)",
                 Check("exact", _orig.origin_exact, {"variant": "G_v_pi"}),
                 targets="jacobian"),
-        Control("mult_one", "+-mu0 with multiplicity 1", Check("exact", _orig.origin_exact, {"variant": "mult_one"}),
-        targets="charpoly"),
+        Control("mult_one", "+-mu0 with multiplicity 1",
+                Check("exact", _orig.origin_exact, {"variant": "mult_one"}), targets="charpoly"),
     ),
     expected=Verdict.CERTIFIED,
 )
