@@ -87,9 +87,8 @@ SADDLE_EIGEN = Claim(
     quote=("The $(W_0, W_1)$ subsystem contracts (or is neutrally stable), and the attention subsystem"
            " has a unique [or: 'its own'/'intrinsic'; '고유한' also means 'eigen-'] unstable mode."),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L30",
-    statement=_text("J(theta_c1) = J_outer (+) J_att, J_outer = -K^T (diag pi - pi pi^T) K with exactly d - 1 "
-                    "negative eigenvalues, J_att eigenvalues +-c (x m_k), c = -gamma^T G_Phi gamma = "
-                    "(s_c^2/n2) K1 K2"),
+    statement=_st.saddle_eigenstructure,
+    derivation=_st.saddle_eigenstructure_derivation,
     hypotheses=("pi not uniform", "K2 != 0 for a strict saddle"),
     reading="A4: the attention block is indefinite (+-c), not PSD; it carries the only unstable mode.",
     checks=(

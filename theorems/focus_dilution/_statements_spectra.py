@@ -60,3 +60,57 @@ def origin_spectrum_derivation() -> Any:
         Step("name the norms", n_pi2 * n_v2, why="|pi|^2 = sum pi_i^2, |v|^2 = sum (pi_k - 1/3)^2",
              subs={n_pi2: sum(x * x for x in p), n_v2: sum(x * x for x in v)}),
         concludes="eigenvalue")
+
+
+# -- §4.7 the saddle's eigenstructure ------------------------------------------------------------------
+c_H = sp.Symbol("c_H", real=True)              # the attention entry -Hessian(L)[W_Q[0, j], W_K[0, j]]
+c_ref = sp.Symbol("c", real=True)              # the product's growth rate (reference_formulas)
+s_c2 = sp.Symbol("s_c^2", positive=True)
+n2 = sp.Symbol("n_2", positive=True)           # |pi|^2
+K1, K2 = sp.symbols("K_1 K_2", real=True)
+n_pos, n_neg = sp.symbols("n_{J>0} n_{J<0}", nonnegative=True, integer=True)
+n_out_pos, n_out_neg = sp.symbols("n_{outer>0} n_{outer<0}", nonnegative=True, integer=True)
+n_att_pos, n_att_neg = sp.symbols("n_{att>0} n_{att<0}", nonnegative=True, integer=True)
+
+
+def saddle_eigenstructure() -> Any:
+    """spec §4.7: at theta_c^1 the attention entries of J = -Hessian(L) are c = (s_c^2/n2) K1 K2 (the
+    product's c), J has exactly m_k certified positive and d - 1 + m_k certified negative eigenvalues,
+    its (W0, W1) block d - 1 negative and none positive, its attention block +-|c| (x m_k)."""
+    from verify import AllOf, ForAll
+
+    return ForAll(
+        (sp.Symbol("pi"), sp.Symbol("P")),
+        "rational Markov chains with pi not uniform and K2 != 0 (d <= 4, pinned chains), m = m_k = 2",
+        AllOf(c_formula=sp.Eq(c_H, s_c2 / n2 * K1 * K2),
+              attention_c=sp.Eq(c_ref, c_H),
+              spectrum=sp.And(sp.Eq(n_pos, m_k), sp.Eq(n_neg, d - 1 + m_k)),
+              outer_spectrum=sp.And(sp.Eq(n_out_neg, d - 1), sp.Eq(n_out_pos, 0)),
+              attention_spectrum=sp.And(sp.Eq(n_att_pos, m_k), sp.Eq(n_att_neg, m_k))))
+
+
+def saddle_eigenstructure_derivation() -> Any:
+    """c = -gamma^T G_Phi gamma (the attention entry of the flow Jacobian at theta_c^1, W0 = gamma e1^T)
+    with the closed form (G_Phi)_qk = -pi_q pi_k (pi_k/n2 - 1) r_q and gamma = s_c pi / |pi| (d = 3,
+    symbolic pi, r, s_c^2): the double sum factors into K2 = sum_q pi_q^2 r_q times
+    sum_k pi_k^2 (pi_k/n2 - 1) = (sum pi^3 - n2^2)/n2 = K1 = Var_pi(pi.)/n2."""
+    from verify import Derivation, Step
+
+    p = sp.symbols("pi_1:4", positive=True)
+    r = sp.symbols("r_1:4", real=True)
+    sc2 = s_c2
+    nn = sum(x * x for x in p)
+    gam = [sp.sqrt(sc2) * x / sp.sqrt(nn) for x in p]
+    GPhi = [[-p[q] * p[k] * (p[k] / nn - 1) * r[q] for k in range(3)] for q in range(3)]
+    k2 = sum(p[q] ** 2 * r[q] for q in range(3))
+    k1 = (sum(x ** 3 for x in p) - nn ** 2) / nn
+    return Derivation(
+        Step("attention entry of J at theta_c1", -sum(gam[q] * GPhi[q][k] * gam[k] for q in range(3)
+                                                      for k in range(3))),
+        Step("gamma = s_c pi/|pi|", sc2 / nn * sum(p[q] ** 2 * p[k] ** 2 * (p[k] / nn - 1) * r[q]
+                                                   for q in range(3) for k in range(3))),
+        Step("the double sum factors", sc2 / nn * k2 * sum(p[k] ** 2 * (p[k] / nn - 1) for k in range(3))),
+        Step("sum_k pi_k^2 (pi_k/n2 - 1) = (sum pi^3 - n2^2)/n2 = K1", sc2 / nn * k2 * k1),
+        Step("name n2, K1, K2", s_c2 / n2 * K1 * K2, why="n2 = |pi|^2, K1 = Var_pi(pi.)/n2, K2 = sum pi_q^2 r_q",
+             subs={n2: nn, K1: k1, K2: k2}),
+        concludes="c_formula")

@@ -197,3 +197,25 @@ def test_saddle_controls_are_refuted_by_the_hessian_of_L(variant):
 
     ev = C.eigen_certified(seed=0, profile=get_profile("quick"), variant=variant)
     assert ev.level is Verdict.REFUTED
+
+
+def test_eigen_certified_evaluates_the_statement_and_attaches_the_lambda_figure():
+    """The certified check reads the claim's statement: a false part (c = 9/8 of the Hessian's entry)
+    refutes it through that part; the statement run carries the eigenvalues-vs-lam figure."""
+
+    import sympy as sp
+
+    from theorems.focus_dilution import _statements_spectra as sst
+    from verify import Verdict, get_profile
+    from verify._statement import running
+
+    ev = C.eigen_certified(seed=0, profile=get_profile("quick"))
+    assert ev.level is Verdict.CERTIFIED
+    fig = ev.details["figures"][0]
+    top = next(s for s in fig["series"] if s["label"].startswith("+c"))
+    assert abs(top["y"][top["x"].index(0.5)] - 0.079785) < 5e-7
+    st = sst.saddle_eigenstructure()
+    bad = st.with_body(st.body.replace("c_formula", sp.Eq(sst.c_H, sp.Rational(9, 8) * sst.c_ref)))
+    with running(C.SADDLE_EIGEN_ID, bad):
+        ev = C.eigen_certified(seed=0, profile=get_profile("quick"))
+    assert ev.level is Verdict.REFUTED and ev.counterexample.data["sub_check"] == "c_formula"
