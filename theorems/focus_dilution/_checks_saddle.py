@@ -18,13 +18,14 @@ import numpy as np
 
 from numerics.arithmetic import MPArithmetic, SympyArithmetic
 from numerics.markov import MarkovChain, anti_persistent, metropolis, two_state_anti_focus
-from numerics.precision import Tri, arb_precision, float_tolerance, tolerance_for, tri_positive
+from numerics.precision import arb_precision, float_tolerance, tolerance_for
 from numerics.strategies import chains, lazy_chains
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, reject
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, reject, statement_of
 
 from ._checks_model import E1_PI, _describe_chain, pinned_chains
 from ._hessians import (ARB_BITS, SymbolicSaddle, _arb, _arb_refs, _att_index, _iid, _is_e1, _KtSK,
                         _lazy_lambda, _outer_K, _uniform, saddle_hessian_symbolic, saddle_hessian_symbolic_f1)
+from ._statements_common import first_refuted, part_observation
 from .critical_points import full_jacobian_float
 from .flow import Shapes, theta_c1, unpack
 from .population import chain_mp, grad_M_Phi, param_grads, population_loss, reference_formulas
@@ -314,6 +315,8 @@ eigen_symbolic.__doc__ = (eigen_symbolic.__doc__ or "") + _STRUCTURE_DOC
 eigen_exact.__doc__ = (eigen_exact.__doc__ or "") + _STRUCTURE_DOC
 
 
+TOL_ARB = 1e-60   # equality of two arb enclosures (256 bits, radii ~1e-70) within 1e-60
+TOL_SIGN = 1e-12  # a float64 sign decision: the product (dW_Q dW_K) K2 must exceed it
 E1_OUTER = (-0.900953, -0.217677, -0.044301)  # spec §4.7 anchors (6 digits), lam = 1/2 and 0.9
 E1_C = {"1/2": 0.079785, "9/10": 0.143612}     # spec §4.7 (lam = 1/2); §3 (lam = 0.9: c = 0.14361246257...)
 
@@ -424,42 +427,40 @@ def growth_symbolic(*, seed: int, profile: Profile, variant: str = "statement") 
     return tally.evidence()
 
 
+GROWTH_ID = "focus.stage2.growth_rate_sign"
+
+
 def growth_certified(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """arb on S_pi x F1 (rational lam > 0): the enclosure of c is certified > 0; c(lam)/lam is the same
-    ball-overlapping value for lam and lam/2 (linearity).  Variant 'lambda_squared': c(lam)/lam^2 must
-    agree between lam and lam/2 -- certified to differ."""
+    """arb on S_pi x F1 (rational lam > 0), evaluating the claim's statement on the product's K1, K2, c
+    (reference_formulas in arb) and on Var_pi(pi.), Cov_pi(pi., log pi.) formed here in centred form
+    from pi (E_pi[(pi. - n2)^2], E_pi[(pi. - n2)(log pi. - E_pi log pi.)]): K2_cov, K1_var, sign (c > 0)
+    and lambda_scaling (c(lam/2) = c(lam)/2, the product's c at lam/2).  Variant 'lambda_squared' (the
+    law c proportional to lam^2): c(lam/2) is read as 2 c(lam/2), what that law would need for the
+    statement's c(lam)/2 -- certified to differ."""
+    st = statement_of(GROWTH_ID)
     tally = Tally(precision=f"arb {ARB_BITS} bits", backend="python-flint", seeds=(seed,))
 
     def body(ch: MarkovChain) -> Observation:
         if _uniform(ch):
             reject()
-        lam = ch.P_exact[0][0] - (1 - ch.P_exact[0][0]) * 0 if False else None  # noqa: F841
-        # recover lam from P = lam I + (1 - lam) 1 pi^T: lam = P_12 ... use P_11 - P_21
-        lam = ch.P_exact[0][0] - ch.P_exact[1][0]
-        if lam == 0:
+        lam = _lazy_lambda(ch)
+        if lam is None or lam == 0:
             reject()  # c = 0 exactly (edge case recorded by the symbolic check)
         ch2 = MarkovChain.lazy(ch.pi_exact, lam / 2)
         with arb_precision(ARB_BITS):
-            c1 = _arb_refs(ch)["c"]
-            c2 = _arb_refs(ch2)["c"]
-            p = 2 if variant == "lambda_squared" else 1
-            r1 = c1 / _arb(lam) ** p
-            r2 = c2 / _arb(lam / 2) ** p
-            pos = tri_positive(c1)
-            same = r1.overlaps(r2)
-        if variant == "lambda_squared":
-            if not same:
-                return Observation(Verdict.REFUTED, counterexample=refuted(
-                    "c/lam^2 differs between lam and lam/2 (certified)", lam=str(lam), r1=str(r1), r2=str(r2),
-                    sub_check="lambda_scaling"))
-            return Observation(Verdict.UNKNOWN)
-        if pos is Tri.TRUE and same:
-            return Observation(Verdict.CERTIFIED)
-        if pos is Tri.FALSE or not same:
-            return Observation(Verdict.REFUTED, counterexample=refuted(
-                "c <= 0 or c/lam not constant", c=str(c1), lam=str(lam),
-                sub_check="lambda_scaling" if pos is not Tri.FALSE else "sign"))
-        return Observation(Verdict.UNKNOWN)
+            f = _arb_refs(ch)
+            c2 = _arb_refs(ch2)["c"] * (2 if variant == "lambda_squared" else 1)
+            pi = [_arb(x) for x in ch.pi_exact]
+            nn = sum(x * x for x in pi)
+            mlog = sum(x * x.log() for x in pi)
+            var_c = sum(x * (x - nn) ** 2 for x in pi)
+            cov_c = sum(x * (x - nn) * (x.log() - mlog) for x in pi)
+            vals = {"K_2": f["K2"], "K_1": f["K1"], "n_2": f["n2"], "lambda": _arb(lam), "c": f["c"],
+                    "Cov_pi(pi., log pi.)": cov_c, "Var_pi(pi.)": var_c, "c(lambda/2)": c2}
+            parts = ("lambda_scaling",) if variant == "lambda_squared" else (
+                "K2_cov", "K1_var", "sign", "lambda_scaling")
+            return first_refuted([part_observation(st, vals, part, tol=TOL_ARB, lam=str(lam), variant=variant)
+                                  for part in parts])
 
     explore(lazy_chains(), body, tally, seed=seed, max_examples=profile.pick(20, 60, 300),
             examples=[MarkovChain.lazy(E1_PI, "1/2")], describe=_describe_chain)
@@ -468,8 +469,11 @@ def growth_certified(*, seed: int, profile: Profile, variant: str = "statement")
 
 def growth_eigenvector_sign(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """float64 on S_pi x {F2, F3} plus F6, F7: the top eigenvector of the Hessian flow at theta_c^1
-    (m = m_k = 1) has sign(dW_Q dW_K) = sign(K2) (so kappa grows with the sign of c); instances with
-    |K2| < 1e-6 are N/A.  Variant 'opposite_sign': sign = -sign(K2)."""
+    (m = m_k = 1) has sign(dW_Q dW_K) = sign(K2) (so kappa grows with the sign of c): the statement's
+    mode_sign, (dW_Q dW_K)_u K2 > 0 beyond TOL_SIGN (float64 eigenvector products are ~1e-16 accurate; the
+    products here are >= 1e-7); instances with |K2| < 1e-6 are N/A.  Variant 'opposite_sign': the
+    observed sign is reversed."""
+    st = statement_of(GROWTH_ID)
     tally = Tally(precision="float64", backend="torch autograd Hessian", seeds=(seed,))
 
     def body(ch: MarkovChain) -> Observation:
@@ -484,13 +488,9 @@ def growth_eigenvector_sign(*, seed: int, profile: Profile, variant: str = "stat
         w, V = np.linalg.eigh(J)
         vec = V[:, -1]
         n0 = 2 * ch.d
-        s = np.sign(vec[n0] * vec[n0 + 1])
-        want = -np.sign(K2) if variant == "opposite_sign" else np.sign(K2)
-        if s == want:
-            return Observation(Verdict.CONSISTENT, margin=abs(vec[n0] * vec[n0 + 1]))
-        return Observation(Verdict.REFUTED, counterexample=refuted(
-            "sign of the unstable attention mode differs", K2=K2, mode_sign=float(s), variant=variant,
-            sub_check="mode_sign"))
+        mode = float(vec[n0] * vec[n0 + 1]) * (-1 if variant == "opposite_sign" else 1)
+        return part_observation(st, {"(dW_Q dW_K)_u": mode, "K_2": K2}, "mode_sign", tol=TOL_SIGN,
+                                variant=variant)
 
     explore(chains(max_d=5, families=("metropolis", "positive")), body, tally, seed=seed,
             max_examples=profile.pick(10, 40, 150),

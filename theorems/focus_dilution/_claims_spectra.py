@@ -127,8 +127,8 @@ GROWTH_SIGN = Claim(
     source=Source(PAPER, "growth of the attention parameters (Stage II) [paper]; sign law derived", "§4.9"),
     provenance=("paper", "derived"),
     strength="derived",
-    statement=_text("F1: K2 = lam Cov_pi(pi., log pi.), K1 = Var_pi(pi.)/n2, c > 0 for lam in (0, 1); "
-                    "sign(c) = sign(K2) and the unstable mode has sign(dW_Q . dW_K) = sign(K2)"),
+    statement=_st.growth_rate_sign,
+    derivation=_st.growth_rate_sign_derivation,
     hypotheses=("pi not uniform",),
     reading="For c < 0 the growth rate is |c| and the sign is carried by kappa (see focus.ext.anti_focus).",
     checks=(

@@ -114,3 +114,50 @@ def saddle_eigenstructure_derivation() -> Any:
         Step("name n2, K1, K2", s_c2 / n2 * K1 * K2, why="n2 = |pi|^2, K1 = Var_pi(pi.)/n2, K2 = sum pi_q^2 r_q",
              subs={n2: nn, K1: k1, K2: k2}),
         concludes="c_formula")
+
+
+# -- §4.9 the growth rate's sign -------------------------------------------------------------------------
+lam = sp.Symbol("lambda", positive=True)
+cov = sp.Symbol("Cov_pi(pi., log pi.)", real=True)    # centred covariance under pi
+var = sp.Symbol("Var_pi(pi.)", nonnegative=True)      # centred variance under pi
+c_half = sp.Symbol("c(lambda/2)", real=True)
+sigma_mode = sp.Symbol("(dW_Q dW_K)_u", real=True)    # attention sign of J's unstable eigenvector
+
+
+def growth_rate_sign() -> Any:
+    """spec §4.9: for F1 (P = lam I + (1 - lam) 1 pi^T) K2 = lam Cov_pi(pi., log pi.) and K1 =
+    Var_pi(pi.)/n2, so c = (s_c^2/n2) K1 K2 > 0 and c is linear in lam; for any chain the unstable
+    eigenvector of -Hessian(L)(theta_c1) has sign(dW_Q dW_K) = sign(K2)."""
+    from verify import AllOf, ForAll
+
+    return ForAll(
+        (sp.Symbol("pi"), lam),
+        "F1 chains with pi not uniform and lam in (0, 1) (mode_sign: Metropolis and positive chains, F6, F7 "
+        "with |K2| >= 1e-6; m = m_k = 1)",
+        AllOf(K2_cov=sp.Eq(K2, lam * cov), K1_var=sp.Eq(K1, var / n2), sign=sp.Gt(c_ref, 0),
+              lambda_scaling=sp.Eq(c_half, c_ref / 2), mode_sign=sp.Gt(sigma_mode * K2, 0)))
+
+
+def growth_rate_sign_derivation() -> Any:
+    """K2 = lam Cov_pi(pi., log pi.) for F1 (d = 3, symbolic pi with pi_3 = 1 - pi_1 - pi_2, symbolic lam
+    and shift mu of the centred logs): P - 1 pi^T = lam (I - 1 pi^T), so r_q = lam (l_q - pi.l) and
+    K2 = sum_q pi_q^2 r_q = lam (sum_q pi_q^2 l_q - n2 pi.l); the shift mu cancels because sum pi = 1."""
+    from verify import Derivation, Step
+
+    p1, p2, mu = sp.symbols("pi_1 pi_2 mu", positive=True)
+    p = [p1, p2, 1 - p1 - p2]
+    ell = [sp.log(x) - mu for x in p]
+    P = [[lam * (1 if i == j else 0) + (1 - lam) * p[j] for j in range(3)] for i in range(3)]
+    nn = sum(x * x for x in p)
+    mlog = sum(x * sp.log(x) for x in p)
+    cov_def = sum(x * (x - nn) * (sp.log(x) - mlog) for x in p)
+    return Derivation(
+        Step("K2 = sum_q pi_q^2 r_q, r = (P - 1 pi^T) l",
+             sum(p[q] ** 2 * sum((P[q][k] - p[k]) * ell[k] for k in range(3)) for q in range(3))),
+        Step("P - 1 pi^T = lam (I - 1 pi^T)",
+             lam * sum(p[q] ** 2 * (ell[q] - sum(p[k] * ell[k] for k in range(3))) for q in range(3))),
+        Step("collect", lam * (sum(p[q] ** 2 * ell[q] for q in range(3)) - nn * sum(p[k] * ell[k] for k in range(3)))),
+        Step("the shift mu cancels (sum pi = 1)", lam * (sum(x * x * sp.log(x) for x in p) - nn * mlog)),
+        Step("centred form", lam * cov_def, why="E_pi[(pi. - n2)(log pi. - E_pi log pi.)], sum pi = 1"),
+        Step("name the covariance", lam * cov, subs={cov: cov_def}),
+        concludes="K2_cov")
