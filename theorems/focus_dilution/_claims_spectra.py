@@ -9,7 +9,7 @@ from . import _checks_origin as _orig
 from . import _checks_saddle as _sad
 from . import _checks_saddle_certified as _cert
 from . import _statements_spectra as _st
-from ._claims_common import PAPER, _text
+from ._claims_common import PAPER
 
 ORIGIN_SPECTRUM = Claim(
     id="focus.stage1.origin_spectrum",
@@ -57,8 +57,8 @@ SADDLE_LOCATION = Claim(
     strength="derived",
     quote=r"The trajectory reaches the second critical point $\theta_c^1$, which is a saddle point.",
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L30",
-    statement=_text("grad L(theta_c1) = 0, L(theta_c1) = H(pi), G_M = 0, "
-                    "(G_Phi)_qk = -(1/tau) pi_q pi_k (pi_k/n2 - 1) r_q, s_c^2 = |l|/|pi|"),
+    statement=_st.saddle_location,
+    derivation=_st.saddle_location_derivation,
     hypotheses=("pi not uniform",),
     reading=("The critical set at H(pi) is {pi^T W0 W1 = l^T + t 1^T}; the flow selects theta_c1 "
              "(W0 moves along pi in Stage I and balancedness fixes the scale)."),

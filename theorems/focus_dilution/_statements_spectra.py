@@ -161,3 +161,43 @@ def growth_rate_sign_derivation() -> Any:
         Step("centred form", lam * cov_def, why="E_pi[(pi. - n2)(log pi. - E_pi log pi.)], sum pi = 1"),
         Step("name the covariance", lam * cov, subs={cov: cov_def}),
         concludes="K2_cov")
+
+
+# -- §4.6 the saddle's location --------------------------------------------------------------------------
+grad_norm = sp.Symbol("|grad L(theta_c1)|", nonnegative=True)
+L_c = sp.Symbol("L(theta_c1)", real=True)
+H_pi = sp.Symbol("H(pi)", positive=True)
+G_Phi_qk = sp.Symbol("G_{Phi,qk}(theta_c1)", real=True)
+r_q = sp.Symbol("r_q", real=True)
+tau = sp.Symbol("tau", positive=True)
+
+
+def saddle_location() -> Any:
+    """spec §4.6: theta_c^1 (W0 = s_c pi_hat e1^T, W1 = s_c e1 l_hat^T, W_Q = W_K = 0) is critical, with
+    L = H(pi) and (G_Phi)_qk = -(1/tau) pi_q pi_k (pi_k/n2 - 1) r_q, r = (P - 1 pi^T) l."""
+    from verify import AllOf, ForAll
+
+    return ForAll(
+        (sp.Symbol("pi"), sp.Symbol("P")),
+        "Markov chains with pi not uniform (d <= 6), m = m_k = 2, tau = 1; q, k in 1..d",
+        AllOf(critical=sp.Eq(grad_norm, 0),
+              values=sp.And(sp.Eq(L_c, H_pi), sp.Eq(G_Phi_qk, -pi_q * pi_k * (pi_k / n2 - 1) * r_q / tau))))
+
+
+def saddle_location_derivation() -> Any:
+    """L(theta_c1) = H(pi) (F1, d = 3, symbolic pi, lam and shift mu): at theta_c1 Phi = 0 and
+    Z = A M = 1 l^T with l = log pi - mu, softmax(l) = pi, and sum_q pi_q P_qy = pi_y."""
+    from verify import Derivation, Step
+
+    p1, p2, mu = sp.symbols("pi_1 pi_2 mu", positive=True)
+    p = [p1, p2, 1 - p1 - p2]
+    P = [[lam * (1 if i == j else 0) + (1 - lam) * p[j] for j in range(3)] for i in range(3)]
+    ell = [sp.log(x) - mu for x in p]
+    Zs = sum(sp.exp(x) for x in ell)
+    return Derivation(
+        Step("L at Z = 1 l^T", -sum(p[q] * P[q][y] * sp.log(sp.exp(ell[y]) / Zs) for q in range(3)
+                                    for y in range(3))),
+        Step("softmax(l) = pi (the shift mu cancels)", -sum(p[q] * P[q][y] * sp.log(p[y]) for q in range(3)
+                                                            for y in range(3))),
+        Step("pi P = pi", -sum(p[y] * sp.log(p[y]) for y in range(3)), why="stationarity"),
+        Step("the entropy", H_pi, subs={H_pi: -sum(x * sp.log(x) for x in p)}))
