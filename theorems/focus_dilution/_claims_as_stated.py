@@ -7,6 +7,7 @@ from verify import Check, Claim, Control, Source, Verdict
 
 from . import _checks_focus_as_stated as _fas
 from . import _checks_headlines as _hl
+from . import _statements_as_stated as _sas
 from ._claims_common import PAPER, SEED, _text
 
 CONDENSATION_AS_STATED = Claim(
@@ -232,7 +233,7 @@ DILUTION_AS_STATED = Claim(
            "causing the attention weights to spread (dilute) across the tokens as a whole [or: 'across all "
            "tokens']."),
     quote_source=f"{SEED} L36",
-    statement=_text("E1 flow: F falls to <= F(focus peak) - 1e-3 after the focus peak and before sigma2(W0) >= 0.1"),
+    statement=_sas.dilution,
     hypotheses=("E1: pi = (0.75, 0.19, 0.05, 0.01), F1 at lam = 1/2 (ci/thorough: also 9/10), eps = 1e-3",),
     reading=("'Weakens the high-frequency focus' is read on F, the attention mass on the most frequent token "
              "averaged over queries: it falls after its first peak, during the rank-one stage (before the "
@@ -265,9 +266,7 @@ CYCLE_AS_STATED = Claim(
     quote=("Experiments on synthetic Markov data confirm the four predicted stages (initial condensation, "
            "attention growth (focus), attention dilution, and the emergence of new directions)."),
     quote_source=f"{SEED} L45",
-    statement=_text("E1 flow: R1 < attention onset < focus (A_11 >= 0.9) <= focus peak < dilution (F <= peak - "
-                    "1e-3) < new direction (sigma2(W0) >= 0.1) < next attention direction (sigma2(W_Q W_K^T) >= "
-                    "0.1), every event occurring"),
+    statement=_sas.cycle,
     hypotheses=("E1: pi = (0.75, 0.19, 0.05, 0.01), F1 at lam = 1/2 (ci/thorough: also 9/10), eps = 1e-3, "
                 "m = m_k = 8",),
     reading=("L20 ('a recurring focus-dilution cycle ... four distinct stages') and L43 ('This starts the next "

@@ -1,0 +1,40 @@
+"""Statements of the as-stated headline claims of the seed's four stages (arXiv:2605.01199, seed 002
+L24-L45), as sympy relations over the observables the checks read off the product's flows, Hessians and
+closed forms.  Builders are lazy; AllOf labels are the sub-check names the controls target."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+# -- the cycle and the dilution (E1 reference runs; event times from flow.events) ----------------------
+t_R1, t_onset, t_focus, t_peak, t_dil, t_new, t_second = sp.symbols(
+    "t_R1 t_onset t_focus t_peak t_dilution t_new t_second", positive=True)
+F_peak = sp.Symbol("F(t_peak)", positive=True)
+F_min = sp.Symbol("min_{t_peak <= t <= t_new} F", positive=True)
+
+
+def cycle() -> Any:
+    """seed L20, L43, L45: the four stages occur, in order -- condensation (R1), attention onset, focus
+    (A_11 >= 0.9) at or before the focus peak, dilution (F <= F(peak) - 1e-3), the new embedding direction
+    (sigma2(W0) >= 0.1) -- and then the next cycle's attention direction (sigma2(W_Q W_K^T) >= 0.1)."""
+    from verify import AllOf, ForAll
+
+    return ForAll(
+        sp.Symbol("E1"),
+        "the E1 flow: pi = (0.75, 0.19, 0.05, 0.01), F1 at lam = 1/2 (ci: also 9/10), eps = 1e-3, m = m_k = 8; "
+        "t_x the first time of each event of flow.events (every event occurs)",
+        AllOf(order=sp.And(sp.Lt(t_R1, t_onset), sp.Lt(t_onset, t_focus), sp.Le(t_focus, t_peak),
+                           sp.Lt(t_peak, t_dil), sp.Lt(t_dil, t_new), sp.Lt(t_new, t_second))))
+
+
+def dilution() -> Any:
+    """seed L36: after the focus peak the focus mass F = sum_q pi_q A_q1 falls by at least 1e-3 (1000 x
+    its integration error) before the new embedding direction appears."""
+    from verify import AllOf, ForAll
+
+    return ForAll(
+        sp.Symbol("E1"),
+        "the E1 flow (lam = 1/2; ci: also 9/10), eps = 1e-3; F = sum_q pi_q A_q1",
+        AllOf(dilution=sp.And(sp.Lt(t_peak, t_new), sp.Le(F_min, F_peak - sp.Rational(1, 1000)))))
