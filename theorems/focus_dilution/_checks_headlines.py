@@ -20,10 +20,12 @@ from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refu
 
 from ._checks_model import E1_PI, _describe_chain
 from ._checks_saddle_certified import ETA, TINY, _spectrum_summary
+from ._statements_common import first_refuted, part_observation
 from ._hessians import ARB_BITS, _arb_refs, _att_index, _iid, _uniform, saddle_hessian_arb
 
 # -- Stage II as stated: theta_c1 is a saddle; (W0, W1) contracts or is neutral; one unstable attention mode
 SADDLE_VARIANTS = ("statement", "two_unstable", "outer_unstable")
+SADDLE_ID = "focus.stage2.saddle_as_stated"
 
 
 def saddle_as_stated(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
@@ -111,6 +113,21 @@ def saddle_as_stated(*, seed: int, profile: Profile, variant: str = "statement")
             if len(shown) < 3:
                 shown[ch.name] = {"spectrum_J": _spectrum_summary(full),
                                   "unstable": [cl.enclosure.str(12) for cl in pos]}
+            # the claim's statement on the certified observables (when every count is decided)
+            if not undecided:
+                st = statement_of(SADDLE_ID)
+                outer = symmetric_ball_spectrum([r[:n0] for r in J[:n0]], bits=ARB_BITS)
+                top_outer = outer[0].enclosure
+                for cl in outer[1:]:
+                    top_outer = top_outer.max(cl.enclosure)  # an enclosure of the largest outer eigenvalue
+                stmt_obs = [part_observation(st, {"(grad L(theta_c1))_i": x}, "critical", tol=float(TINY), i=i)
+                            for i, x in enumerate(g)]
+                stmt_obs += [
+                    part_observation(st, {"lambda_max(J_outer)": top_outer, "eta": eta}, "outer_stability"),
+                    part_observation(st, {"n_{J>0}": n_pos, "n_{J<0}": n_neg}, "unstable_count"),
+                    part_observation(st, {"n_{att>0}": sum(cl.multiplicity for cl in a_pos),
+                                          "lambda_att": a_pos[0].enclosure, "lambda_u": pos[0].enclosure},
+                                     "attention_mode", tol=float(TINY))]
         if variant == "two_unstable":
             if n_pos == 1 and not open_cl_wide(open_cl, small):
                 return Observation(Verdict.REFUTED, counterexample=refuted(
@@ -130,7 +147,7 @@ def saddle_as_stated(*, seed: int, profile: Profile, variant: str = "statement")
         if undecided:
             tally.note(f"{ch.name}: " + "; ".join(undecided[:2]))
             return Observation(Verdict.UNKNOWN)
-        return Observation(Verdict.CERTIFIED)
+        return first_refuted(stmt_obs)
 
     explore(lazy_chains(max_d=4), body, tally, seed=seed, max_examples=profile.pick(6, 30, 120),
             examples=[MarkovChain.lazy(E1_PI, "1/2"), MarkovChain.lazy(E1_PI, "9/10"),

@@ -64,10 +64,7 @@ SADDLE_AS_STATED = Claim(
            r"$(W_0, W_1)$ subsystem contracts (or is neutrally stable), and the attention subsystem has a "
            r"unique [or: 'its own'/'intrinsic'; '고유한' also means 'eigen-'] unstable mode."),
     quote_source=f"{SEED} L30",
-    statement=_text("J = -Hessian(L)(theta_c1), F1, lam in (0, 1), m = 2, m_k = 1: grad L = 0; -J_outer + 1e-30 I "
-                    "is positive definite; J has exactly one certified positive eigenvalue, >= 1 certified "
-                    "negative, every other eigenvalue within 2e-60 of 0; the positive one is the attention "
-                    "block's"),
+    statement=_sas.saddle,
     hypotheses=("F1 chains P = lam I + (1 - lam) 1 pi^T (the family of the paper's theory [secondary]), "
                 "lam in (0, 1): at lam = 0 (i.i.d. tokens) K2 = 0 and there is no unstable mode",
                 "pi not uniform", "m_k = 1 for a literal 'unique' (for m_k > 1 the unstable space is the "

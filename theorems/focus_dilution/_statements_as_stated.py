@@ -38,3 +38,27 @@ def dilution() -> Any:
         sp.Symbol("E1"),
         "the E1 flow (lam = 1/2; ci: also 9/10), eps = 1e-3; F = sum_q pi_q A_q1",
         AllOf(dilution=sp.And(sp.Lt(t_peak, t_new), sp.Le(F_min, F_peak - sp.Rational(1, 1000)))))
+
+
+# -- Stage II as stated: the saddle -----------------------------------------------------------------------
+g_i = sp.Symbol("(grad L(theta_c1))_i", real=True)
+lam_outer = sp.Symbol("lambda_max(J_outer)", real=True)
+eta = sp.Symbol("eta", positive=True)
+n_unstable, n_stable, n_att_unstable = sp.symbols("n_{J>0} n_{J<0} n_{att>0}", nonnegative=True, integer=True)
+lam_u, lam_att = sp.symbols("lambda_u lambda_att", real=True)
+
+
+def saddle() -> Any:
+    """seed L30: theta_c1 is a saddle point (critical; an unstable and a stable eigenvalue of
+    J = -Hessian(L)), the (W0, W1) subsystem contracts or is neutral (no outer eigenvalue reaches eta),
+    and the attention subsystem has a unique unstable mode (exactly one unstable eigenvalue, the
+    attention block's)."""
+    from verify import AllOf, ForAll
+
+    return ForAll(
+        (sp.Symbol("pi"), sp.Symbol("lambda")),
+        "F1 chains, lam in (0, 1), pi not uniform (d <= 4, E1 at lam = 1/2, 9/10), m = 2, m_k = 1, "
+        "eta = 1e-30; i over the parameters",
+        AllOf(critical=sp.Eq(g_i, 0), outer_stability=sp.Lt(lam_outer, eta),
+              unstable_count=sp.And(sp.Eq(n_unstable, 1), sp.Ge(n_stable, 1)),
+              attention_mode=sp.And(sp.Eq(n_att_unstable, 1), sp.Eq(lam_att, lam_u))))
