@@ -173,6 +173,24 @@ SINGULAR_CE = (("2/5", "7/20", "3/20", "1/10"), "1/2")
 THRESHOLD_CE = (("167/500", "61/250", "101/500", "123/1000", "97/1000"), "1/2")
 
 
+OPPOSITE_PLURAL_ID = "focus.stage3.opposite_motion_as_stated"
+OPPOSITE_SINGULAR_ID = "focus.stage3.opposite_motion_singular"
+
+
+def _ball_min(xs: list[Any]) -> Any:
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.min(x)
+    return out
+
+
+def _ball_max(xs: list[Any]) -> Any:
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.max(x)
+    return out
+
+
 def _sign_pattern(rho: list[Any]) -> list[Tri]:
     out = []
     for x in rho:
@@ -193,8 +211,10 @@ def opposite_motion(*, seed: int, profile: Profile, variant: str = "plural") -> 
     'plural' (the seed's 'token [or: tokens]' read as a set): there is k in 1..d-1 with rho_q > 0 for the k
     most frequent tokens and rho_q < 0 for the others (ties in pi give equal rho, so tied tokens move
     together): a high-frequency prefix moves opposite to the rest.
-    'singular': rho_1 > 0 > rho_q for every q >= 2 (token 1 alone against all others); pinned
-    counterexample pi = (2/5, 7/20, 3/20, 1/10), lam = 1/2 (rho_2 = +0.00623).
+    'singular': rho_1 > 0 > rho_q for every q >= 2 (token 1 alone against all others), evaluated on the
+    pinned counterexample pi = (2/5, 7/20, 3/20, 1/10), lam = 1/2 alone (rho_2 = +0.00623).
+    Both evaluate the claim's statement (focus.stage3.opposite_motion_as_stated with the witness k = the
+    number of leading positive rho_q; focus.stage3.opposite_motion_singular) on arb enclosures of rho.
     Controls through the same signs: 'monotone' (rho decreasing along the frequency order; E1 has
     rho_2 < rho_3) and 'threshold_n2' (rho_q > 0 exactly for pi_q > |pi|^2, the focus-gain threshold).
 
@@ -222,14 +242,19 @@ def opposite_motion(*, seed: int, profile: Profile, variant: str = "plural") -> 
                 tally.note(f"{ch.name}: a rho component's sign is undecided")
                 return Observation(Verdict.UNKNOWN)
             pos = [x is Tri.TRUE for x in s]
-            if variant == "plural":
-                k = pos.index(False) if False in pos else len(pos)
-                ok = 1 <= k <= ch.d - 1 and not any(pos[k:])
-                what = "no frequency prefix moves opposite to the rest"
-            elif variant == "singular":
-                ok = pos[0] and not any(pos[1:])
-                what = "token 1 does not move opposite to every other token"
-            elif variant == "monotone":
+            if variant in ("plural", "singular"):  # the claim's statement on rho in frequency order
+                if len(shown) < 6:
+                    shown[ch.name] = desc
+                if variant == "singular":
+                    return part_observation(statement_of(OPPOSITE_SINGULAR_ID),
+                                            {"rho_1": rho[0], "max_{q >= 2} rho_q": _ball_max(rho[1:])},
+                                            "singular_split", pi=[str(x) for x in pi], chain=ch.name, **desc)
+                k = pos.index(False) if False in pos else len(pos)  # the witness: leading positive rho_q
+                return part_observation(statement_of(OPPOSITE_PLURAL_ID), {
+                    "k": k, "d": ch.d, "min_{q <= k} rho_q": _ball_min(rho[:k]) if k else rho[0],
+                    "max_{q > k} rho_q": _ball_max(rho[k:]) if k < ch.d else rho[-1]},
+                    "prefix_split", pi=[str(x) for x in pi], chain=ch.name, **desc)
+            if variant == "monotone":
                 dec = [bool(rho[i] > rho[i + 1]) for i in range(ch.d - 1)]
                 if any(bool(rho[i] < rho[i + 1]) for i in range(ch.d - 1)):
                     ok = False
@@ -249,8 +274,12 @@ def opposite_motion(*, seed: int, profile: Profile, variant: str = "plural") -> 
                 what, pi=[str(x) for x in pi], chain=ch.name, sub_check=OPPOSITE_SUB[variant], **desc))
         return Observation(Verdict.CERTIFIED)
 
-    explore(lazy_chains(max_d=6), body, tally, seed=seed, max_examples=profile.pick(20, 80, 300),
-            examples=pinned, describe=_describe_chain)
+    if variant == "singular":  # a refutation claim: its statement is evaluated on the pinned counterexample
+        explore(lazy_chains(max_d=6), body, tally, seed=seed, max_examples=0,
+                examples=[MarkovChain.lazy(*SINGULAR_CE)], describe=_describe_chain)
+    else:
+        explore(lazy_chains(max_d=6), body, tally, seed=seed, max_examples=profile.pick(20, 80, 300),
+                examples=pinned, describe=_describe_chain)
     tally.details["rho"] = shown
     tally.details["pinned"] = {"singular_counterexample": SINGULAR_CE, "threshold_counterexample": THRESHOLD_CE}
     return tally.evidence()

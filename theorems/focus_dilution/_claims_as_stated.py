@@ -161,8 +161,7 @@ OPPOSITE_AS_STATED = Claim(
     strength="as-stated",
     quote=OPPOSITE_QUOTE,
     quote_source=f"{SEED} L36",
-    statement=_text("F1, lam in (0, 1), pi not uniform, tokens sorted by frequency: there is k in 1..d-1 with "
-                    "rho_q > 0 for the k most frequent tokens and rho_q < 0 for the others"),
+    statement=_sas.opposite_motion_plural,
     hypotheses=("F1 chains, lam in (0, 1) (rho is lam-free there)", "pi not uniform"),
     reading=OPPOSITE_READING + ("this claim reads the plural 'tokens' (a high-frequency set, which may be one "
                                 "token). The singular reading, token 1 against all others, is "
@@ -197,7 +196,7 @@ OPPOSITE_SINGULAR = Claim(
     strength="strengthened",
     quote=OPPOSITE_QUOTE,
     quote_source=f"{SEED} L36",
-    statement=_text("F1, lam in (0, 1), pi not uniform: rho_1 > 0 > rho_q for every q >= 2"),
+    statement=_sas.opposite_motion_singular,
     hypotheses=("F1 chains, lam in (0, 1)", "pi not uniform"),
     reading=OPPOSITE_READING + ("this claim takes the singular 'token': the one most frequent token against all "
                                 "others. It is stronger than the plural reading (it fixes k = 1), so its "

@@ -62,3 +62,37 @@ def saddle() -> Any:
         AllOf(critical=sp.Eq(g_i, 0), outer_stability=sp.Lt(lam_outer, eta),
               unstable_count=sp.And(sp.Eq(n_unstable, 1), sp.Ge(n_stable, 1)),
               attention_mode=sp.And(sp.Eq(n_att_unstable, 1), sp.Eq(lam_att, lam_u))))
+
+
+# -- Stage III as stated: opposite motion ---------------------------------------------------------------
+k_split = sp.Symbol("k", positive=True, integer=True)
+d_tok = sp.Symbol("d", positive=True, integer=True)
+rho_prefix_min = sp.Symbol("min_{q <= k} rho_q", real=True)
+rho_rest_max = sp.Symbol("max_{q > k} rho_q", real=True)
+rho_1 = sp.Symbol("rho_1", real=True)
+rho_others_max = sp.Symbol("max_{q >= 2} rho_q", real=True)
+
+
+def opposite_motion_plural() -> Any:
+    """seed L36, plural 'tokens': with the tokens sorted by frequency, a frequency prefix {1..k}
+    (1 <= k <= d - 1) moves one way (rho_q > 0) and the rest the other (rho_q < 0); rho =
+    lim P_pi^perp gamma / kappa (the product's closed form)."""
+    from verify import AllOf, Exists, ForAll
+
+    return ForAll(
+        (sp.Symbol("pi"), sp.Symbol("lambda")),
+        "F1 chains, lam in (0, 1), pi not uniform (d <= 6), tokens sorted by frequency",
+        Exists(k_split, "1..d-1 (the check supplies the witness: the number of leading positive rho_q)",
+               AllOf(prefix_split=sp.And(sp.Ge(k_split, 1), sp.Le(k_split, d_tok - 1), sp.Gt(rho_prefix_min, 0),
+                                         sp.Lt(rho_rest_max, 0)))))
+
+
+def opposite_motion_singular() -> Any:
+    """seed L36, singular 'token': the most frequent token moves opposite to every other token,
+    rho_1 > 0 > rho_q for q >= 2 (tokens sorted by frequency)."""
+    from verify import AllOf, ForAll
+
+    return ForAll(
+        (sp.Symbol("pi"), sp.Symbol("lambda")),
+        "F1 chains, lam in (0, 1), pi not uniform; tokens sorted by frequency",
+        AllOf(singular_split=sp.And(sp.Gt(rho_1, 0), sp.Lt(rho_others_max, 0))))
