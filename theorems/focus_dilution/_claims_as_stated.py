@@ -102,10 +102,7 @@ FOCUS_AS_STATED = Claim(
            r"induces a high-frequency bias, causing the attention mechanism to focus on the most frequent token "
            r"[or: 'tokens'] in the stationary distribution."),
     quote_source=f"{SEED} L31",
-    statement=_text("From theta_c1 (m = 2, m_k = 1): |(W_Q, W_K)|^2 grows at rate 2 lam_u > 0, lam_u the unstable "
-                    "eigenvalue of -Hessian(L)(theta_c1); (W_Q, W_K)/|.| -> its eigenvector; A_qk > pi_k for every "
-                    "query q and every most frequent key k; on the E1 flow A_11 and F = sum_q pi_q A_q1 stay "
-                    "above pi_1 from T_I to the focus event (A_11 >= 0.9)"),
+    statement=_sas.focus,
     hypotheses=(("F1 chains P = lam I + (1 - lam) 1 pi^T with K2 > 0 (lam > 0), pi not uniform; c >= 0.01 "
                  "for a bounded run"),
                 ("m_k = 1 so that 'the unstable eigendirection' is unique (focus.stage2.saddle_as_stated)"),

@@ -96,3 +96,32 @@ def opposite_motion_singular() -> Any:
         (sp.Symbol("pi"), sp.Symbol("lambda")),
         "F1 chains, lam in (0, 1), pi not uniform; tokens sorted by frequency",
         AllOf(singular_split=sp.And(sp.Gt(rho_1, 0), sp.Lt(rho_others_max, 0))))
+
+
+# -- Stage II as stated: exponential growth along the unstable eigendirection, focus on the frequent token
+rate = sp.Symbol("rate(|(W_Q, W_K)|^2)", real=True)
+lam_unst = sp.Symbol("lambda_u", real=True)
+sin_angle = sp.Symbol("sin angle((W_Q, W_K), u)", nonnegative=True)
+b_dir = sp.Symbol("b_dir", positive=True)   # the direction budget (non-growing part + nonlinear term)
+A_min = sp.Symbol("min_q A_{q k*}", positive=True)
+pi_star = sp.Symbol("pi_{k*}", positive=True)
+A11_min = sp.Symbol("min_{T_I < t <= t_focus} A_11", positive=True)
+F_stage_min = sp.Symbol("min_{T_I < t <= t_focus} F", positive=True)
+pi_1 = sp.Symbol("pi_1", positive=True)
+
+
+def focus() -> Any:
+    """seed L31: from theta_c1 |(W_Q, W_K)|^2 grows exponentially at twice the unstable eigenvalue lam_u of
+    -Hessian(L)(theta_c1) and its direction tends to the unstable eigenvector u; attention rises above its
+    start pi_k* on the most frequent key(s) k* for every query; on the E1 flow A_11 and F stay above pi_1
+    from T_I to the focus event."""
+    from verify import AllOf, ForAll
+
+    return ForAll(
+        (sp.Symbol("pi"), sp.Symbol("lambda")),
+        "F1 chains with K2 > 0 and c >= 0.01 (pinned E1, (0.5, 0.3, 0.1, 0.1), the tie (0.4, 0.4, 0.1, 0.1)), "
+        "m = 2, m_k = 1, started at theta_c1 + O(1e-6); stage_focus: the E1 flow, eps = 1e-3",
+        AllOf(growth=sp.And(sp.Gt(rate, 0), sp.Eq(rate, 2 * lam_unst)),
+              direction=sp.Le(sin_angle, b_dir),
+              saddle_focus=sp.Gt(A_min, pi_star),
+              stage_focus=sp.And(sp.Gt(A11_min, pi_1), sp.Gt(F_stage_min, pi_1))))
