@@ -8,7 +8,7 @@ from verify import Check, Claim, Control, Source, Verdict
 from . import _checks_focus_as_stated as _fas
 from . import _checks_headlines as _hl
 from . import _statements_as_stated as _sas
-from ._claims_common import PAPER, SEED, _text
+from ._claims_common import PAPER, SEED
 
 CONDENSATION_AS_STATED = Claim(
     id="focus.stage1.condensation_as_stated",
@@ -20,10 +20,7 @@ CONDENSATION_AS_STATED = Claim(
            r"driven by the stationary distribution $\pi$ of the data. Specifically, $W_0$ is aligned with "
            r"$\pi$, and $W_1$ is aligned with $\pi - \frac{1}{d}\mathbf{1}$."),
     quote_source=f"{SEED} L25",
-    statement=_text("from a small Gaussian start (eps): on the linear window sigma1(W0) in [50 eps, 0.3], "
-                    "cos(u1(W0), pi) >= 0.99 and cos(v1(W1), pi - 1/d) >= 0.99; sigma2(W0) <= 10 eps up to T_I; "
-                    "max |W_Q|, |W_K| up to T_I <= 3 x their start and scales like eps (L26: 'effectively "
-                    "frozen (order O(eps))')"),
+    statement=_sas.condensation,
     hypotheses=("F1 chains with non-uniform pi (E1 and two other laws, d = 4, 5)", "small initialisation: "
                 "Gaussian of scale eps in {1e-3, 1e-4}, m = m_k = 8"),
     reading=("L24 ('governed by the linearization near the origin') fixes the time qualifier: the alignments are "

@@ -125,3 +125,30 @@ def focus() -> Any:
               direction=sp.Le(sin_angle, b_dir),
               saddle_focus=sp.Gt(A_min, pi_star),
               stage_focus=sp.And(sp.Gt(A11_min, pi_1), sp.Gt(F_stage_min, pi_1))))
+
+
+# -- Stage I as stated: rank-one condensation ---------------------------------------------------------
+eps = sp.Symbol("epsilon", positive=True)
+cos_W0 = sp.Symbol("min cos(u_1(W0), pi)", nonnegative=True)
+cos_W1 = sp.Symbol("min cos(v_1(W1), pi - 1/d)", nonnegative=True)
+sigma2_max = sp.Symbol("max_{t <= T_I} sigma_2(W0)", nonnegative=True)
+att_max = sp.Symbol("max_{t <= T_I} |W_Q|, |W_K|", nonnegative=True)
+att_0 = sp.Symbol("|W_Q(0)|, |W_K(0)|", positive=True)
+att_ratio = sp.Symbol("ratio_{eps = 1e-3 / 1e-4}", positive=True)
+
+
+def condensation() -> Any:
+    """seed L24-L26: on the linear window (sigma1(W0) in [50 eps, 0.3]) W0 is aligned with pi and W1 with
+    pi - 1/d (cosines >= 0.99), W0 stays rank one up to T_I (sigma2 <= 10 eps), and W_Q, W_K stay O(eps):
+    at most 3 x their start, and their maximum scales like eps (ratio between eps = 1e-3 and 1e-4 in
+    [3, 30])."""
+    from verify import AllOf, ForAll
+
+    c99 = sp.Rational(99, 100)
+    return ForAll(
+        (sp.Symbol("pi"), eps),
+        "F1 chains E1 (lam = 1/2), (2/5, 7/20, 3/20, 1/10) (lam = 1/2), (1/2, 1/5, 3/20, 1/10, 1/20) "
+        "(lam = 9/10); Gaussian starts of scale eps in {1e-3, 1e-4}, m = m_k = 8",
+        AllOf(W0_direction=sp.Ge(cos_W0, c99), W1_direction=sp.Ge(cos_W1, c99),
+              rank_one=sp.Le(sigma2_max, 10 * eps), attention_bound=sp.Le(att_max, 3 * att_0),
+              attention_scaling=sp.And(sp.Ge(att_ratio, 3), sp.Le(att_ratio, 30))))
