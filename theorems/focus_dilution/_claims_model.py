@@ -6,7 +6,8 @@ from __future__ import annotations
 from verify import Check, Claim, Control, Source, Verdict
 
 from . import _checks_model as _mod
-from ._claims_common import PAPER, _text
+from . import _statements_model as _st
+from ._claims_common import PAPER
 
 POPULATION_LIMIT = Claim(
     id="focus.model.population_limit",
@@ -18,9 +19,7 @@ POPULATION_LIMIT = Claim(
            "with a large sample size $N$ and a long context $s$, in order to derive deterministic "
            "dynamics."),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L9",
-    statement=_text("L_s(theta) -> L(theta) = -sum pi_q P_qy log softmax(A_q M)_y with "
-                    "A = row-softmax(Phi/tau + 1 log pi^T), gap O(1/s) with a stationary start; with a "
-                    "uniform start the bias shrinks roughly like 1/s"),
+    statement=_st.population_limit,
     hypotheses=("P irreducible and aperiodic, pi_k > 0", "(M, Phi) fixed"),
     reading="A1 (the query's own position is attended; an O(1/s) effect) and A6 (stationary start).",
     checks=(
@@ -48,8 +47,8 @@ GRADIENTS = Claim(
     source=Source(PAPER, "closed-form population gradients (toolkit derivation)", "§4.2"),
     provenance=("derived",),
     strength="derived",
-    statement=_text("G_M = A^T diag(pi)(Pred - P), G_Phi = (1/tau) A o (X - rowsum(A o X) 1^T), "
-                    "X = D M^T; dL/dW0 = G_M W1^T + G_Phi W0 W_K W_Q^T + G_Phi^T W0 W_Q W_K^T, ..."),
+    statement=_st.gradients,
+    derivation=_st.gradients_derivation,
     hypotheses=("any theta, any tau > 0",),
     reading="none needed",
     checks=(
@@ -80,7 +79,8 @@ CONSERVATION = Claim(
     source=Source(PAPER, "balancedness behind the rank-one condensation (toolkit derivation)", "§4.3"),
     provenance=("derived",),
     strength="derived",
-    statement=_text("d/dt D = d/dt E = d/dt (W1 1) = 0 under theta' = -grad L"),
+    statement=_st.conservation,
+    derivation=_st.conservation_derivation,
     hypotheses=("exact gradient flow; any pi, P, tau",),
     reading="A1: a value matrix or a residual would change the invariants.",
     checks=(
