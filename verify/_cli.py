@@ -259,9 +259,13 @@ def _cmd_run(args: argparse.Namespace) -> int:
         except (OSError, TimeoutError) as e:
             raise UsageError(f"--scheduler {args.scheduler!r}: cannot reach the scheduler: {e}") from e
         args.workers = max(1, session.workers)
-    prog = _progress(not args.no_progress, sum(len(c.checks) + len(c.controls) for c in claims))
+    from ._runner import claim_checks
+    from ._timings import load_timings, save_timings
+
+    prog = _progress(not args.no_progress, sum(len(claim_checks(c)) + len(c.controls) for c in claims))
     kwargs = dict(profile=args.profile, seed=args.seed, workers=args.workers,
-                  executor=session.executor if session is not None else None)
+                  executor=session.executor if session is not None else None,
+                  order=load_timings(args.profile))
     guard = stop_on_signals()  # SIGTERM stops the run as Ctrl-C does
     try:
         guard.__enter__()
@@ -278,6 +282,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             if session is not None:  # cancel what is left, close the client and a local cluster
                 session.close()
         print_table(result)
+        if not result.interrupted:
+            save_timings(result)
         if args.json:
             write_json(result, args.json)
         if args.junit:

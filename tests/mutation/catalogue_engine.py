@@ -19,6 +19,10 @@ _VERDICT = "verify/_verdict.py"
 _TALLY = "verify/_tally.py"
 _OBSERVE = "verify/_observe.py"
 _CLI = "verify/_cli.py"
+_EVALUATE = "verify/_evaluate.py"
+_DERIVATION = "verify/_derivation.py"
+STATEMENTS = "pytest:tests/unit/engine/test_statements.py"
+SHARDS = "pytest:tests/unit/engine/test_engine_shards.py"
 _REPORT = "verify/_report.py"
 
 
@@ -121,7 +125,7 @@ MUTATIONS: list[Mutation] = [
        "        interrupted = False\n",
        (RULES,), "rule (i): an interrupted run is reported as complete"),
     _m("engine.half_run_claim_reported", _RUNNER,
-       "if len(cos) != len(claim.checks) + len(claim.controls):",
+       "if len(cos) != len(claim_checks(claim)) + len(claim.controls):",
        "if not cos:",
        (RULES,), "rule (i): a claim with only some checks finished is reported (and may pass)"),
     _m("engine.interrupted_run_passes", _RUNNER,
@@ -198,7 +202,7 @@ MUTATIONS: list[Mutation] = [
        (DASK,), "a run on dask does not record its scheduler, workers and their package versions"),
     # control targets: a control is refuted only through the sub-check it declares it targets
     _m("engine.control_target_not_enforced", _RUNNER,
-       "            results[k] = _through_target(item, results[k])\n",
+       "            merged[k] = _through_target(item, merged[k])\n",
        "",
        (TARGETS,), "a sub-test that ignores its variant refutes a control, and the control passes for the "
        "wrong reason (the runner no longer checks that the refutation came from the declared target)"),
@@ -212,4 +216,36 @@ MUTATIONS: list[Mutation] = [
        "        return True\n",
        (TARGETS,), "a Gate asserts every sub-check under a control variant: an unrelated failing sub-check "
        "can refute the control"),
+    # statements as code (issue 11)
+    _m("engine.strict_relation_lenient", _EVALUATE,
+       '"StrictLessThan": d < -t,',
+       '"StrictLessThan": d < t,',
+       (STATEMENTS,), "a strict relation within the tolerance holds, so a relation and its negation "
+       "both hold near equality and a flipped statement is not refuted"),
+    _m("engine.ball_straddle_true", _EVALUATE,
+       "        if a > b:\n            return False\n        return None",
+       "        if a > b:\n            return False\n        return True",
+       (STATEMENTS,), "a ball straddling the bound is taken as holding (coerced, not UNKNOWN)"),
+    _m("engine.derivation_step_unchecked", _DERIVATION,
+       "            if sp.simplify(diff) == 0:",
+       "            if True:",
+       (STATEMENTS,), "every derivation step is 'proved' without comparing it with the previous one"),
+    _m("engine.statement_not_shipped", _RUNNER,
+       "fut = executor.submit(_run_task, chk, s, prof.name, context[claim.id])",
+       "fut = executor.submit(_run_task, chk, s, prof.name, None)",
+       (STATEMENTS,), "the runner does not ship the claim's statement: a perturbed (or user) statement "
+       "never reaches the checks"),
+    _m("engine.statement_part_unnamed", _TALLY,
+       "        with self.sub(part):",
+       "        with contextlib.nullcontext():",
+       (STATEMENTS,), "tally.statement records a part without naming it: controls lose their target"),
+    # sharded checks (issue 14)
+    _m("engine.shards_first_level_only", _VERDICT,
+       "level = combine(p.level for p in examined) if examined else Verdict.UNKNOWN",
+       "level = parts[0].level",
+       (SHARDS,), "a sharded check takes its first shard's verdict: a refutation in another shard is lost"),
+    _m("engine.shards_instances_first_only", _VERDICT,
+       "level=level, instances=sum(p.instances for p in parts),",
+       "level=level, instances=parts[0].instances,",
+       (SHARDS,), "a sharded check reports one shard's instances as the whole check's"),
 ]

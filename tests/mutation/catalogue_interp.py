@@ -324,8 +324,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.attention.alpha_self_score",
         path="numerics/attention.py",
-        old="s = alpha * _dot(Xc[i], Xc[l], ar) if alpha != zero else zero",
-        new="s = alpha * _dot(Xc[i], Xc[i], ar) if alpha != zero else zero",
+        old="s = alpha * ar.dot(Xc[i], Xc[l]) if alpha != zero else zero",
+        new="s = alpha * ar.dot(Xc[i], Xc[i]) if alpha != zero else zero",
         kills=("interp.lemma.box_to_corner", "interp.lemma.sphere_fixed"),
         why="the alpha I score uses <x_i, x_i> for every key (every row a full tie)",
         family="formula",
