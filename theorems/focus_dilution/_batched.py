@@ -26,7 +26,7 @@ from numerics.flows import rk4_torch
 from .flow import Shapes
 from .population import param_grads
 
-__all__ = ["BatchLast", "BatchLastOps", "BATCH_LAST", "BatchedFlowField", "rk4_sweep"]
+__all__ = ["BatchLast", "BatchLastArithmetic", "BATCH_LAST", "BatchedFlowField", "rk4_sweep"]
 
 
 def _data(x: Any) -> Any:
@@ -127,7 +127,7 @@ class BatchLast:
         return f"BatchLast(batch-first shape {self.shape})"
 
 
-class BatchLastOps(TorchArithmetic):
+class BatchLastArithmetic(TorchArithmetic):
     """The arithmetic of :class:`BatchLast` arrays (float64 torch, batch last); it supplies the population
     kernels' layout operations (rowsum, rowmax, T, total) for its storage order."""
 
@@ -153,7 +153,7 @@ class BatchLastOps(TorchArithmetic):
         return BatchLast(x.data.sum(dim=(-3, -2)))
 
 
-BATCH_LAST = BatchLastOps()
+BATCH_LAST = BatchLastArithmetic()
 
 
 class BatchedFlowField:
