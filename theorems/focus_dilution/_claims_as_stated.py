@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from verify import Check, Claim, Control, Source, Verdict
 
+from . import _checks_as_stated_flows as _flows
 from . import _checks_focus_as_stated as _fas
 from . import _checks_headlines as _hl
 from . import _statements_as_stated as _sas
@@ -29,22 +30,22 @@ CONDENSATION_AS_STATED = Claim(
              "the parameters W_Q, W_K (not on the attention weights, which move at O(eps^2): the strengthened "
              "bundle). The thresholds are the reading's, each >= 3x from its false alternative's value."),
     checks=(
-        Check("simulation", _hl.condensation_as_stated,
+        Check("simulation", _flows.condensation_as_stated,
               description="full flows to t = 80 at eps = 1e-3, 1e-4 on three F1 chains (quick: seed 0; "
                           "ci/thorough: seeds 0-2); cached"),
     ),
     controls=(
         Control("W0_uniform", "W0 aligns with the uniform vector 1 (cos 0.63 in E1)",
-                Check("simulation", _hl.condensation_as_stated, {"variant": "W0_uniform"}),
+                Check("simulation", _flows.condensation_as_stated, {"variant": "W0_uniform"}),
                 targets="W0_direction"),
         Control("W1_along_pi", "W1 aligns with pi, not its centred pi - 1/d (cos 0.71 in E1)",
-                Check("simulation", _hl.condensation_as_stated, {"variant": "W1_along_pi"}),
+                Check("simulation", _flows.condensation_as_stated, {"variant": "W1_along_pi"}),
                 targets="W1_direction"),
         Control("attention_order_one", "W_Q, W_K reach order one (>= 0.1) by T_I",
-                Check("simulation", _hl.condensation_as_stated, {"variant": "attention_order_one"}),
+                Check("simulation", _flows.condensation_as_stated, {"variant": "attention_order_one"}),
                 targets="attention_bound"),
         Control("attention_eps2", "|W_Q|, |W_K| scale like eps^2 (ratio 1e-3 / 1e-4 in [30, 300]; observed 10)",
-                Check("simulation", _hl.condensation_as_stated, {"variant": "attention_eps2"}),
+                Check("simulation", _flows.condensation_as_stated, {"variant": "attention_eps2"}),
                 targets="attention_scaling"),
     ),
     expected=Verdict.CONSISTENT,
@@ -232,15 +233,15 @@ DILUTION_AS_STATED = Claim(
              "1e-3 fall is 1000x the integration error of F."),
     uses=("focus.stage3.opposite_motion_as_stated",),
     checks=(
-        Check("simulation", _hl.cycle_as_stated, {"variant": "dilution"},
+        Check("simulation", _flows.cycle_as_stated, {"variant": "dilution"},
               description="the cached E1 reference run(s) (e1_run, T = 3e4) and the product's events"),
     ),
     controls=(
         Control("permanent_focus", "F never falls 1e-3 below its peak before the new direction",
-                Check("simulation", _hl.cycle_as_stated, {"variant": "permanent_focus"}),
+                Check("simulation", _flows.cycle_as_stated, {"variant": "permanent_focus"}),
                 targets="dilution"),
         Control("dilution_late", "F falls only after the new direction appears",
-                Check("simulation", _hl.cycle_as_stated, {"variant": "dilution_late"}),
+                Check("simulation", _flows.cycle_as_stated, {"variant": "dilution_late"}),
                 targets="dilution"),
     ),
     expected=Verdict.CONSISTENT,
@@ -265,15 +266,15 @@ CYCLE_AS_STATED = Claim(
              "values and times are the derived content of focus.plateaus."),
     uses=("focus.plateaus",),
     checks=(
-        Check("simulation", _hl.cycle_as_stated,
+        Check("simulation", _flows.cycle_as_stated,
               description="the cached E1 reference run(s) (e1_run, T = 3e4) and the product's events"),
     ),
     controls=(
         Control("new_direction_first", "the new embedding direction appears before the focus",
-                Check("simulation", _hl.cycle_as_stated, {"variant": "new_direction_first"}),
+                Check("simulation", _flows.cycle_as_stated, {"variant": "new_direction_first"}),
                 targets="order"),
         Control("no_recurrence", "no second attention direction grows (the cycle does not restart)",
-                Check("simulation", _hl.cycle_as_stated, {"variant": "no_recurrence"}),
+                Check("simulation", _flows.cycle_as_stated, {"variant": "no_recurrence"}),
                 targets="recurrence"),
     ),
     expected=Verdict.CONSISTENT,
