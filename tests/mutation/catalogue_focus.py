@@ -16,6 +16,11 @@ ORIGIN = "theorems/focus_dilution/_checks_origin.py"
 DYN = "theorems/focus_dilution/_checks_dynamics.py"
 S4 = "theorems/focus_dilution/_checks_stage4.py"
 MODEL = "theorems/focus_dilution/_checks_model.py"
+SADDLE = "theorems/focus_dilution/_checks_saddle.py"
+CERT = "theorems/focus_dilution/_checks_saddle_certified.py"
+HEAD = "theorems/focus_dilution/_checks_headlines.py"
+FLOWS = "theorems/focus_dilution/_checks_as_stated_flows.py"
+FAS = "theorems/focus_dilution/_checks_focus_as_stated.py"
 
 MUTATIONS: list[Mutation] = [
     # -- closed forms of spec §3 (population.reference_formulas) -------------------------------------
@@ -522,5 +527,114 @@ MUTATIONS: list[Mutation] = [
         why="the shared products V = W0 W_Q, U = W0 W_K are swapped: near theta_c1 W_Q and W_K each grow on "
             "their own, off the unstable eigendirection of the Hessian",
         family="formula",
+    ),
+    # -- observables that the checks feed to the claims' statements (issue 11) ----------------------------
+    Mutation(
+        id="focus.stmt.origin_zero_multiplicity",
+        path=ORIGIN,
+        old="        if c == [0, 1]:\n            zero += e",
+        new="        if c == [0, 1]:\n            zero += e + 1",
+        kills=("focus.stage1.origin_spectrum",),
+        why="the factorisation counts the eigenvalue 0 once too often (the charpoly part must notice)",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.growth_centred_variance",
+        path=SADDLE,
+        old="var_c = sum(x * (x - nn) ** 2 for x in pi)",
+        new="var_c = sum(x * (x - nn) ** 2 for x in pi) * 51 / 50",
+        kills=("focus.stage2.growth_rate_sign",),
+        why="the centred Var_pi(pi.) formed by the check is 2 % too large: K1 = Var/n2 must fail",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.saddle_entropy",
+        path=SADDLE,
+        old="H = -ctx.fsum(p * ctx.log(p) for p in pi_l)",
+        new="H = -ctx.fsum(p * ctx.log(p) for p in pi_l) * 51 / 50",
+        kills=("focus.stage2.saddle_location",),
+        why="the entropy H(pi) the statement compares L(theta_c1) with is 2 % too large",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.certified_attention_entry",
+        path=CERT,
+        old='vals = {"c_H": J[q0][k0],',
+        new='vals = {"c_H": J[q0][q0],',
+        kills=("focus.stage2.saddle_eigenstructure",),
+        why="the Hessian's attention entry is read on the diagonal (0), not at (W_Q[0, j], W_K[0, j])",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.saddle_as_stated_unstable",
+        path=HEAD,
+        old='"lambda_u": pos[0].enclosure}',
+        new='"lambda_u": pos[0].enclosure * 2}',
+        kills=("focus.stage2.saddle_as_stated",),
+        why="J's unstable eigenvalue is doubled: it is no longer the attention block's",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.opposite_rest_window",
+        path=HEAD,
+        old='"max_{q > k} rho_q": _ball_max(rho[k:]) if k < ch.d else rho[-1]}',
+        new='"max_{q > k} rho_q": _ball_max(rho[k - 1:]) if k < ch.d else rho[-1]}',
+        kills=("focus.stage3.opposite_motion_as_stated",),
+        why="the 'rest' of the split starts one token early (it includes the last positive rho_q)",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.cycle_peak_time",
+        path=FLOWS,
+        old='"t_focus": ev["focus"], "t_peak": peak,',
+        new='"t_focus": ev["focus"], "t_peak": new,',
+        kills=("focus.cycle.four_stages",),
+        why="the focus peak's time is read from the new-direction event",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.condensation_cosine",
+        path=FLOWS,
+        old='("W0_direction", {"min cos(u_1(W0), pi)": c0}),',
+        new='("W0_direction", {"min cos(u_1(W0), pi)": c0 * 0.98}),',
+        kills=("focus.stage1.condensation_as_stated",),
+        why="the W0 alignment observable is 2 % too small (below the 0.99 threshold)",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.focus_eigenvalue",
+        path=FAS,
+        old='{"rate(|(W_Q, W_K)|^2)": observed, "lambda_u": lam_u}',
+        new='{"rate(|(W_Q, W_K)|^2)": observed, "lambda_u": lam_u * 51 / 50}',
+        kills=("focus.stage2.focus_as_stated",),
+        why="the Hessian's unstable eigenvalue fed to the growth law is 2 % too large",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.monte_carlo_mean",
+        path=MODEL,
+        old='{"hat L_s": mean, "L": L, "SE": se, "s": s}',
+        new='{"hat L_s": mean + 0.05, "L": L, "SE": se, "s": s}',
+        kills=("focus.model.population_limit",),
+        why="the Monte Carlo mean is shifted by 0.05 (beyond 4 SE + 1/s)",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.autograd_scaled",
+        path=MODEL,
+        old='"grad L (autograd)": t64(pack(*a))}',
+        new='"grad L (autograd)": t64(pack(*a)) * 1.001}',
+        kills=("focus.model.gradients",),
+        why="the autograd gradient is 0.1 % too large",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.conservation_rate_offset",
+        path=MODEL,
+        old="{sym: r / scale}",
+        new="{sym: r / scale + 1e-9}",
+        kills=("focus.model.conservation",),
+        why="the invariants' rates carry an offset of 1e-9 (far above float_tolerance)",
+        family="check",
     ),
 ]
