@@ -81,3 +81,14 @@ def test_singular_reading_is_refuted_on_its_pinned_counterexample_only():
     assert ev.level is Verdict.REFUTED and ev.instances == 1
     assert ev.counterexample.data["pi"] == ["2/5", "7/20", "3/20", "1/10"]
     assert MarkovChain.lazy(*hl.SINGULAR_CE).d == 4
+
+
+def test_cycle_check_attaches_the_loss_and_attention_figure():
+    from theorems.focus_dilution._checks_as_stated_flows import cycle_as_stated
+
+    ev = cycle_as_stated(seed=0, profile=get_profile("quick"))
+    assert ev.level is Verdict.CONSISTENT
+    fig = ev.details["figures"][0]
+    assert {h["label"] for h in fig["hlines"]} == {"log d", "H(pi)", "H(Y|X)"}
+    assert [s["label"] for s in fig["series"]][:2] == ["loss L(t)", "A_11(t)"]
+    assert "focus.cycle.four_stages" in fig["caption"] and len(fig["series"][0]["x"]) <= 500
