@@ -436,7 +436,8 @@ GROWTH_ID = "focus.stage2.growth_rate_sign"
 def growth_certified(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """arb on S_pi x F1 (rational lam > 0), evaluating the claim's statement on the product's K1, K2, c
     (reference_formulas in arb) and on Var_pi(pi.), Cov_pi(pi., log pi.) formed here in centred form
-    from pi (E_pi[(pi. - n2)^2], E_pi[(pi. - n2)(log pi. - E_pi log pi.)]): K2_cov, K1_var, sign (c > 0)
+    from pi (E_pi[(pi. - n2)^2], E_pi[(pi. - n2)(log pi. - E_pi log pi.)]), |l| (the centred logs) and
+    |pi|: closed_form (c = lam |l| Var Cov / |pi|^5), K2_cov, K1_var, sign (c > 0)
     and lambda_scaling (c(lam/2) = c(lam)/2, the product's c at lam/2).  Variant 'lambda_squared' (the
     law c proportional to lam^2): c(lam/2) is read as 2 c(lam/2), what that law would need for the
     statement's c(lam)/2 -- certified to differ."""
@@ -458,10 +459,13 @@ def growth_certified(*, seed: int, profile: Profile, variant: str = "statement")
             mlog = sum(x * x.log() for x in pi)
             var_c = sum(x * (x - nn) ** 2 for x in pi)
             cov_c = sum(x * (x - nn) * (x.log() - mlog) for x in pi)
+            logs = [x.log() for x in pi]
+            ell = [x - sum(logs) / len(logs) for x in logs]
             vals = {"K_2": f["K2"], "K_1": f["K1"], "n_2": f["n2"], "lambda": _arb(lam), "c": f["c"],
-                    "Cov_pi(pi., log pi.)": cov_c, "Var_pi(pi.)": var_c, "c(lambda/2)": c2}
+                    "Cov_pi(pi., log pi.)": cov_c, "Var_pi(pi.)": var_c, "c(lambda/2)": c2,
+                    "|l|": sum(x * x for x in ell).sqrt(), "|pi|": nn.sqrt()}
             parts = ("lambda_scaling",) if variant == "lambda_squared" else (
-                "K2_cov", "K1_var", "sign", "lambda_scaling")
+                "closed_form", "K2_cov", "K1_var", "sign", "lambda_scaling")
             return first_refuted([part_observation(st, vals, part, tol=TOL_ARB, lam=str(lam), variant=variant)
                                   for part in parts])
 

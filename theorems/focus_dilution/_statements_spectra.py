@@ -122,11 +122,14 @@ cov = sp.Symbol("Cov_pi(pi., log pi.)", real=True)    # centred covariance under
 var = sp.Symbol("Var_pi(pi.)", nonnegative=True)      # centred variance under pi
 c_half = sp.Symbol("c(lambda/2)", real=True)
 sigma_mode = sp.Symbol("(dW_Q dW_K)_u", real=True)    # attention sign of J's unstable eigenvector
+l_norm = sp.Symbol("|l|", positive=True)              # norm of the centred log-frequencies
+pi_norm = sp.Symbol("|pi|", positive=True)
 
 
 def growth_rate_sign() -> Any:
     """spec §4.9: for F1 (P = lam I + (1 - lam) 1 pi^T) K2 = lam Cov_pi(pi., log pi.) and K1 =
-    Var_pi(pi.)/n2, so c = (s_c^2/n2) K1 K2 > 0 and c is linear in lam; for any chain the unstable
+    Var_pi(pi.)/n2, so c = (s_c^2/n2) K1 K2 = lam |l| Var Cov / |pi|^5 > 0 (s_c^2 = |l|/|pi|) and c is
+    linear in lam; for any chain the unstable
     eigenvector of -Hessian(L)(theta_c1) has sign(dW_Q dW_K) = sign(K2)."""
     from verify import AllOf, ForAll
 
@@ -134,7 +137,8 @@ def growth_rate_sign() -> Any:
         (sp.Symbol("pi"), lam),
         "F1 chains with pi not uniform and lam in (0, 1) (mode_sign: Metropolis and positive chains, F6, F7 "
         "with |K2| >= 1e-6; m = m_k = 1)",
-        AllOf(K2_cov=sp.Eq(K2, lam * cov), K1_var=sp.Eq(K1, var / n2), sign=sp.Gt(c_ref, 0),
+        AllOf(closed_form=sp.Eq(c_ref, lam * l_norm * var * cov / pi_norm ** 5),
+              K2_cov=sp.Eq(K2, lam * cov), K1_var=sp.Eq(K1, var / n2), sign=sp.Gt(c_ref, 0),
               lambda_scaling=sp.Eq(c_half, c_ref / 2), mode_sign=sp.Gt(sigma_mode * K2, 0)))
 
 
