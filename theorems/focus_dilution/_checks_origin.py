@@ -205,7 +205,8 @@ def origin_anchor(*, seed: int, profile: Profile) -> Evidence:
     """E1 (pi = (3/4, 19/100, 1/20, 1/100), lam = 1/2) with m = 3, m_k = 2 (36 parameters): the exact
     spectrum of -Hessian(L)(0) (certified root isolation of its rational charpoly, exact multiplicities) is
     {-mu0 (x 3), 0 (x 30), +mu0 (x 3)}; the enclosure of mu0 lies within 5e-7 of the printed anchor
-    0.459501 and within 1e-14 of the 16-digit anchor 0.4595012948839209."""
+    0.459501 and within 1e-14 of the 16-digit anchor 0.4595012948839209; the claim's statement (parts
+    charpoly and eigenvalue, the latter on the 128-bit enclosure of mu0 to 1e-30) holds at m = 3."""
     import flint
 
     tally = Tally(precision="exact + arb 128 bits", backend="Fractions + flint fmpq_poly.complex_roots",
@@ -237,7 +238,21 @@ def origin_anchor(*, seed: int, profile: Profile) -> Evidence:
                 tally.ball(tri_lt(dev, flint.arb(tol)), margin=float((flint.arb(tol) - dev).lower()),
                            counterexample=lambda: refuted(f"mu0 = {mu0.str(20)} differs from {anchor}"))
             tally.details["E1_mu0"] = mu0.str(20)
+            # the claim's statement at m = 3: multiplicities (exact) and mu0^2 = |pi|^2 |v|^2 (ball, 1e-30)
+            st = statement_of(ORIGIN_ID)
+            pi = E1.pi_exact
+            v = [p - Fraction(1, E1.d) for p in pi]
+            tally.statement(st, {"n_+": cl[2].multiplicity, "n_-": cl[0].multiplicity, "n_0": cl[1].multiplicity,
+                                 "m": m, "m_k": mk, "d": E1.d}, part="charpoly")
+            tally.statement(st, {"mu_0^2": mu0 * mu0, "|pi|^2": flint.arb(_q(sum(p * p for p in pi))),
+                                 "|v|^2": flint.arb(_q(sum(x * x for x in v)))}, part="eigenvalue", tol=1e-30)
     return tally.evidence()
+
+
+def _q(x: Fraction) -> object:
+    import flint
+
+    return flint.fmpq(x.numerator, x.denominator)
 
 
 def origin_hessian_float(*, seed: int, profile: Profile) -> Evidence:
