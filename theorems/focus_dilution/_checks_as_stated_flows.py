@@ -90,22 +90,22 @@ def condensation_as_stated(*, seed: int, profile: Profile, variant: str = "state
                 s2 = float(sv[:iT + 1, 1].max())
                 # the claim's statement on this run's observables (float64 run: tolerance 0, the thresholds
                 # are >= 3x from their false alternatives' values)
-                for part, vals in (("W0_direction", {"min cos(u_1(W0), pi)": c0}),
-                                   ("W1_direction", {"min cos(v_1(W1), pi - 1/d)": c1}),
-                                   ("rank_one", {"max_{t <= T_I} sigma_2(W0)": s2, "epsilon": eps})):
+                for part, vals in (("W0_direction", {r"\min \cos(u_{1}(W_{0}), \pi)": c0}),
+                                   ("W1_direction", {r"\min \cos(v_1(W_1), \pi - \mathbf{1}/d)": c1}),
+                                   ("rank_one", {r"\max_{t \le T_I} \sigma_2(W_0)": s2, "epsilon": eps})):
                     tally.statement(st, vals, part=part, tol=0.0)
                 if variant == "attention_order_one":
                     tally.le(0.1, qmax, 0.0, counterexample=lambda qmax=qmax, key=key: refuted(
                         f"max |W_Q|, |W_K| up to T_I = {qmax:.3g} < 0.1: the attention stays small", run=key,
                         sub_check="attention_bound"))
                 else:
-                    tally.statement(st, {"max_{t <= T_I} |W_Q|, |W_K|": qmax, "|W_Q(0)|, |W_K(0)|": q0},
+                    tally.statement(st, {r"\max_{t \le T_I} \max(\|W_Q\|, \|W_K\|)": qmax, r"\max(\|W_{Q}(0)\|, \|W_{K}(0)\|)": q0},
                                     part="attention_bound", tol=0.0)
                 rows[key] = {"cos_W0_pi": c0, "cos_W1_v": c1, "sigma2_max": s2, "WQK_0": q0, "WQK_max": qmax,
                              "T_I": float(tr.t[iT]), "window": [float(tr.t[win[0]]), float(tr.t[win[-1]])]}
             if len(peaks) == 2 and variant != "attention_eps2":
                 ratio = peaks[1e-3] / peaks[1e-4]
-                tally.statement(st, {"ratio_{eps = 1e-3 / 1e-4}": ratio}, part="attention_scaling", tol=0.0)
+                tally.statement(st, {r"r_{10^{-3}/10^{-4}}": ratio}, part="attention_scaling", tol=0.0)
                 rows[f"{pi_s} lam={lam} seed={s} ratio"] = ratio
             elif len(peaks) == 2:  # the control O(eps^2): the ratio in [30, 300]
                 ratio = peaks[1e-3] / peaks[1e-4]
@@ -182,8 +182,8 @@ def cycle_as_stated(*, seed: int, profile: Profile, variant: str = "statement") 
             if variant == "dilution":
                 ip, inew = tr.at(peak), tr.at(new)
                 tally.statement(statement_of(DILUTION_ID), {
-                    "t_peak": peak, "t_new": new, "F(t_peak)": float(F[ip]),
-                    "min_{t_peak <= t <= t_new} F": float(F[ip:inew + 1].min())},
+                    "t_peak": peak, "t_new": new, r"F(t_{\mathrm{peak}})": float(F[ip]),
+                    r"\min_{t_{\mathrm{peak}} \le t \le t_{\mathrm{new}}} F": float(F[ip:inew + 1].min())},
                     part="dilution", tol=F_ERROR)
                 continue
             if variant == "permanent_focus":
@@ -250,5 +250,5 @@ def _cycle_figure(tally: Tally, tr: Any, ev: dict[str, Any], t_dil: float | None
                 {"label": "A_11(t)", "x": t[idx].tolist(), "y": A11[idx].tolist()},
                 {"label": "F(t) = sum_q pi_q A_q1", "x": t[idx].tolist(), "y": F[idx].tolist()}],
         xlabel="t", ylabel="loss / attention", xscale="log",
-        hlines=[{"y": float(q.logd), "label": "log d"}, {"y": float(q.H), "label": "H(pi)"},
+        hlines=[{"y": float(q.logd), "label": "log d"}, {"y": float(q.H), "label": r"H(\pi)"},
                 {"y": float(q.HYX), "label": "H(Y|X)"}], vlines=vl)

@@ -74,7 +74,7 @@ def _saddle_run(gate: Gate, ch: MarkovChain, seed: int, variant: str) -> dict[st
     rate, budget, info = _rate_budget(tr.t, n2, lo, hi, SADDLE_E_INT + perp0 ** 2 / lo, RATE_SAFETY)
     st = statement_of(FOCUS_ID)
     observed = -rate if variant == "decays" else rate  # the control's world: the same law, decaying
-    gate("growth").add(part_observation(st, {"rate(|(W_Q, W_K)|^2)": observed, "lambda_u": lam_u}, "growth",
+    gate("growth").add(part_observation(st, {r"\mathrm{rate}(\|(W_Q, W_K)\|^2)": observed, "lambda_u": lam_u}, "growth",
                                         tol=budget, chain=ch.name, variant=variant))
     # direction: at the window end (first |.|^2 >= hi) the angle to the eigenvector; the non-growing part
     # stays <= |P_perp a0| (linear) and the nonlinear terms are O(|a|^3), relative O(|a|^2)
@@ -84,7 +84,7 @@ def _saddle_run(gate: Gate, ch: MarkovChain, seed: int, variant: str) -> dict[st
     sin = float(np.sqrt(max(0.0, 1.0 - float(a @ vec) ** 2)))
     sin0 = float(np.sqrt(max(0.0, 1.0 - float(att[0] @ vec / np.sqrt(n2[0])) ** 2)))
     dbud = DIR_SAFETY * (perp0 / np.sqrt(n2[ie]) + n2[ie])
-    gate("direction").add(part_observation(st, {"sin angle((W_Q, W_K), u)": sin, "b_dir": dbud}, "direction",
+    gate("direction").add(part_observation(st, {r"\sin \angle((W_{Q}, W_{K}), u)": sin, "b_dir": dbud}, "direction",
                                            tol=0.0, chain=ch.name, variant=variant, start=sin0))
     # focus: every query's attention on the most frequent key(s) rose above its start pi_k* (A = 1 pi^T at
     # theta_c1 exactly); the control: on the least frequent key(s)
@@ -95,7 +95,7 @@ def _saddle_run(gate: Gate, ch: MarkovChain, seed: int, variant: str) -> dict[st
     worst = float(dA.min())
     A_low = tr.A[ie][:, keys].min(axis=0)
     for j, k in enumerate(keys):
-        gate("saddle_focus").add(part_observation(st, {"min_q A_{q k*}": float(A_low[j]), "pi_{k*}": float(ch.pi[k])},
+        gate("saddle_focus").add(part_observation(st, {r"\min_q A_{q k^*}": float(A_low[j]), r"\pi_{k^*}": float(ch.pi[k])},
                                                   "saddle_focus", tol=DA_RESOLVED, key=k + 1, variant=variant))
     return {"pi": [float(x) for x in ch.pi], "lam_u": lam_u, "c": R["c"], "rate": rate, "2lam_u": 2 * lam_u,
             "rate_budget": info, "sin_end": sin, "sin_start": sin0, "sin_budget": dbud,
@@ -125,8 +125,8 @@ def _stage_focus(gate: Gate, lam: str, variant: str) -> dict[str, Any]:
     F = tr.focus_mass[i0 + 1:i1 + 1]
     for q in qs:
         gate("stage_focus").add(part_observation(statement_of(FOCUS_ID), {
-            "min_{T_I < t <= t_focus} A_11": float(tr.A[i0 + 1:i1 + 1, q, 0].min()),
-            "min_{T_I < t <= t_focus} F": float(F.min()), "pi_1": float(ch.pi[0])}, "stage_focus",
+            r"\min_{T_I < t \le t_{\mathrm{focus}}} A_{11}": float(tr.A[i0 + 1:i1 + 1, q, 0].min()),
+            r"\min_{T_I < t \le t_{\mathrm{focus}}} F": float(F.min()), "pi_1": float(ch.pi[0])}, "stage_focus",
             tol=DA_RESOLVED, lam=lam, query=q + 1, focus_event=tf, T_I=TI, variant=variant))
     gains["F"] = F - ch.pi[0]
     return {"T_I": TI, "focus": tf, "A11_minus_pi1_at_T_I": start,

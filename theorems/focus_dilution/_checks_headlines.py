@@ -120,10 +120,10 @@ def saddle_as_stated(*, seed: int, profile: Profile, variant: str = "statement")
                 top_outer = outer[0].enclosure
                 for cl in outer[1:]:
                     top_outer = top_outer.max(cl.enclosure)  # an enclosure of the largest outer eigenvalue
-                stmt_obs = [part_observation(st, {"(grad L(theta_c1))_i": x}, "critical", tol=float(TINY), i=i)
+                stmt_obs = [part_observation(st, {r"(\nabla L(\theta_{c}^{1}))_{i}": x}, "critical", tol=float(TINY), i=i)
                             for i, x in enumerate(g)]
                 stmt_obs += [
-                    part_observation(st, {"lambda_max(J_outer)": top_outer, "eta": eta}, "outer_stability"),
+                    part_observation(st, {r"\lambda_{\max}(J_{\mathrm{outer}})": top_outer, "eta": eta}, "outer_stability"),
                     part_observation(st, {"n_{J>0}": n_pos, "n_{J<0}": n_neg}, "unstable_count"),
                     part_observation(st, {"n_{att>0}": sum(cl.multiplicity for cl in a_pos),
                                           "lambda_att": a_pos[0].enclosure, "lambda_u": pos[0].enclosure},
@@ -247,12 +247,12 @@ def opposite_motion(*, seed: int, profile: Profile, variant: str = "plural") -> 
                     shown[ch.name] = desc
                 if variant == "singular":
                     return part_observation(statement_of(OPPOSITE_SINGULAR_ID),
-                                            {"rho_1": rho[0], "max_{q >= 2} rho_q": _ball_max(rho[1:])},
+                                            {"rho_1": rho[0], r"\max_{q \ge 2} \rho_q": _ball_max(rho[1:])},
                                             "singular_split", pi=[str(x) for x in pi], chain=ch.name, **desc)
                 k = pos.index(False) if False in pos else len(pos)  # the witness: leading positive rho_q
                 return part_observation(statement_of(OPPOSITE_PLURAL_ID), {
-                    "k": k, "d": ch.d, "min_{q <= k} rho_q": _ball_min(rho[:k]) if k else rho[0],
-                    "max_{q > k} rho_q": _ball_max(rho[k:]) if k < ch.d else rho[-1]},
+                    "k": k, "d": ch.d, r"\min_{q \le k} \rho_q": _ball_min(rho[:k]) if k else rho[0],
+                    r"\max_{q > k} \rho_q": _ball_max(rho[k:]) if k < ch.d else rho[-1]},
                     "prefix_split", pi=[str(x) for x in pi], chain=ch.name, **desc)
             if variant == "monotone":
                 dec = [bool(rho[i] > rho[i + 1]) for i in range(ch.d - 1)]

@@ -70,7 +70,7 @@ def regrouping(*, seed: int, profile: Profile) -> Evidence:
         z2 = torch.as_tensor(regrouped_logits(X, M, Phi), dtype=torch.float64)
         tol = float_tolerance(ops=4 * s, scale=float(np.abs(M).max()))
         tally.tolerance = tol
-        return part_observation(st, {"z_s (position by position)": z1, "A_hat_q M": z2}, "regrouping", tol=tol,
+        return part_observation(st, {r"z_s": z1, r"\hat{A}_q M": z2}, "regrouping", tol=tol,
                                 s=s)
 
     explore(chains(max_d=6), body, tally, seed=seed, max_examples=profile.pick(8, 30, 100),
@@ -117,7 +117,7 @@ def monte_carlo(*, seed: int, profile: Profile, variant: str = "statement") -> E
         budget = 4 * se + 1.0 / s
         rows.append({"s": s, "n": n, "mean": mean, "se": se, "L": L, "z": (mean - L) / se})
         tally.tolerance = budget
-        tally.statement(statement_of(POPULATION_LIMIT_ID), {"hat L_s": mean, "L": L, "SE": se, "s": s},
+        tally.statement(statement_of(POPULATION_LIMIT_ID), {r"\hat{L}_s": mean, "L": L, "SE": se, "s": s},
                         part="mean", tol=0.0)
         if tally.counterexample is not None:
             break
@@ -225,9 +225,9 @@ def autograd_agreement(*, seed: int, profile: Profile, variant: str = "statement
         rows = max(float(np.max(np.abs(GM.sum(axis=1)))), float(np.max(np.abs(GPhi.sum(axis=1)))))
         tally.details["max_row_sum_G"] = max(tally.details.get("max_row_sum_G", 0.0), rows)
         return first_refuted([
-            part_observation(st, {"G_M 1": t64(GM.sum(axis=1)), "G_Phi 1": t64(GPhi.sum(axis=1))}, "sums",
+            part_observation(st, {r"G_M \mathbf{1}": t64(GM.sum(axis=1)), r"G_\Phi \mathbf{1}": t64(GPhi.sum(axis=1))}, "sums",
                              tol=tol, d=d, m=m, mk=mk, tau=tau),
-            part_observation(st, {"grad L (closed form)": t64(pack(*g)), "grad L (autograd)": t64(pack(*a))},
+            part_observation(st, {r"\nabla L": t64(pack(*g)), r"\nabla L^{\mathrm{autograd}}": t64(pack(*a))},
                              "autograd", tol=tol * den, d=d, m=m, mk=mk, tau=tau, variant=variant)])
 
     for ch, W, tau in _grad_points(seed, 7):
@@ -271,8 +271,8 @@ def finite_differences(*, seed: int, profile: Profile, variant: str = "statement
             e[i] = h
             fd[i] = (L(x + e) - L(x - e)) / (2 * h)
         scale = max(1.0, float(np.max(np.abs(fd))))
-        return part_observation(statement_of(GRADIENTS_ID), {"grad L (closed form)": torch.as_tensor(g),
-                                                             "grad L (central differences)": torch.as_tensor(fd)},
+        return part_observation(statement_of(GRADIENTS_ID), {r"\nabla L": torch.as_tensor(g),
+                                                             r"\nabla L^{\mathrm{fd}}": torch.as_tensor(fd)},
                                 "fd", tol=budget * scale, d=ch.d, m=sh.m, mk=sh.mk, tau=tau, variant=variant)
 
     def body(ch: MarkovChain) -> Observation:
@@ -373,8 +373,8 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
 
 # -- §4.3 ------------------------------------------------------------------------------------------
 INVARIANT_NAMES = ("D", "E", "W1_ones")  # the sub-check names of the invariants, in invariants()' order
-INVARIANT_RATES = ("|dD/dt| / (|theta| + |grad L|)^2", "|dE/dt| / (|theta| + |grad L|)^2",
-                   "|d(W1 1)/dt| / (|theta| + |grad L|)^2")  # the statement's observables
+INVARIANT_RATES = (r"\|\dot{\mathcal{D}}\| / (\|\theta\| + \|\nabla L\|)^2", r"\|\dot{\mathcal{E}}\| / (\|\theta\| + \|\nabla L\|)^2",
+                   r"\|\tfrac{d}{dt} W_1 \mathbf{1}\| / (\|\theta\| + \|\nabla L\|)^2")  # the statement's observables
 
 
 def invariants(W: tuple[np.ndarray, ...], variant: str = "statement") -> list[np.ndarray]:

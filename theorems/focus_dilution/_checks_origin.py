@@ -113,7 +113,7 @@ def origin_exact(*, seed: int, profile: Profile, variant: str = "statement") -> 
                               Fraction(1), ExactArithmetic("fraction"))
         for i in range(d):
             for k in range(d):
-                obs.append(part_observation(st, {"G_{M,ik}(0)": GM[i, k], "G_{Phi,ik}(0)": GPhi[i, k],
+                obs.append(part_observation(st, {"G_{M,ik}(0)": GM[i, k], r"G_{\Phi,ik}(0)": GPhi[i, k],
                                                  "pi_i": pi[i], "pi_k": pi[k], "d": d}, "G0", i=i, k=k))
         G0 = origin_G0(ch)
         if variant == "G_v_pi":
@@ -121,13 +121,13 @@ def origin_exact(*, seed: int, profile: Profile, variant: str = "statement") -> 
         J0 = origin_jacobian(G0, m, mk)
         J = [[-x for x in r] for r in H]
         n_diff = sum(1 for i in range(n) for j in range(n) if J[i][j] != J0[i][j])
-        obs.append(part_observation(st, {"#{-Hess L(0) != J_0}": n_diff}, "jacobian", variant=variant))
+        obs.append(part_observation(st, {r"N_{-\nabla^2 L(0) \neq J_0}": n_diff}, "jacobian", variant=variant))
         zero, mu2, plus, minus = _root_multiplicities(list(charpoly(rational_matrix(J))))
         if mu2 is None:
             return Observation(Verdict.REFUTED, counterexample=refuted(
                 "charpoly(-Hessian(L)(0)) has no roots +-r with r^2 rational", d=d, sub_check="charpoly"))
         mm = 1 if variant == "mult_one" else m
-        obs.append(part_observation(st, {"mu_0^2": mu2, "|pi|^2": 1 if variant == "mu_v" else n2, "|v|^2": nv2},
+        obs.append(part_observation(st, {"mu_0^2": mu2, r"\|\pi\|^2": 1 if variant == "mu_v" else n2, r"\|v\|^2": nv2},
                                     "eigenvalue", variant=variant))
         obs.append(part_observation(st, {"n_+": plus, "n_-": minus, "n_0": zero, "m": mm, "m_k": mk, "d": d},
                                     "charpoly", variant=variant))
@@ -135,7 +135,7 @@ def origin_exact(*, seed: int, profile: Profile, variant: str = "statement") -> 
         mu_ref2 = _mu0_sq_reference(ch)
         obs.append(Observation(Verdict.REFUTED, counterexample=refuted(
             "reference_formulas' mu0^2 is not rational", d=d, sub_check="mu0")) if mu_ref2 is None else
-            part_observation(st, {"(mu_0^ref)^2": mu_ref2, "mu_0^2": mu2}, "mu0"))
+            part_observation(st, {r"(\mu_0^{\mathrm{ref}})^2": mu_ref2, "mu_0^2": mu2}, "mu0"))
         n0 = d * m
         for b in range(m):
             p = [Fraction(0)] * n
@@ -244,8 +244,8 @@ def origin_anchor(*, seed: int, profile: Profile) -> Evidence:
             v = [p - Fraction(1, E1.d) for p in pi]
             tally.statement(st, {"n_+": cl[2].multiplicity, "n_-": cl[0].multiplicity, "n_0": cl[1].multiplicity,
                                  "m": m, "m_k": mk, "d": E1.d}, part="charpoly")
-            tally.statement(st, {"mu_0^2": mu0 * mu0, "|pi|^2": flint.arb(_q(sum(p * p for p in pi))),
-                                 "|v|^2": flint.arb(_q(sum(x * x for x in v)))}, part="eigenvalue", tol=1e-30)
+            tally.statement(st, {"mu_0^2": mu0 * mu0, r"\|\pi\|^2": flint.arb(_q(sum(p * p for p in pi))),
+                                 r"\|v\|^2": flint.arb(_q(sum(x * x for x in v)))}, part="eigenvalue", tol=1e-30)
     return tally.evidence()
 
 

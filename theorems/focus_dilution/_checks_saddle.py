@@ -87,7 +87,7 @@ def saddle_mp(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         P = np.array(P_l, dtype=object)
         g = param_grads(pi, P, *W, ctx.mpf(1), ops)
         gn = ctx.sqrt(sum(x * x for G in g for x in G.flat))
-        obs = [part_observation(st, {"|grad L(theta_c1)|": gn}, "critical", tol=tol, variant=variant)]
+        obs = [part_observation(st, {r"\|\nabla L(\theta_{c}^{1})\|": gn}, "critical", tol=tol, variant=variant)]
         f = reference_formulas(pi_l, P_l, log=ctx.log, sqrt=ctx.sqrt)
         L = population_loss(pi, P, W[0] @ W[1], W[0] @ W[2] @ W[3].T @ W[0].T, ctx.mpf(1), ops)
         _, GPhi = grad_M_Phi(pi, P, W[0] @ W[1], W[0] @ W[2] @ W[3].T @ W[0].T, ctx.mpf(1), ops)
@@ -95,7 +95,7 @@ def saddle_mp(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         n2 = ctx.fsum(p * p for p in pi_l)
         for q in range(ch.d):
             for k in range(ch.d):
-                obs.append(part_observation(st, {"L(theta_c1)": L, "H(pi)": H, "G_{Phi,qk}(theta_c1)": GPhi[q, k],
+                obs.append(part_observation(st, {r"L(\theta_{c}^{1})": L, r"H(\pi)": H, r"G_{\Phi,qk}(\theta_c^1)": GPhi[q, k],
                                                  "pi_q": pi_l[q], "pi_k": pi_l[k], "n_2": n2, "r_q": f["r"][q],
                                                  "tau": ctx.mpf(1)}, "values", tol=tol, q=q, k=k))
         return first_refuted(obs)
@@ -462,8 +462,8 @@ def growth_certified(*, seed: int, profile: Profile, variant: str = "statement")
             logs = [x.log() for x in pi]
             ell = [x - sum(logs) / len(logs) for x in logs]
             vals = {"K_2": f["K2"], "K_1": f["K1"], "n_2": f["n2"], "lambda": _arb(lam), "c": f["c"],
-                    "Cov_pi(pi., log pi.)": cov_c, "Var_pi(pi.)": var_c, "c(lambda/2)": c2,
-                    "|l|": sum(x * x for x in ell).sqrt(), "|pi|": nn.sqrt()}
+                    r"\mathrm{Cov}_\pi(\pi, \log \pi)": cov_c, r"\mathrm{Var}_\pi(\pi)": var_c, r"c(\lambda/2)": c2,
+                    r"\|\ell\|": sum(x * x for x in ell).sqrt(), r"\|\pi\|": nn.sqrt()}
             parts = ("lambda_scaling",) if variant == "lambda_squared" else (
                 "closed_form", "K2_cov", "K1_var", "sign", "lambda_scaling")
             return first_refuted([part_observation(st, vals, part, tol=TOL_ARB, lam=str(lam), variant=variant)
@@ -496,7 +496,7 @@ def growth_eigenvector_sign(*, seed: int, profile: Profile, variant: str = "stat
         vec = V[:, -1]
         n0 = 2 * ch.d
         mode = float(vec[n0] * vec[n0 + 1]) * (-1 if variant == "opposite_sign" else 1)
-        return part_observation(st, {"(dW_Q dW_K)_u": mode, "K_2": K2}, "mode_sign", tol=TOL_SIGN,
+        return part_observation(st, {r"(\delta W_{Q} \, \delta W_{K})_{u}": mode, "K_2": K2}, "mode_sign", tol=TOL_SIGN,
                                 variant=variant)
 
     explore(chains(max_d=5, families=("metropolis", "positive")), body, tally, seed=seed,

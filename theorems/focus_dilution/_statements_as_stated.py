@@ -11,8 +11,8 @@ import sympy as sp
 # -- the cycle and the dilution (E1 reference runs; event times from flow.events) ----------------------
 t_R1, t_onset, t_focus, t_peak, t_dil, t_new, t_second = sp.symbols(
     "t_R1 t_onset t_focus t_peak t_dilution t_new t_second", positive=True)
-F_peak = sp.Symbol("F(t_peak)", positive=True)
-F_min = sp.Symbol("min_{t_peak <= t <= t_new} F", positive=True)
+F_peak = sp.Symbol(r"F(t_{\mathrm{peak}})", positive=True)
+F_min = sp.Symbol(r"\min_{t_{\mathrm{peak}} \le t \le t_{\mathrm{new}}} F", positive=True)
 
 
 def cycle() -> Any:
@@ -41,8 +41,8 @@ def dilution() -> Any:
 
 
 # -- Stage II as stated: the saddle -----------------------------------------------------------------------
-g_i = sp.Symbol("(grad L(theta_c1))_i", real=True)
-lam_outer = sp.Symbol("lambda_max(J_outer)", real=True)
+g_i = sp.Symbol(r"(\nabla L(\theta_{c}^{1}))_{i}", real=True)
+lam_outer = sp.Symbol(r"\lambda_{\max}(J_{\mathrm{outer}})", real=True)
 eta = sp.Symbol("eta", positive=True)
 n_unstable, n_stable, n_att_unstable = sp.symbols("n_{J>0} n_{J<0} n_{att>0}", nonnegative=True, integer=True)
 lam_u, lam_att = sp.symbols("lambda_u lambda_att", real=True)
@@ -67,10 +67,10 @@ def saddle() -> Any:
 # -- Stage III as stated: opposite motion ---------------------------------------------------------------
 k_split = sp.Symbol("k", positive=True, integer=True)
 d_tok = sp.Symbol("d", positive=True, integer=True)
-rho_prefix_min = sp.Symbol("min_{q <= k} rho_q", real=True)
-rho_rest_max = sp.Symbol("max_{q > k} rho_q", real=True)
+rho_prefix_min = sp.Symbol(r"\min_{q \le k} \rho_q", real=True)
+rho_rest_max = sp.Symbol(r"\max_{q > k} \rho_q", real=True)
 rho_1 = sp.Symbol("rho_1", real=True)
-rho_others_max = sp.Symbol("max_{q >= 2} rho_q", real=True)
+rho_others_max = sp.Symbol(r"\max_{q \ge 2} \rho_q", real=True)
 
 
 def opposite_motion_plural() -> Any:
@@ -99,14 +99,14 @@ def opposite_motion_singular() -> Any:
 
 
 # -- Stage II as stated: exponential growth along the unstable eigendirection, focus on the frequent token
-rate = sp.Symbol("rate(|(W_Q, W_K)|^2)", real=True)
+rate = sp.Symbol(r"\mathrm{rate}(\|(W_Q, W_K)\|^2)", real=True)
 lam_unst = sp.Symbol("lambda_u", real=True)
-sin_angle = sp.Symbol("sin angle((W_Q, W_K), u)", nonnegative=True)
+sin_angle = sp.Symbol(r"\sin \angle((W_{Q}, W_{K}), u)", nonnegative=True)
 b_dir = sp.Symbol("b_dir", positive=True)   # the direction budget (non-growing part + nonlinear term)
-A_min = sp.Symbol("min_q A_{q k*}", positive=True)
-pi_star = sp.Symbol("pi_{k*}", positive=True)
-A11_min = sp.Symbol("min_{T_I < t <= t_focus} A_11", positive=True)
-F_stage_min = sp.Symbol("min_{T_I < t <= t_focus} F", positive=True)
+A_min = sp.Symbol(r"\min_q A_{q k^*}", positive=True)
+pi_star = sp.Symbol(r"\pi_{k^*}", positive=True)
+A11_min = sp.Symbol(r"\min_{T_I < t \le t_{\mathrm{focus}}} A_{11}", positive=True)
+F_stage_min = sp.Symbol(r"\min_{T_I < t \le t_{\mathrm{focus}}} F", positive=True)
 pi_1 = sp.Symbol("pi_1", positive=True)
 
 
@@ -129,12 +129,12 @@ def focus() -> Any:
 
 # -- Stage I as stated: rank-one condensation ---------------------------------------------------------
 eps = sp.Symbol("epsilon", positive=True)
-cos_W0 = sp.Symbol("min cos(u_1(W0), pi)", nonnegative=True)
-cos_W1 = sp.Symbol("min cos(v_1(W1), pi - 1/d)", nonnegative=True)
-sigma2_max = sp.Symbol("max_{t <= T_I} sigma_2(W0)", nonnegative=True)
-att_max = sp.Symbol("max_{t <= T_I} |W_Q|, |W_K|", nonnegative=True)
-att_0 = sp.Symbol("|W_Q(0)|, |W_K(0)|", positive=True)
-att_ratio = sp.Symbol("ratio_{eps = 1e-3 / 1e-4}", positive=True)
+cos_W0 = sp.Symbol(r"\min \cos(u_{1}(W_{0}), \pi)", nonnegative=True)
+cos_W1 = sp.Symbol(r"\min \cos(v_1(W_1), \pi - \mathbf{1}/d)", nonnegative=True)
+sigma2_max = sp.Symbol(r"\max_{t \le T_I} \sigma_2(W_0)", nonnegative=True)
+att_max = sp.Symbol(r"\max_{t \le T_I} \max(\|W_Q\|, \|W_K\|)", nonnegative=True)
+att_0 = sp.Symbol(r"\max(\|W_{Q}(0)\|, \|W_{K}(0)\|)", positive=True)
+att_ratio = sp.Symbol(r"r_{10^{-3}/10^{-4}}", positive=True)
 
 
 def condensation() -> Any:

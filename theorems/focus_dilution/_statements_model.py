@@ -11,9 +11,9 @@ import numpy as np
 import sympy as sp
 
 # -- §4.1 population limit --------------------------------------------------------------------------------
-z_s = sp.Symbol("z_s (position by position)", real=True)
-z_hat = sp.Symbol("A_hat_q M", real=True)
-L_hat = sp.Symbol("hat L_s", real=True)
+z_s = sp.Symbol(r"z_s", real=True)
+z_hat = sp.Symbol(r"\hat{A}_q M", real=True)
+L_hat = sp.Symbol(r"\hat{L}_s", real=True)
 L_pop = sp.Symbol("L", real=True)
 SE = sp.Symbol("SE", positive=True)
 s_ctx = sp.Symbol("s", positive=True, integer=True)
@@ -35,11 +35,11 @@ def population_limit() -> Any:
 
 
 # -- §4.2 gradients --------------------------------------------------------------------------------------
-g_closed = sp.Symbol("grad L (closed form)", real=True)
-g_autograd = sp.Symbol("grad L (autograd)", real=True)
-g_fd = sp.Symbol("grad L (central differences)", real=True)
-rows_GM = sp.Symbol("G_M 1", real=True)
-rows_GPhi = sp.Symbol("G_Phi 1", real=True)
+g_closed = sp.Symbol(r"\nabla L", real=True)
+g_autograd = sp.Symbol(r"\nabla L^{\mathrm{autograd}}", real=True)
+g_fd = sp.Symbol(r"\nabla L^{\mathrm{fd}}", real=True)
+rows_GM = sp.Symbol(r"G_M \mathbf{1}", real=True)
+rows_GPhi = sp.Symbol(r"G_\Phi \mathbf{1}", real=True)
 
 
 def gradients() -> Any:
@@ -75,9 +75,9 @@ def gradients_derivation() -> Any:
 
 
 # -- §4.3 conservation -------------------------------------------------------------------------------
-rate_D = sp.Symbol("|dD/dt| / (|theta| + |grad L|)^2", nonnegative=True)
-rate_E = sp.Symbol("|dE/dt| / (|theta| + |grad L|)^2", nonnegative=True)
-rate_W1 = sp.Symbol("|d(W1 1)/dt| / (|theta| + |grad L|)^2", nonnegative=True)
+rate_D = sp.Symbol(r"\|\dot{\mathcal{D}}\| / (\|\theta\| + \|\nabla L\|)^2", nonnegative=True)
+rate_E = sp.Symbol(r"\|\dot{\mathcal{E}}\| / (\|\theta\| + \|\nabla L\|)^2", nonnegative=True)
+rate_W1 = sp.Symbol(r"\|\tfrac{d}{dt} W_1 \mathbf{1}\| / (\|\theta\| + \|\nabla L\|)^2", nonnegative=True)
 
 
 def conservation() -> Any:

@@ -15,13 +15,13 @@ import sympy as sp
 d, m, m_k = sp.symbols("d m m_k", positive=True, integer=True)
 pi_i, pi_k, pi_q = sp.symbols("pi_i pi_k pi_q", positive=True)
 G_M_ik = sp.Symbol("G_{M,ik}(0)", real=True)
-G_Phi_ik = sp.Symbol("G_{Phi,ik}(0)", real=True)
+G_Phi_ik = sp.Symbol(r"G_{\Phi,ik}(0)", real=True)
 mu0_sq = sp.Symbol("mu_0^2", positive=True)             # squared top eigenvalue of -Hessian(L)(0)
-mu_ref_sq = sp.Symbol("(mu_0^ref)^2", positive=True)    # the product's closed form (reference_formulas)
-n_pi2 = sp.Symbol("|pi|^2", positive=True)
-n_v2 = sp.Symbol("|v|^2", positive=True)
+mu_ref_sq = sp.Symbol(r"(\mu_0^{\mathrm{ref}})^2", positive=True)    # the product's closed form (reference_formulas)
+n_pi2 = sp.Symbol(r"\|\pi\|^2", positive=True)
+n_v2 = sp.Symbol(r"\|v\|^2", positive=True)
 n_plus, n_minus, n_zero = sp.symbols("n_+ n_- n_0", nonnegative=True, integer=True)
-n_J = sp.Symbol("#{-Hess L(0) != J_0}", nonnegative=True, integer=True)
+n_J = sp.Symbol(r"N_{-\nabla^2 L(0) \neq J_0}", nonnegative=True, integer=True)
 
 
 def origin_spectrum() -> Any:
@@ -118,12 +118,12 @@ def saddle_eigenstructure_derivation() -> Any:
 
 # -- §4.9 the growth rate's sign -------------------------------------------------------------------------
 lam = sp.Symbol("lambda", positive=True)
-cov = sp.Symbol("Cov_pi(pi., log pi.)", real=True)    # centred covariance under pi
-var = sp.Symbol("Var_pi(pi.)", nonnegative=True)      # centred variance under pi
-c_half = sp.Symbol("c(lambda/2)", real=True)
-sigma_mode = sp.Symbol("(dW_Q dW_K)_u", real=True)    # attention sign of J's unstable eigenvector
-l_norm = sp.Symbol("|l|", positive=True)              # norm of the centred log-frequencies
-pi_norm = sp.Symbol("|pi|", positive=True)
+cov = sp.Symbol(r"\mathrm{Cov}_\pi(\pi, \log \pi)", real=True)    # centred covariance under pi
+var = sp.Symbol(r"\mathrm{Var}_\pi(\pi)", nonnegative=True)      # centred variance under pi
+c_half = sp.Symbol(r"c(\lambda/2)", real=True)
+sigma_mode = sp.Symbol(r"(\delta W_{Q} \, \delta W_{K})_{u}", real=True)    # attention sign of J's unstable eigenvector
+l_norm = sp.Symbol(r"\|\ell\|", positive=True)              # norm of the centred log-frequencies
+pi_norm = sp.Symbol(r"\|\pi\|", positive=True)
 
 
 def growth_rate_sign() -> Any:
@@ -168,10 +168,10 @@ def growth_rate_sign_derivation() -> Any:
 
 
 # -- §4.6 the saddle's location --------------------------------------------------------------------------
-grad_norm = sp.Symbol("|grad L(theta_c1)|", nonnegative=True)
-L_c = sp.Symbol("L(theta_c1)", real=True)
-H_pi = sp.Symbol("H(pi)", positive=True)
-G_Phi_qk = sp.Symbol("G_{Phi,qk}(theta_c1)", real=True)
+grad_norm = sp.Symbol(r"\|\nabla L(\theta_{c}^{1})\|", nonnegative=True)
+L_c = sp.Symbol(r"L(\theta_{c}^{1})", real=True)
+H_pi = sp.Symbol(r"H(\pi)", positive=True)
+G_Phi_qk = sp.Symbol(r"G_{\Phi,qk}(\theta_c^1)", real=True)
 r_q = sp.Symbol("r_q", real=True)
 tau = sp.Symbol("tau", positive=True)
 

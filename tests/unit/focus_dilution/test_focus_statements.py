@@ -89,6 +89,6 @@ def test_cycle_check_attaches_the_loss_and_attention_figure():
     ev = cycle_as_stated(seed=0, profile=get_profile("quick"))
     assert ev.level is Verdict.CONSISTENT
     fig = ev.details["figures"][0]
-    assert {h["label"] for h in fig["hlines"]} == {"log d", "H(pi)", "H(Y|X)"}
+    assert {h["label"] for h in fig["hlines"]} == {"log d", r"H(\pi)", "H(Y|X)"}
     assert [s["label"] for s in fig["series"]][:2] == ["loss L(t)", "A_11(t)"]
     assert "focus.cycle.four_stages" in fig["caption"] and len(fig["series"][0]["x"]) <= 500
