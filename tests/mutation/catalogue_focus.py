@@ -12,10 +12,15 @@ CRIT = "theorems/focus_dilution/critical_points.py"
 FLOW = "theorems/focus_dilution/flow.py"
 MARKOV = "numerics/markov.py"
 BATCHED = "theorems/focus_dilution/_batched.py"
-SPECTRA = "theorems/focus_dilution/_checks_spectra.py"
+ORIGIN = "theorems/focus_dilution/_checks_origin.py"
 DYN = "theorems/focus_dilution/_checks_dynamics.py"
 S4 = "theorems/focus_dilution/_checks_stage4.py"
 MODEL = "theorems/focus_dilution/_checks_model.py"
+SADDLE = "theorems/focus_dilution/_checks_saddle.py"
+CERT = "theorems/focus_dilution/_checks_saddle_certified.py"
+HEAD = "theorems/focus_dilution/_checks_headlines.py"
+FLOWS = "theorems/focus_dilution/_checks_as_stated_flows.py"
+FAS = "theorems/focus_dilution/_checks_focus_as_stated.py"
 
 MUTATIONS: list[Mutation] = [
     # -- closed forms of spec §3 (population.reference_formulas) -------------------------------------
@@ -124,8 +129,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.model.gphi_sign",
         path=POP,
-        old="GPhi = (AX - A * ops.rowsum(AX)) / tau",
-        new="GPhi = (AX + A * ops.rowsum(AX)) / tau",
+        old="GPhi = (AX - A * _rowsum(AX, ar)) / tau",
+        new="GPhi = (AX + A * _rowsum(AX, ar)) / tau",
         kills=("focus.model.gradients",),
         why="the softmax-Jacobian correction of G_Phi has the wrong sign",
         family="formula",
@@ -133,8 +138,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.model.attention_index",
         path=POP,
-        old="E = ops.exp(S) * pi[..., None, :]",
-        new="E = ops.exp(S) * pi[..., :, None]",
+        old="E = _map(ar.exp, S) * pi[..., None, :]",
+        new="E = _map(ar.exp, S) * pi[..., :, None]",
         kills=("focus.model.population_limit", "focus.model.gradients"),
         why="the positional prior log pi weighted by the query instead of the key (wrong index)",
         family="formula",
@@ -220,7 +225,7 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.flow.reduced_drop_transpose",
         path=FLOW,
-        old="dg = -(GM @ b + kap * ((GPhi + ops.T(GPhi)) @ g))",
+        old="dg = -(GM @ b + kap * ((GPhi + GPhi.T) @ g))",
         new="dg = -(GM @ b + kap * (GPhi @ g))",
         kills=("focus.model.conservation", "focus.stage3.mass_redistribution"),
         why="the reduced gamma field drops the G_Phi^T term",
@@ -338,9 +343,9 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="focus.check.origin_mu_v_ignored",
-        path=SPECTRA,
-        old='if variant == "mu_v":\n            mu2 = mu2 / n2',
-        new='if variant == "mu_v_":\n            mu2 = mu2 / n2',
+        path=ORIGIN,
+        old=r'r"\|\pi\|^2": 1 if variant == "mu_v" else n2',
+        new=r'r"\|\pi\|^2": 1 if variant == "mu_v_" else n2',
         kills=("focus.stage1.origin_spectrum",),
         why="the control mu0' = |v| is silently ignored (the check runs the statement)",
         family="check",
@@ -522,5 +527,114 @@ MUTATIONS: list[Mutation] = [
         why="the shared products V = W0 W_Q, U = W0 W_K are swapped: near theta_c1 W_Q and W_K each grow on "
             "their own, off the unstable eigendirection of the Hessian",
         family="formula",
+    ),
+    # -- observables that the checks feed to the claims' statements (issue 11) ----------------------------
+    Mutation(
+        id="focus.stmt.origin_zero_multiplicity",
+        path=ORIGIN,
+        old="        if c == [0, 1]:\n            zero += e",
+        new="        if c == [0, 1]:\n            zero += e + 1",
+        kills=("focus.stage1.origin_spectrum",),
+        why="the factorisation counts the eigenvalue 0 once too often (the charpoly part must notice)",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.growth_centred_variance",
+        path=SADDLE,
+        old="var_c = sum(x * (x - nn) ** 2 for x in pi)",
+        new="var_c = sum(x * (x - nn) ** 2 for x in pi) * 51 / 50",
+        kills=("focus.stage2.growth_rate_sign",),
+        why="the centred Var_pi(pi.) formed by the check is 2 % too large: K1 = Var/n2 must fail",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.saddle_entropy",
+        path=SADDLE,
+        old="H = -ctx.fsum(p * ctx.log(p) for p in pi_l)",
+        new="H = -ctx.fsum(p * ctx.log(p) for p in pi_l) * 51 / 50",
+        kills=("focus.stage2.saddle_location",),
+        why="the entropy H(pi) the statement compares L(theta_c1) with is 2 % too large",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.certified_attention_entry",
+        path=CERT,
+        old='vals = {"c_H": J[q0][k0],',
+        new='vals = {"c_H": J[q0][q0],',
+        kills=("focus.stage2.saddle_eigenstructure",),
+        why="the Hessian's attention entry is read on the diagonal (0), not at (W_Q[0, j], W_K[0, j])",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.saddle_as_stated_unstable",
+        path=HEAD,
+        old='"lambda_u": pos[0].enclosure}',
+        new='"lambda_u": pos[0].enclosure * 2}',
+        kills=("focus.stage2.saddle_as_stated",),
+        why="J's unstable eigenvalue is doubled: it is no longer the attention block's",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.opposite_rest_window",
+        path=HEAD,
+        old=r'r"\max_{q > k} \rho_q": _ball_max(rho[k:]) if k < ch.d else rho[-1]}',
+        new=r'r"\max_{q > k} \rho_q": _ball_max(rho[k - 1:]) if k < ch.d else rho[-1]}',
+        kills=("focus.stage3.opposite_motion_as_stated",),
+        why="the 'rest' of the split starts one token early (it includes the last positive rho_q)",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.cycle_peak_time",
+        path=FLOWS,
+        old='"t_focus": ev["focus"], "t_peak": peak,',
+        new='"t_focus": ev["focus"], "t_peak": new,',
+        kills=("focus.cycle.four_stages",),
+        why="the focus peak's time is read from the new-direction event",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.condensation_cosine",
+        path=FLOWS,
+        old=r'("W0_direction", {r"\min \cos(u_{1}(W_{0}), \pi)": c0}),',
+        new=r'("W0_direction", {r"\min \cos(u_{1}(W_{0}), \pi)": c0 * 0.98}),',
+        kills=("focus.stage1.condensation_as_stated",),
+        why="the W0 alignment observable is 2 % too small (below the 0.99 threshold)",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.focus_eigenvalue",
+        path=FAS,
+        old=r'{r"\mathrm{rate}(\|(W_Q, W_K)\|^2)": observed, "lambda_u": lam_u}',
+        new=r'{r"\mathrm{rate}(\|(W_Q, W_K)\|^2)": observed, "lambda_u": lam_u * 51 / 50}',
+        kills=("focus.stage2.focus_as_stated",),
+        why="the Hessian's unstable eigenvalue fed to the growth law is 2 % too large",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.monte_carlo_mean",
+        path=MODEL,
+        old=r'{r"\hat{L}_s": mean, "L": L, "SE": se, "s": s}',
+        new=r'{r"\hat{L}_s": mean + 0.05, "L": L, "SE": se, "s": s}',
+        kills=("focus.model.population_limit",),
+        why="the Monte Carlo mean is shifted by 0.05 (beyond 4 SE + 1/s)",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.autograd_scaled",
+        path=MODEL,
+        old=r'r"\nabla L^{\mathrm{autograd}}": t64(pack(*a))}',
+        new=r'r"\nabla L^{\mathrm{autograd}}": t64(pack(*a)) * 1.001}',
+        kills=("focus.model.gradients",),
+        why="the autograd gradient is 0.1 % too large",
+        family="check",
+    ),
+    Mutation(
+        id="focus.stmt.conservation_rate_offset",
+        path=MODEL,
+        old="{sym: r / scale}",
+        new="{sym: r / scale + 1e-9}",
+        kills=("focus.model.conservation",),
+        why="the invariants' rates carry an offset of 1e-9 (far above float_tolerance)",
+        family="check",
     ),
 ]

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from numerics.arithmetic import MPArithmetic, SympyArithmetic
 from numerics.flows import detect_stages, fit_rate, first_time, integrate
 from numerics.markov import MarkovChain, anti_persistent, metropolis, symmetric_rare, two_state_anti_focus
 from numerics.precision import arb_precision, float_tolerance, mp_context
@@ -31,8 +32,8 @@ from verify import Evidence, Gate, Observation, Profile, Tally, Verdict, explore
 from ._checks_model import E1_PI, _describe_chain
 from .flow import (Shapes, Trajectory, cached_flow, full_jac, full_rhs, pack, reduced_state, run_flow,
                    run_reduced, theta_c1, unpack)
-from .population import (FLOAT, attention, chain_mp, grad_M_Phi, model_matrices, mp_ops, reference_formulas,
-                         reference_quantities, sympy_ops)
+from .population import (FLOAT, attention, chain_mp, grad_M_Phi, model_matrices, reference_formulas,
+                         reference_quantities)
 
 EPS = 1e-3
 
@@ -526,7 +527,7 @@ def focus_symbolic(*, seed: int, profile: Profile, variant: str = "statement") -
 
     tally = Tally(precision="exact (sympy)", backend="sympy", seeds=(seed,))
     gate = _Gate(tally, variant, {"threshold_1_over_d": ("derivative",)})
-    ops = sympy_ops()
+    ops = SympyArithmetic()
     for d in profile.pick((3,), (3, 4), (3, 4)):
         ps = sp.symbols(f"p1:{d}", positive=True)
         pi = list(ps) + [1 - sum(ps)]
@@ -684,8 +685,8 @@ def redistribution_full(*, seed: int, profile: Profile, variant: str = "statemen
 def _rho_derivative_mp(ch: MarkovChain, dps: int = 40) -> tuple[list[Any], list[Any], Any]:
     """rho from a high-precision kappa-derivative: P_perp F / (2c), F = d/dkappa of
     -[G_M beta + kappa (G_Phi + G_Phi^T) gamma] at theta_c1 (central difference, h = 10^-(dps/3))."""
-    ctx = mp_context(dps)
-    ops = mp_ops(ctx)
+    ops = MPArithmetic(dps)
+    ctx = ops.ctx
     pi_l, P_l = chain_mp(ch, ctx)
     f = reference_formulas(pi_l, P_l, log=ctx.log, sqrt=ctx.sqrt)
     pi = np.array(pi_l, dtype=object)
@@ -743,7 +744,7 @@ def rho_signs_certified(*, seed: int, profile: Profile) -> Evidence:
     from numerics.precision import Tri, tri_negative, tri_positive
     from numerics.strategies import lazy_chains
 
-    from ._checks_spectra import ARB_BITS, _arb_refs, _iid
+    from ._hessians import ARB_BITS, _arb_refs, _iid
 
     tally = Tally(precision=f"arb {ARB_BITS} bits", backend="python-flint", seeds=(seed,))
 

@@ -114,9 +114,11 @@ def symmetry_lemma(*, seed: int, profile: Profile, variant: str = "statement") -
     the rare tokens, so some entry must not vanish."""
     import sympy as sp
 
-    from .population import attention, grads_from_residual, lumped_targets, sympy_ops
+    from numerics.arithmetic import SympyArithmetic
 
-    ops = sympy_ops()
+    from .population import attention, grads_from_residual, lumped_targets
+
+    ops = SympyArithmetic()
     p1, lm, g1, gl, kap, b, c = sp.symbols("pi_1 lambda g_1 g_l kappa b c", positive=True)
     tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
     nonzero: dict[str, str] = {}

@@ -633,9 +633,11 @@ def _print_e5_observables(o: dict[str, Any]) -> None:
 def sampled_loss(params: Sequence[Any], q: Any, counts: Any, y: Any, tau: float = 1.0) -> Any:
     """Mean finite-context loss of the torch parameters (W0, W1, W_Q, W_K) on fixed sequences given as
     (q, counts, y): :func:`.markov_model.regrouped_loss` at (M, Phi) = model_matrices(W0, W1, W_Q, W_K)."""
-    from .population import TorchOps, model_matrices
+    from numerics.arithmetic import TorchArithmetic
 
-    M, Phi = model_matrices(*params, TorchOps())
+    from .population import model_matrices
+
+    M, Phi = model_matrices(*params, TorchArithmetic())
     return regrouped_loss(q, counts, y, M, Phi, tau)
 
 

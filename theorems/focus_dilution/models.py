@@ -100,8 +100,8 @@ def origin_spectrum(model: Any, *, seed: int, profile: Profile) -> Evidence:
                              "n_0": int((ev.abs() <= thr).sum()), "m": M, "m_k": MK, "d": d, "instance": inst},
                         part="charpoly")
         top = float(ev.max())
-        tally.statement(st, {"mu_0^2": top * top, "|pi|^2": float(pi @ pi),
-                             "|v|^2": float(((pi - 1 / d) ** 2).sum()), "instance": inst},
+        tally.statement(st, {"mu_0^2": top * top, r"\|\pi\|^2": float(pi @ pi),
+                             r"\|v\|^2": float(((pi - 1 / d) ** 2).sum()), "instance": inst},
                         part="eigenvalue", tol=2 * thr * max(1.0, top))
     tally.details.update(safety=SAFETY, tolerance_rule="8 n eps max(1, max|J|), n parameters")
     return tally.evidence()
