@@ -13,8 +13,11 @@ FLOW = "theorems/focus_dilution/flow.py"
 MARKOV = "numerics/markov.py"
 BATCHED = "theorems/focus_dilution/_batched.py"
 SPECTRA = "theorems/focus_dilution/_checks_spectra.py"
-DYN = "theorems/focus_dilution/_checks_dynamics.py"
-S4 = "theorems/focus_dilution/_checks_stage4.py"
+COND = "theorems/focus_dilution/_checks_condensation.py"
+DIL = "theorems/focus_dilution/_checks_dilution.py"
+PLAT = "theorems/focus_dilution/_checks_plateaus.py"
+S4REF = "theorems/focus_dilution/_stage4_reference.py"
+TRANS = "theorems/focus_dilution/_checks_transverse.py"
 MODEL = "theorems/focus_dilution/_checks_model.py"
 
 MUTATIONS: list[Mutation] = [
@@ -329,7 +332,7 @@ MUTATIONS: list[Mutation] = [
     # -- checks: tolerances, controls, self-comparisons -------------------------------------------------
     Mutation(
         id="focus.check.condensation_rate_tol_loose",
-        path=DYN,
+        path=COND,
         old="rate_tol = abs(rate_lin - top) + 2 * 3 * e_nl / span",
         new="rate_tol = 0.03 * mu0",
         kills=("focus.stage1.condensation",),
@@ -347,7 +350,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="focus.check.events_budget_loose",
-        path=DYN,
+        path=PLAT,
         old="budget = 2 * (float(t[i] - t[i - 1]) + u)",
         new="budget = 0.2 * a",
         kills=("focus.plateaus",),
@@ -356,7 +359,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="focus.check.dilution_budget_loose",
-        path=DYN,
+        path=DIL,
         old="budget = 2 * (half[key] + reading[key])",
         new="budget = wide * scale",
         kills=("focus.stage3.dilution",),
@@ -365,7 +368,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="focus.check.hessian_self_comparison",
-        path=S4,
+        path=S4REF,
         old="err = float(np.max(np.abs(H + sign * J)))",
         new="err = float(np.max(np.abs(H - H))) * sign",
         kills=("focus.stage4.stall",),
@@ -374,7 +377,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="focus.check.transverse_spread_midpoints",
-        path=S4,
+        path=TRANS,
         old="ups, lows = [b.upper() for b in balls], [b.lower() for b in balls]",
         new="ups, lows = [b.mid() for b in balls], [b.mid() for b in balls]",
         kills=("pytest:tests/unit/focus_dilution/test_focus_stage4_spread.py",),
