@@ -14,7 +14,9 @@ import numpy as np
 
 from numerics.markov import MarkovChain, anti_persistent, metropolis, two_state_anti_focus
 from numerics.precision import mp_context
-from verify import Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject
+from verify import (Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject,
+                    statement_of)
+from verify._statement import observe_statement
 
 from ._checks_model import E1_PI, _describe_chain
 from ._flow_runs import EPS, _first_plateau_alpha, _from_saddle, _kappa, _kappa_along, _local_flow, _refs
@@ -122,6 +124,7 @@ def anti_focus(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
     tally = Tally(precision="float64 LSODA rtol 1e-9 / DOP853", backend="scipy",
                   seeds=tuple(profile.pick((0,), (0, 1, 2), (0, 1, 2))) + (seed,))  # flows; hypothesis draws
     gate = Gate(tally, variant, {"universal_focus": ("attention_sign",)})
+    stmt = statement_of("focus.ext.anti_focus")
     # theta*
     root, k2root, k2lo, k2hi, problem = _k2_mixture_root()
     if problem is not None and problem.get("undecided"):
@@ -169,10 +172,16 @@ def anti_focus(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
             sa = float(np.sign(da))
             want = float(np.sign(R["K2"]))
             row.update({"t_take_off": float(tr.t[i]), "kappa": float(kap[i]), "A11_minus_pi1": da})
-            gate("kappa_sign").exact(sk == want, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+            # the statement: sign(kappa) = sign(K2) at take-off (a sign statement: tol 0)
+            gate("kappa_sign").statement(stmt, {"kappa": float(kap[i]), "K_2": R["K2"]}, part="kappa_sign", tol=0.0,
+                                         counterexample=lambda: refuted(
                 f"{name}: sign(kappa) = {sk:+.0f} at take-off, sign(K2) = {want:+.0f}", seed=s))
-            want_a = 1.0 if variant == "universal_focus" else want
-            if sa == want_a:
+            if variant == "universal_focus":
+                ok = sa == 1.0
+            else:
+                ok = observe_statement(stmt, {"A_11": float(tr.A[i, 0, 0]), "pi_1": float(ch.pi[0]), "K_2": R["K2"]},
+                                       part="attention_sign", tol=0.0).level is not Verdict.REFUTED
+            if ok:
                 gate("attention_sign").exact(True, level=Verdict.CONSISTENT)
             else:  # collected: one counterexample listing every case (below)
                 wrong.append(f"{name}/seed{s} (A11 - pi1 = {da:+.3g}, K2 = {R['K2']:+.4f})")
@@ -228,10 +237,14 @@ def anti_focus(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
             row.update({"kappa": float(kap[i]), "Akk_minus_pik": float(tr.A[i, k, k] - ch.pi[k]),
                         "t": float(tr.t[i])})
             want = np.sign(R["K2"])
-            if sk == want and sa == want:
-                return Observation(Verdict.CONSISTENT)
-            return Observation(Verdict.REFUTED, counterexample=refuted(
-                f"sign(kappa) = {sk:+.0f}, sign(A_kk - pi_k) = {sa:+.0f}, sign(K2) = {want:+.0f}"))
+            ce = refuted(f"sign(kappa) = {sk:+.0f}, sign(A_kk - pi_k) = {sa:+.0f}, sign(K2) = {want:+.0f}")
+            # the statement on this chain (for the most frequent token k in place of token 1)
+            obs = [observe_statement(stmt, {"kappa": float(kap[i]), "K_2": R["K2"]}, part="kappa_sign", tol=0.0,
+                                     counterexample=ce),
+                   observe_statement(stmt, {"A_11": float(tr.A[i, k, k]), "pi_1": float(ch.pi[k]), "K_2": R["K2"]},
+                                     part="attention_sign", tol=0.0, counterexample=ce)]
+            bad = [o for o in obs if o.level is Verdict.REFUTED]
+            return bad[0] if bad else Observation(Verdict.CONSISTENT)
 
         pinned = [metropolis(*ANTI_PINNED_F2), MarkovChain(ANTI_PINNED_F3, name="general_positive")]
         explore(st.one_of(metropolis_chains(min_d=3, max_d=5), positive_chains(d=3)), body,

@@ -14,7 +14,7 @@ import numpy as np
 
 from numerics.flows import first_time
 from numerics.markov import MarkovChain
-from verify import Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject
+from verify import Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject, statement_of
 
 from ._checks_model import E1_PI, _describe_chain
 from ._flow_runs import (
@@ -57,25 +57,36 @@ def _saddle_focus(gate: Gate, ch: MarkovChain, m: int, seed: int, variant: str) 
     q0, k0 = WQ[0, 0], WK[0, 0]
     e_tr = float(np.sum(((q0 + k0) / 2) ** 2) * np.sum(((q0 - k0) / 2) ** 2)) / 1e-18
     rate, budget, info = _rate_budget(tr.t, np.abs(kap), 1e-9, 1e-6, SADDLE_E_INT + e_tr, RATE_SAFETY)
-    target = R["c"] if variant == "rate_c" else 2 * R["c"]
-    gate("saddle_rate").close(rate, target, budget, counterexample=lambda: refuted(
-        f"kappa rate {rate:.10f} vs {target:.10f} (derived budget {budget:.2e})", variant=variant))
+    stmt = statement_of("focus.stage2.focus_direction")
+    c_val = R["c"] / 2 if variant == "rate_c" else R["c"]   # the control: kappa grows at rate c (= 2 (c/2))
+    gate("saddle_rate").statement(stmt, {"r_kappa": rate, "c": c_val}, part="saddle_rate", tol=budget,
+                                  counterexample=lambda: refuted(
+        f"kappa rate {rate:.10f} vs {2 * c_val:.10f} (derived budget {budget:.2e})", variant=variant))
     i = int(np.argmin(np.abs(np.abs(kap) - 1e-7)))
     dA = tr.A[i] - ch.pi[None, :]
-    pred = kap[i] * R["sc2"] * np.outer(ch.pi, ch.pi * (ch.pi - R["n2"])) / R["n2"]
-    err = float(np.max(np.abs(dA - pred)) / np.max(np.abs(pred)))
-    gate("formula").close(err, 0.0, 1e-5, counterexample=lambda: refuted(
-        f"Delta A off the closed form by {err:.3g} (relative) at kappa = {kap[i]:.3g}"))
+    # Delta A against the statement's closed form, entrywise; tolerance 1e-5 relative to max |Delta A| (the
+    # first-order term's relative error C kappa <= 1e-6 at kappa = 1e-7, plus float64 rounding of A, x10)
+    scale = float(np.max(np.abs(dA)))
+    gate("formula").statement(stmt, {"Delta_A_qk": dA, "kappa": float(kap[i]), "s_c2": R["sc2"], "n_2": R["n2"],
+                                   "pi_q": ch.pi[:, None], "pi_k": ch.pi[None, :]},
+                              part="formula", tol=1e-5 * scale, counterexample=lambda: refuted(
+        f"Delta A off the closed form (1e-5 relative) at kappa = {kap[i]:.3g}", dA=dA.tolist()))
     # signs: key k gains iff pi_k > n2 (the variant: iff pi_k > 1/d), on the entries resolved by the run
     # (|Delta A_qk| >= 1e-3 max |Delta A|, 100x the formula tolerance)
     thr = 1.0 / ch.d if variant == "threshold_1_over_d" else R["n2"]
     mask = np.abs(dA) >= 1e-3 * np.max(np.abs(dA))
     want = np.broadcast_to(np.sign(ch.pi - thr)[None, :], dA.shape)
     bad = [(q, k) for q, k in zip(*np.nonzero(mask & (np.sign(dA) != want)))]
-    gate("gain_sign").exact(not bad, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+    ce = lambda: refuted(  # noqa: E731
         f"sign(Delta A_qk) != sign(pi_k - {'1/d' if variant == 'threshold_1_over_d' else 'n2'}) at (q, k) = "
-        f"{[(int(q) + 1, int(k) + 1) for q, k in bad]}", dA=dA.tolist(), variant=variant))
-    out = {"c": R["c"], "rate": rate, "2c": 2 * R["c"], "rate_budget": info, "dA_rel_err": err,
+        f"{[(int(q) + 1, int(k) + 1) for q, k in bad]}", dA=dA.tolist(), variant=variant)
+    if variant == "threshold_1_over_d":
+        gate("gain_sign").exact(not bad, level=Verdict.CONSISTENT, counterexample=ce)
+    else:  # the statement (key k gains iff pi_k > n2) on the resolved entries; a sign statement: tol 0
+        qi, ki = np.nonzero(mask)
+        gate("gain_sign").statement(stmt, {"Delta_A_qk": dA[qi, ki], "pi_k": ch.pi[ki], "n_2": R["n2"]},
+                                    part="gain_sign", tol=0.0, counterexample=ce)
+    out = {"c": R["c"], "rate": rate, "2c": 2 * R["c"], "rate_budget": info, "dA_max": scale,
            "kappa": float(kap[i]),
            "gains": [bool(x) for x in (dA[0] > 0)]}
     if ch.pi_exact is not None and ch.pi_exact[0] == ch.pi_exact[1]:
@@ -138,9 +149,11 @@ def focus_direction(*, seed: int, profile: Profile, variant: str = "statement") 
     # init, so the window carries the flow's approach to theta_c1 (the rate drifts up through the window):
     # measured by the fit's curvature and start-rate drift (_rate_budget), safety 1.5
     rate, e1_budget, e1_info = _rate_budget(tr.t, np.abs(kap), 1e-4, 1e-2, 1e-6, E1_RATE_SAFETY)
-    target = R["c"] if variant == "rate_c" else 2 * R["c"]
-    gate("e1_rate").close(rate, target, e1_budget, counterexample=lambda: refuted(
-        f"E1 kappa rate {rate:.5f} vs {target:.5f} (derived budget {e1_budget:.3g})", variant=variant))
+    c_val = R["c"] / 2 if variant == "rate_c" else R["c"]
+    stmt = statement_of("focus.stage2.focus_direction")
+    gate("e1_rate").statement(stmt, {"r_kappa": rate, "c": c_val}, part="e1_rate", tol=e1_budget,
+                              counterexample=lambda: refuted(
+        f"E1 kappa rate {rate:.5f} vs {2 * c_val:.5f} (derived budget {e1_budget:.3g})", variant=variant))
     TI = _event_time(tr.t, tr.loss <= R["H"] + 0.05, "T_I (L <= H(pi) + 0.05)")
     i0 = tr.at(TI)
     reached = bool(np.any(kap[i0:] >= 1e-2))
@@ -158,7 +171,8 @@ def focus_direction(*, seed: int, profile: Profile, variant: str = "statement") 
         Phi = tr.Phi[i0:i1 + 1]
         cosv = np.einsum("tij,ij->t", Phi, tgt) / np.linalg.norm(Phi, axis=(1, 2))
         cmin = float(cosv.min())
-        gate("e1_alignment").le(0.999, cmin, 0.0, counterexample=lambda: refuted(
+        gate("e1_alignment").statement(stmt, {"cos_Phi": cmin}, part="e1_alignment", tol=0.0,
+                                       counterexample=lambda: refuted(
             f"cos(Phi, target) = {cmin:.5f} < 0.999 on the Stage-II window t in [{TI:.1f}, {tr.t[i1]:.1f}]",
             variant=variant))
     a11 = tr.A[:, 0, 0]

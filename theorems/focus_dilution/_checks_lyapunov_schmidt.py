@@ -9,7 +9,8 @@ import numpy as np
 from numerics.flows import first_time, integrate
 from numerics.markov import perturbed_rare
 from numerics.precision import float_tolerance, tolerance_for
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, statement_of
+from verify._statement import observe_statement
 
 from ._stage4_reference import C_DIR, DPS, LAM, PI1, D, F, _top_in_manifold
 from .critical_points import full_jacobian_float, perturbed_point
@@ -17,7 +18,11 @@ from .flow import Shapes, full_rhs, pack, run_flow
 
 
 # -- §4.14 Lyapunov-Schmidt -----------------------------------------------------------------------------------
-def ls_ratios(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+LS_ID = "focus.stage4.lyapunov_schmidt"
+# kappa_T is printed to 4 significant digits (0.0767) and the spec's table / extrapolations span 0.0766-0.0768
+KAPPA_T_HALF_WIDTH = 1e-4
+RATIO_WINDOW = 0.2  # lambda_perp(delta)/lambda_perp(delta/2) in [1.8, 2.2] (spec §4.14 strategies)
+def ls_ratios(*, seed: int, profile: Profile, variant: str = "statement", claim: str = LS_ID) -> Evidence:
     """mpmath at 30 digits, delta in {1e-4, 2e-4, 5e-4, 1e-3}: lambda_perp = sigma_max(G_M(theta^2_delta)).
     lambda_perp/delta converges with differences shrinking like delta (the ratio of successive
     differences bounded: |d(lambda_perp/delta)/d delta| <= 1); lambda_perp/delta^2 diverges like 1/delta;
@@ -51,7 +56,8 @@ def ls_ratios(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
             f"lambda_perp/delta^{power} changes by {rel_change:.0%} over delta in [1e-4, 1e-3]: it does not "
             f"converge", ratios=r.tolist(), sub_check="convergence"))
         return tally.evidence(level_cap=Verdict.CONSISTENT)
-    tally.le(float(slopes.max()), 1.0, 0.0, counterexample=lambda: refuted(
+    stmt = statement_of(claim)   # lambda_perp/delta Lipschitz in delta (<= 1) and its limit kappa_T
+    tally.statement(stmt, {"R_Lip": float(slopes.max())}, part="lipschitz", tol=0.0, counterexample=lambda: refuted(
         "lambda_perp/delta is not Lipschitz in delta", ratios=r.tolist(), sub_check="lipschitz"))
     r2 = lp / dl ** 2
     tally.exact(bool(np.all(r2[:-1] / r2[1:] >= 0.9 * dl[1:] / dl[:-1])), level=Verdict.CONSISTENT,
@@ -59,14 +65,15 @@ def ls_ratios(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
                                                sub_check="divergence"))
     for v, a in ((r[2], 0.07665), (r[3], 0.07661)):
         tally.close(v, a, 1e-5)
-    tally.le(0.0766, kT, 0.0)
-    tally.le(kT, 0.0768, 0.0)
+    # kappa_T to the spec's printed precision (0.0767 +- 1e-4: its table and extrapolations span 0.0766-0.0768)
+    tally.statement(stmt, {"kappa_T": kT}, part="kappa_T", tol=KAPPA_T_HALF_WIDTH)
     tally.note(f"kappa_T = {kT:.6f} (fit lambda_perp/delta = kappa_T - b delta^2, b = {-fit[0]:.2f}); "
                f"log-log slope of lambda_perp against delta {loglog:.5f}")
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
-def ls_directions(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+def ls_directions(*, seed: int, profile: Profile, variant: str = "statement", claim: str = LS_ID
+                  ) -> Evidence:
     """S_c (spec §4.14 strategies): for zero-sum directions c (hypothesis, max|c| = 1, plus pinned ones)
     on the reference F4 (pi1 = 3/5, d = 5, lam = 1/2, stable regime), at 20 digits: lambda_perp(delta) > 0
     and lambda_perp(delta)/lambda_perp(delta/2) in [1.8, 2.2] at delta = 1e-3 (linear in delta).  Pinned
@@ -97,6 +104,11 @@ def ls_directions(*, seed: int, profile: Profile, variant: str = "statement") ->
                 tally.close(r1, *anchors_1e3[c])
             if c in richardson:
                 tally.close(2 * r2 - r1, *richardson[c])
+        if variant == "statement":  # the claim's statement: lambda_perp(delta)/lambda_perp(delta/2) = 2 +- 1/5
+            return observe_statement(statement_of(claim), {"lambda_perp": lp1, "lambda_perp_half": lp2},
+                                     part="ratio_window", tol=RATIO_WINDOW, counterexample=lambda: refuted(
+                f"lambda_perp(1e-3)/lambda_perp(5e-4) = {ratio:.4f}, outside 2 +- {RATIO_WINDOW}",
+                c=[str(x) for x in c], lambda_perp=[lp1, lp2], sub_check="ratio_window"))
         if lp2 > 0 and lo <= ratio <= hi:
             return Observation(Verdict.CONSISTENT, margin=min(ratio - lo, hi - ratio))
         return Observation(Verdict.REFUTED, margin=min(ratio - lo, hi - ratio), counterexample=refuted(
@@ -125,7 +137,7 @@ def top_vs_sigma_tolerance(J: np.ndarray, d: int) -> float:
     return n * entry + float_tolerance(n, scale=float(np.linalg.norm(J, 2))) + tolerance_for(DPS)
 
 
-def ls_jacobian(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+def ls_jacobian(*, seed: int, profile: Profile, variant: str = "statement", claim: str = LS_ID) -> Evidence:
     """At theta^2_delta (delta = 1e-3, 30-digit point) embedded in the full model with m = 2, m_k = 1
     (W0 = gamma e1^T, W1 = e1 beta^T, W_Q = W_K = sqrt(kappa) e1): the top eigenvalue of the full float
     Jacobian equals sigma_max(G_M) within :func:`top_vs_sigma_tolerance` and its eigenvector lies in the transverse block (second hidden
@@ -166,14 +178,16 @@ def ls_jacobian(*, seed: int, profile: Profile, variant: str = "statement") -> E
     tally.details.update({"sigma_max_GM": sig, "top_full": top, "transverse_weight": trans,
                           "top_in_manifold": top_in, "lambda_perp_over_delta": sig / 1e-3,
                           "top_vs_sigma_tolerance": tol})
-    tally.close(top, sig, tol, counterexample=lambda: refuted(f"top eigenvalue {top:.12g} vs sigma_max {sig:.12g}",
-                                                              sub_check="top_vs_sigma"))
+    stmt = statement_of(claim)
+    tally.statement(stmt, {"lambda_top": top, "sigma_max": sig}, part="top_vs_sigma", tol=tol,
+                    counterexample=lambda: refuted(f"top eigenvalue {top:.12g} vs sigma_max {sig:.12g}",
+                                                   sub_check="top_vs_sigma"))
     if variant == "tangential_top":
         tally.le(trans, 1e-6, 0.0, counterexample=lambda: refuted(
             f"the top mode has transverse weight {trans:.4f}: it is not tangential", sub_check="tangential"))
-    else:
-        tally.le(0.999, trans, 0.0)
-        tally.le(top_in, 1e-11, 0.0)
+    else:  # thresholds are the statement's (0.999 and 1e-11, spec §4.14)
+        tally.statement(stmt, {"w_perp": trans}, part="transverse", tol=0.0)
+        tally.statement(stmt, {"lambda_in": top_in}, part="in_manifold", tol=0.0)
     del idx
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
@@ -224,10 +238,15 @@ def ls_escape(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     slope = float(np.polyfit(np.log(deltas), np.log(tesc), 1)[0])
     prod = [t * kT * dl for t, dl in zip(tesc, deltas)]
     tally.details.update({"slope": slope, "t_esc_kT_delta": prod})
-    target = -2.0 if variant == "delta_minus2" else -1.0
-    tally.close(slope, target, 0.15, counterexample=lambda: refuted(
-        f"log-log slope of t_esc against delta is {slope:.3f}, not {target} +- 0.15", t_esc=tesc,
-        sub_check="escape_slope"))
+    if variant == "delta_minus2":
+        tally.close(slope, -2.0, 0.15, counterexample=lambda: refuted(
+            f"log-log slope of t_esc against delta is {slope:.3f}, not -2 +- 0.15", t_esc=tesc,
+            sub_check="escape_slope"))
+    else:  # the claim's statement: t_esc ∝ 1/delta, slope -1 within the spec's band 0.15
+        tally.statement(statement_of(LS_ID), {"s_esc": slope}, part="escape_slope", tol=0.15,
+                        counterexample=lambda: refuted(
+            f"log-log slope of t_esc against delta is {slope:.3f}, not -1 +- 0.15", t_esc=tesc,
+            sub_check="escape_slope"))
     if variant == "statement":
         hi = 8.0 if profile.name == "thorough" else 12.0
         for p in prod:

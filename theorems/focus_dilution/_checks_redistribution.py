@@ -15,7 +15,8 @@ import numpy as np
 from numerics.flows import first_time, fit_rate
 from numerics.markov import MarkovChain, anti_persistent, symmetric_rare
 from numerics.precision import arb_precision, mp_context
-from verify import Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject
+from verify import (Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject,
+                    statement_of)
 
 from ._checks_model import E1_PI, _describe_chain
 from ._flow_runs import _attention_forcing, _from_saddle, _kappa, _perp, _refs, e1_run
@@ -75,19 +76,24 @@ def redistribution_reduced(*, seed: int, profile: Profile, variant: str = "state
     ratio = ug[sel] / kap[sel]
     lo, hi = float(ratio.min()), float(ratio.max())
     worst = float(ratio[np.argmax(np.abs(ratio - target))])
-    gate("ratio").close(worst, target, RATIO_TOL, counterexample=lambda: refuted(
+    stmt = statement_of("focus.stage3.mass_redistribution")
+    # the statement u.gamma/kappa = u.rho elementwise on the window (the control: u.f/(2c) in place of u.rho)
+    gate("ratio").statement(stmt, {"u_gamma": ug[sel], "kappa": kap[sel], "u_rho": target}, part="ratio",
+                            tol=RATIO_TOL, counterexample=lambda: refuted(
         f"u.gamma/kappa in [{lo:.5f}, {hi:.5f}] on kappa in [1e-6, 1e-3]: off the target {target:.5f} by "
         f"{abs(worst - target):.3g} > {RATIO_TOL}", variant=variant))
     r_ug, _ = fit_rate(t[sel], np.abs(ug[sel]), 0, np.inf)
     r_k, _ = fit_rate(t[sel], kap[sel], 0, np.inf)
     want = r_k / 2 if variant == "sqrt_kappa" else r_k
-    gate("rate").close(r_ug, want, 0.01, scale=abs(want), counterexample=lambda: refuted(
-        f"rate of u.gamma {r_ug:.6f} vs {want:.6f}", variant=variant))
+    gate("rate").statement(stmt, {"r_ugamma": r_ug, "r_kappa": want}, part="rate", tol=0.01 * abs(want),
+                           counterexample=lambda: refuted(f"rate of u.gamma {r_ug:.6f} vs {want:.6f}",
+                                                          variant=variant))
     # kappa itself grows at the saddle's rate 2c (spec §4.8): on kappa <= 1e-3 the departure from the
     # linearisation is O(kappa), so 1e-3 relative (observed 2.5e-5)
-    k_want = R["c"] if variant == "kappa_rate_c" else 2 * R["c"]
-    gate("kappa_rate").close(r_k, k_want, 1e-3, scale=k_want, counterexample=lambda: refuted(
-        f"kappa rate {r_k:.6f} vs {k_want:.6f} (c = {R['c']:.6f})", variant=variant))
+    c_val = R["c"] / 2 if variant == "kappa_rate_c" else R["c"]
+    gate("kappa_rate").statement(stmt, {"r_kappa": r_k, "c": c_val}, part="kappa_rate", tol=1e-3 * 2 * c_val,
+                                 counterexample=lambda: refuted(
+        f"kappa rate {r_k:.6f} vs {2 * c_val:.6f} (c = {R['c']:.6f})", variant=variant))
     for name, val, anchor in (("gamma_1 start", g[0, 0], 1.5101), ("gamma_l start", g[0, 1], 0.2517),
                               ("gamma_1 end", g[-1, 0], 1.8647), ("gamma_l end", g[-1, 1], -0.4056)):
         gate("gamma_anchors").close(val, anchor, 1e-4, counterexample=lambda: refuted(
@@ -134,10 +140,14 @@ def redistribution_full(*, seed: int, profile: Profile, variant: str = "statemen
             tally.note(f"seed {s}: the run does not cover kappa in [1e-7, 1e-3]")
             gate("rho").add(Observation(Verdict.UNKNOWN))
             continue
-        dev = np.abs(_perp(g[sel], ch.pi) / kap[sel, None] - target[None, :]).max(axis=1)
+        gp = _perp(g[sel], ch.pi)
+        dev = np.abs(gp / kap[sel, None] - target[None, :]).max(axis=1)
         j = int(np.argmax(dev))
         worst = float(dev[j])
-        gate("rho").close(worst, 0.0, tol, counterexample=lambda: refuted(
+        # the statement P_perp gamma / kappa = rho, componentwise on the window (the control: P_perp f/(2c))
+        gate("rho").statement(statement_of("focus.stage3.mass_redistribution"),
+                              {"g_perp": gp, "kappa": kap[sel, None], "rho": target[None, :]}, part="rho",
+                              tol=tol, counterexample=lambda: refuted(
             f"P_perp gamma/kappa off the target by {worst:.3g} > {tol} (componentwise) at "
             f"kappa = {kap[sel][j]:.3g}",
             seed=s, variant=variant, measured=(_perp(g[sel][j], ch.pi) / kap[sel][j]).tolist(),

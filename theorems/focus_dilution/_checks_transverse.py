@@ -8,7 +8,7 @@ from typing import Any
 
 from numerics.markov import perturbed_rare, symmetric_rare
 from numerics.precision import tolerance_for
-from verify import Evidence, Observation, Profile, Tally, Verdict, refuted
+from verify import Evidence, Observation, Profile, Tally, Verdict, refuted, statement_of
 
 from ._stage4_reference import C_DIR, DPS, LAM, PI1, D, F, _hessian_cross_check
 from .critical_points import degenerate_point, in_manifold_hessian, perturbed_point
@@ -80,9 +80,15 @@ def zero_modes(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
         gap = float(ev[n0]) if n0 < len(ev) else 0.0
         rows[str(delta)] = {"zero_modes": n0, "largest_zero": float(ev[n0 - 1]) if n0 else None,
                             "next": gap}
-        tally.exact(n0 == expected and gap >= 1e-2, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+        ce = lambda: refuted(  # noqa: E731 - shared by both paths
             f"{n0} eigenvalues of modulus <= {tol:g} (next {gap:.3g}), not {expected} separated by 1e-2",
-            delta=str(delta), sub_check="zero_modes"))
+            delta=str(delta), sub_check="zero_modes")
+        if variant == "statement":  # the claim's statement: 4 zero modes (exact count), separated by 1e-2
+            tally.statement(statement_of("focus.stage4.transverse_rate_certified"), {"N_0": n0},
+                            part="zero_modes", counterexample=ce)
+            tally.le(1e-2, gap, 0.0, counterexample=ce)
+        else:
+            tally.exact(n0 == expected and gap >= 1e-2, level=Verdict.CONSISTENT, counterexample=ce)
         if tally.counterexample is not None:
             break
     tally.details["hessian"] = rows
@@ -126,7 +132,8 @@ def ratio_spread(balls: list[Any], bound: Any) -> tuple[Any, Any, Any, Any, Any]
     return decision, spread_hi, spread_lo, hi_up, lo_low
 
 
-def transverse_rate(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+def transverse_rate(*, seed: int, profile: Profile, variant: str = "statement",
+                    claim: str = "focus.stage4.transverse_rate_certified") -> Evidence:
     """Certified enclosures of lambda_perp(delta) = sigma_max(G_M(theta^2_delta)) at the Krawczyk-certified
     points, delta in LS_DELTAS.  The statement on the grid: lambda_perp/delta^p varies by at most 1%
     (p = 1), certified when upper(max)/lower(min) <= 1.01 and refuted when lower(max)/upper(min) > 1.01;
@@ -165,9 +172,18 @@ def transverse_rate(*, seed: int, profile: Profile, variant: str = "statement") 
     tally.details.update({"power": power, "ratios": {str(k): str(v) for k, v in ratios.items()},
                           "spread": [spread_low, spread_up], "spread_upper_ball": str(spread_hi),
                           "spread_lower_ball": str(spread_lo)})
-    tally.ball(decision, margin=1.01 - spread_up, counterexample=lambda: refuted(
+    ce = lambda: refuted(  # noqa: E731 - shared by both paths
         f"lambda_perp/delta^{power} varies by a factor {spread_low:.4g} over delta in [1e-4, 1e-3] "
         f"(certified lower bound): it is not constant to 1%", ratios=[str(v) for v in ratios.values()],
-        sub_check="spread"))
+        sub_check="spread")
+    if variant == "statement":
+        # the claim's statement on the certified enclosure of the spread max/min of lambda_perp/delta: the
+        # ball [lower spread, upper spread] (ratio_spread), decided in arb (holds if its upper end <= 1.01,
+        # fails if its lower end > 1.01, else UNKNOWN)
+        with arb_precision(256):
+            tally.statement(statement_of(claim), {"S_spread": spread_lo.union(spread_hi)}, part="spread",
+                            counterexample=ce)
+    else:
+        tally.ball(decision, margin=1.01 - spread_up, counterexample=ce)
     tally.note(f"lambda_perp/delta^{power} in [{float(lo_low):.8f}, {float(hi_up):.8f}]")
     return tally.evidence()

@@ -11,12 +11,9 @@ from . import _checks_dilution as _dil
 from . import _checks_focus_direction as _fd
 from . import _checks_plateaus as _plat
 from . import _checks_redistribution as _redis
+from . import _statements_dynamics as _st
 
 PAPER = "2605.01199"  # the paper of every focus claim (claims.PAPER)
-
-
-def _text(s: str):
-    return lambda: s
 
 
 CONDENSATION = Claim(
@@ -29,9 +26,8 @@ CONDENSATION = Claim(
     quote=(r"Specifically, $W_0$ is aligned with $\pi$, and $W_1$ is aligned with $\pi - "
            r"\frac{1}{d}\mathbf{1}$."),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L25",
-    statement=_text("sigma1(W0) grows at mu0 = |pi||v| along (pi_hat a^T, a v_hat^T); sigma2(W0) = O(eps); "
-                    "A - 1 pi^T = O(eps^2); |theta - theta_lin| ~ eps^3 e^{3 mu0 t}; at the H(pi) plateau W1 is "
-                    "along l (not v)"),
+    statement=_st.condensation_statement,
+    derivation=_st.condensation_derivation,
     hypotheses=("non-uniform pi", "generic Gaussian initialisation, eps = 1e-3"),
     reading="A2: W1 is along v only in the linear window; at theta_c1 it is along the centred log-frequencies l.",
     checks=(
@@ -81,7 +77,8 @@ FOCUS_DIRECTION = Claim(
     quote=("This induces a high-frequency bias, causing the attention mechanism to focus on the most "
            "frequent token [or: 'tokens'] in the stationary distribution."),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L31",
-    statement=_text("Delta A_qk = (kappa/tau) s_c^2 pi_q pi_k (pi_k - n2)/n2, kappa ∝ e^{2ct}, Phi/|Phi| -> pi_hat pi_hat^T"),
+    statement=_st.focus_direction_statement,
+    derivation=_st.focus_direction_derivation,
     hypotheses=("c > 0 (for c < 0 see focus.ext.anti_focus)", "the flow near theta_c1"),
     reading="A7: the frequent query focuses fully; rare queries tilt toward token 1 only at first order.",
     checks=(
@@ -118,8 +115,8 @@ REDISTRIBUTION = Claim(
     quote=("The embeddings of the high-frequency token [or: 'tokens'] and of the remaining tokens "
            "begin to move in directions opposite to each other."),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L36",
-    statement=_text("P_pi^perp gamma(t) = kappa(t) rho + o(kappa), rho = (|pi|/(2 s_c)) P_pi^perp "
-                    "[pi o r/K2 + 2 pi o pi/(n2 K1)]; F1: rho_1 > 0 > rho_d"),
+    statement=_st.redistribution_statement,
+    derivation=_st.redistribution_derivation,
     hypotheses=("K2 != 0", "F4 for the u-form"),
     reading=("A3: the secondary summary's e^{ct} is right only if 'c' denotes the rate of kappa; with c the "
              "per-factor eigenvalue the combination grows like kappa ∝ e^{2ct}.  Tested as u.gamma ∝ kappa."),
@@ -161,8 +158,7 @@ DILUTION = Claim(
            "focus, causing the attention weights to spread (dilute) across the tokens as a whole [or: "
            "'across all tokens']."),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L36",
-    statement=_text("F = sum_q pi_q A_q1 falls >= 3% below its first peak before sigma2(W0) = 0.1; every rare q "
-                    "has max A_q1 > pi1 and later A_q1 < pi1; in E1 D-bar rises, drops >= 20%, rises"),
+    statement=_st.dilution_statement,
     hypotheses=("c > 0", "rare components of gamma flip sign (focus.stage3.mass_redistribution)"),
     reading="Dilution is measured by F and A_q1; D-bar is non-monotone only in multi-cycle runs.",
     checks=(
@@ -194,9 +190,8 @@ PLATEAUS = Claim(
            "condensation, attention growth (focus), attention dilution, and the emergence of new "
            "directions)."),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L45",
-    statement=_text("plateau values strictly decrease from log d through H(pi) (within 2e-3 at eps = 1e-3) to "
-                    "H(Y|X) (within 1e-5); final rank(W0) = d - 1; R1 < onset < {flip, focus, peak} < new "
-                    "direction < third direction"),
+    statement=_st.plateaus_statement,
+    derivation=_st.plateaus_derivation,
     hypotheses=("c << mu0 for a resolvable H(pi) plateau", "m >= d - 1"),
     reading="A8: ordered reference plateaus and >= 1 dilution episode, not an exact count.",
     checks=(
@@ -227,7 +222,8 @@ ANTI_FOCUS = Claim(
     source=Source(PAPER, "toolkit extension of Thms 3.3-3.5 to chains with K2 < 0", "§4.15"),
     provenance=("extension", "derived"),
     strength="derived",
-    statement=_text("sign(kappa after take-off) = sign(K2) = sign(c); A_11 - pi1 has the same sign"),
+    statement=_st.anti_focus_statement,
+    derivation=_st.anti_focus_derivation,
     hypotheses=("|K2| bounded away from 0", "non-uniform pi"),
     reading="The reconstruction of §2 applied to chains outside the paper's self-transition family.",
     checks=(

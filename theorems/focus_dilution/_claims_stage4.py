@@ -6,6 +6,7 @@ from __future__ import annotations
 from verify import Check, Claim, Control, Source, Verdict
 
 from . import _checks_degenerate_point as _dp
+from . import _statements_stage4 as _st
 from . import _checks_headlines as _hl
 from . import _checks_lyapunov_schmidt as _ls
 from . import _checks_stall as _stall
@@ -13,10 +14,6 @@ from . import _checks_transverse as _tr
 
 PAPER = "2605.01199"  # the paper of every focus claim (claims.PAPER)
 SEED = "seeds/002_33c0cd80d27af751.txt.en.md"  # claims.SEED
-
-
-def _text(s: str):
-    return lambda: s
 
 
 DEGENERATE_POINT = Claim(
@@ -28,8 +25,8 @@ DEGENERATE_POINT = Claim(
     quote=("a degenerate critical point on the rank-1 manifold where the driving force for the "
            "perfectly symmetric low-frequency tokens vanishes"),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L40",
-    statement=_text("the symmetric reduced flow from theta_c1 converges to theta_c2 with L = L_lump and "
-                    "G_M = G_Phi = 0 exactly; lumped equations h1 b = T1, h' b = T'"),
+    statement=_st.degenerate_point_statement,
+    derivation=_st.degenerate_point_derivation,
     hypotheses=("F4 exactly (delta = 0)",),
     reading="A10; the lumped point exists for every lam; its stability is the separate regime claim.",
     checks=(
@@ -55,25 +52,14 @@ DEGENERATE_POINT = Claim(
     expected=Verdict.CONSISTENT,
 )
 
-PI1_F4, LAM_F4 = "3/5", "1/2"
-
-
-def _lumped_statement():
-    import sympy as sp
-
-    from .critical_points import lumped_system
-
-    eqs, _, _ = lumped_system(PI1_F4, LAM_F4, 5)
-    return sp.And(*[sp.Eq(e, 0) for e in eqs])
-
-
 DEGENERATE_POINT_CERTIFIED = Claim(
     id="focus.stage4.degenerate_point_certified",
     title="theta_c2 exists: the lumped equations have a unique zero within 1e-20 of the computed point",
     source=Source(PAPER, "Prop 3.8 (degenerate critical point) [secondary]; lumped form derived", "§4.13"),
     provenance=("secondary", "derived"),
     strength="derived",
-    statement=_lumped_statement,
+    statement=_st.lumped_existence_statement,
+    derivation=_st.lumped_targets_derivation,
     hypotheses=("F4: pi = (3/5, 1/10 x 4), d = 5", "kappa fixed at the value the symmetric flow reaches",
                 "gauges 1^T beta = 0 and |gamma|^2 - |beta|^2 = 2 kappa"),
     reading=("Certified existence (Krawczyk test in arb) of a solution of the lumped equations "
@@ -102,8 +88,7 @@ STALL = Claim(
     quote=("The system becomes trapped at a degenerate critical point on the rank-1 manifold where the"
            " driving force for the perfectly symmetric low-frequency tokens vanishes"),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L40",
-    statement=_text("top in-manifold eigenvalue at theta_c2 <= 1e-20 for lam in {1/2, 11/20, 3/5}; the full flow "
-                    "keeps sigma2(W0) <= 10 eps and L = L_lump to 1e-9 on [300, T]"),
+    statement=_st.stall_statement,
     hypotheses=("F4, delta = 0", "theta_c2 stable within the rank-one manifold (REGIME, see the map in the details)"),
     reading="A10: the paper's exact hypotheses are unknown; the toolkit reports the regime boundary.",
     checks=(
@@ -135,8 +120,7 @@ STALL_ALL = Claim(
     quote=("The system becomes trapped at a degenerate critical point on the rank-1 manifold where the"
            " driving force for the perfectly symmetric low-frequency tokens vanishes"),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L40",
-    statement=_text("for F4 and every lam in [0, 1), theta_c2 is stable within the rank-one manifold and the "
-                    "flow stalls at delta = 0"),
+    statement=_st.stall_all_statement,
     hypotheses=("F4, delta = 0",),
     reading=("Counterexample pinned: pi = (0.6, 0.1 x 4), lam = 7/10: a rare-symmetry-breaking in-manifold mode "
              "has eigenvalue 0.0201 > 0 and the full flow leaves L_lump = 0.96323 (sigma2(W0) -> 1.8)."),
@@ -165,8 +149,8 @@ LYAPUNOV_SCHMIDT = Claim(
     quote=(r"This creates a fast transverse unstable mode of order $\Theta(\delta)$, causing the "
            "trajectory to escape from the rank-1 manifold and unlocking a new embedding direction."),
     quote_source="seeds/002_33c0cd80d27af751.txt.en.md L41",
-    statement=_text("lambda_perp(delta) = sigma_max(G_M(theta2_delta)) = kappa_T delta + O(delta^2); in-manifold "
-                    "eigenvalues stay 0; t_esc ∝ 1/delta"),
+    statement=_st.lyapunov_schmidt_statement,
+    derivation=_st.lyapunov_schmidt_derivation,
     hypotheses=("the stable regime of focus.stage4.stall", "small delta", "c != 0"),
     reading="A5: delta is a zero-sum perturbation of the rare masses, c = (1, -1, 1/2, -1/2).",
     checks=(
@@ -203,10 +187,8 @@ TRANSVERSE_CERTIFIED = Claim(
     source=Source(PAPER, "Thm 3.9 (Lyapunov-Schmidt) [secondary/seed]; certified form derived", "§4.14"),
     provenance=("secondary", "derived"),
     strength="derived",
-    statement=_text("for delta in {1e-4, 2e-4, 5e-4, 1e-3}: the reduced critical equations with 1^T beta = 0, "
-                    "|gamma|^2 - |beta|^2 = 2 kappa and kappa pinned have exactly one zero theta2_delta within "
-                    "1e-20 of the Newton point, with G_Phi = 0, G_M beta = 0, G_M^T gamma = 0 there; "
-                    "sigma_max(G_M(theta2_delta))/delta varies by < 1% over the grid"),
+    statement=_st.transverse_certified_statement,
+    derivation=_st.transverse_block_derivation,
     hypotheses=("F5: pi = (3/5, 1/10 + delta c), c = (1, -1, 1/2, -1/2), lam = 1/2",
                 "kappa pinned at the value the reduced flow reaches (it selects the member of the critical "
                 "family the flow converges to, spec §4.13)"),
@@ -255,11 +237,7 @@ TRANSVERSE_AS_STATED = Claim(
            r"tokens. This creates a fast transverse unstable mode of order $\Theta(\delta)$, causing the "
            r"trajectory to escape from the rank-1 manifold and unlocking a new embedding direction."),
     quote_source=f"{SEED} L41",
-    statement=_text("F5 (rare masses 1/10 + delta c, c zero-sum): at the critical point theta2_delta the top "
-                    "eigenvalue lambda_perp of the flow's Jacobian is transverse to the rank-1 manifold, "
-                    "lambda_perp/delta is certified within 1% over delta in [1e-4, 1e-3] and converges "
-                    "(kappa_T = 0.0766), lambda_perp(delta)/lambda_perp(delta/2) in [1.8, 2.2] for every "
-                    "zero-sum direction c tried; the flow leaves the manifold (sigma2(W0) > 0.1) for delta > 0, not at delta = 0"),
+    statement=_st.transverse_mode_statement,
     hypotheses=("the situation of L40: trapped at the degenerate point theta_c2 of F4 (pi = (3/5, 1/10 x 4), "
                 "lam = 1/2, where theta_c2 is stable within the rank-1 manifold; see focus.stage4.stall)",
                 "the asymmetry perturbs the rare tokens' frequencies (A5): pi_rare = 1/10 + delta c, c zero-sum"),
@@ -273,12 +251,13 @@ TRANSVERSE_AS_STATED = Claim(
              "there; the seed states no escape-time law)."),
     uses=("focus.stage4.stall", "focus.stage4.transverse_rate_certified"),
     checks=(
-        Check("sigma_max", _tr.transverse_rate,
+        Check("sigma_max", _tr.transverse_rate, {"claim": "focus.stage4.transverse_mode"},
               description="certified lambda_perp/delta on the Krawczyk-certified points, delta grid"),
-        Check("ratios", _ls.ls_ratios, description="30-digit lambda_perp/delta at delta in {1e-4..1e-3}"),
-        Check("directions", _ls.ls_directions,
+        Check("ratios", _ls.ls_ratios, {"claim": "focus.stage4.transverse_mode"},
+              description="30-digit lambda_perp/delta at delta in {1e-4..1e-3}"),
+        Check("directions", _ls.ls_directions, {"claim": "focus.stage4.transverse_mode"},
               description="zero-sum directions c: lambda_perp(1e-3)/lambda_perp(5e-4) in [1.8, 2.2]"),
-        Check("full_jacobian", _ls.ls_jacobian,
+        Check("full_jacobian", _ls.ls_jacobian, {"claim": "focus.stage4.transverse_mode"},
               description="full float Jacobian (m = 2, m_k = 1): top eigenvalue = sigma_max(G_M), transverse"),
         Check("escape", _hl.escape_as_stated,
               description="from theta2_delta + a seeded 1e-3 perturbation: sigma2(W0) > 0.1 within 20 e-folds for "
