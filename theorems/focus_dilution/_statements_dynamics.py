@@ -210,8 +210,9 @@ def plateaus_derivation() -> Any:
     from verify import Derivation, Step
 
     sp = _sp()
-    p1, p2, lm = sp.symbols("pi_1 pi_2 lambda", positive=True)
-    pi = [p1, p2, 1 - p1 - p2]
+    w = sp.symbols("w_1:4", positive=True)   # pi_k = w_k / sum w: every spot-check point is a distribution
+    lm = sp.Symbol("lambda", positive=True)
+    pi = [x / sum(w) for x in w]
     P = [[lm * int(i == j) + (1 - lm) * pi[j] for j in range(3)] for i in range(3)]
     L0 = -sum(pi[q] * P[q][y] * sp.log(sp.Rational(1, 3)) for q in range(3) for y in range(3))
     LH = -sum(pi[q] * P[q][y] * sp.log(pi[y]) for q in range(3) for y in range(3))

@@ -94,33 +94,48 @@ def degenerate_point_derivation() -> Any:
 
 # -- focus.stage4.degenerate_point_certified ---------------------------------------------------------------
 def lumped_existence_statement() -> Any:
-    """There is a zero of the lumped equations (critical_points.lumped_system, F4 at lam = 1/2) in the box."""
+    """There is a zero of the lumped equations (critical_points.lumped_system, F4 at lam = 1/2) in the box:
+    h1 b = T1, h' b = T' and the second gauge |gamma|^2 - |beta|^2 = 2 kappa, each written with its constant
+    (T1 = log 16, T' = log(12/7), 2 kappa) on the left."""
     from verify import Exists
 
     sp = _sp()
     from .critical_points import lumped_system
+    from .population import lumped_targets
 
-    eqs, unknowns, _ = lumped_system("3/5", "1/2", 5)
+    (e1, e2, gauge), unknowns, kap = lumped_system("3/5", "1/2", 5)
+    T1, Tp = lumped_targets(sp.Rational(3, 5), sp.Rational(1, 2), 5, log=sp.log)
+    g1, gl, b = unknowns
+    # the gauge with its squares as unevaluated products, so that its only integer 2 is the one of 2 kappa
+    # (a perturbation that rescales a constant rescales that one, not an exponent)
+    sq = {x: sp.Mul(x, x, evaluate=False) for x in (g1, gl, b)}
+    norm2 = sp.Add(sq[g1], sp.Mul(4, sq[gl], evaluate=False), sp.Mul(sp.Rational(-4, 5), sq[b], evaluate=False),
+                   evaluate=False)
+    if sp.simplify(norm2 - (gauge + 2 * kap)) != 0:
+        raise AssertionError("the gauge of lumped_system is not |gamma|^2 - |beta|^2 - 2 kappa")
     return Exists(unknowns, "the box of radius 1e-20 about the 30-digit Newton point, kappa fixed at the value "
                   "the symmetric flow reaches (" + F4_DOMAIN + ", lam = 1/2)",
-                  sp.And(*[sp.Eq(e, 0) for e in eqs]))
+                  sp.And(sp.Eq(T1, e1 + T1), sp.Eq(Tp, e2 + Tp), sp.Eq(2 * kap, norm2)))
 
 
 def lumped_targets_derivation() -> Any:
-    """T1 = log 16 at F4 (spec §3): the lumped logit target of query 1 in closed form."""
+    """T1 - T' = log(28/3) at F4 (spec §3: T1 = log 16, T' = log(12/7)): the lumped logit targets in closed
+    form.  pi1 = a/(1 + a), lam = b/(1 + b), d = n + 1 (a, b > 0, n >= 1), so that every spot-check point is a
+    chain of the family (pi1, lam in (0, 1), d >= 2)."""
     from verify import Derivation, Step
 
     sp = _sp()
-    s = symbols()
-    p1, lm, d = s["pi_1"], s["lambda"], s["d"]
-    f4 = {p1: sp.Rational(3, 5), lm: sp.Rational(1, 2), d: 5}
+    a, b = sp.symbols("a b", positive=True)
+    n = sp.Symbol("n", positive=True, integer=True)
+    p1, lm, d = a / (1 + a), b / (1 + b), n + 1
+    f4 = {a: sp.Rational(3, 2), b: 1, n: 4}   # pi1 = 3/5, lam = 1/2, d = 5
     T1 = sp.log((d - 1) * (lm + (1 - lm) * p1) / ((1 - lm) * (1 - p1)))
     Tp = sp.log((d - 1) * (1 - lm) * p1 / (lm + (1 - lm) * (1 - p1)))
     return Derivation(
         Step("T1 - T' (spec §3)", T1 - Tp),
         Step("quotient of the logs' arguments",
              sp.log((lm + (1 - lm) * p1) * (lm + (1 - lm) * (1 - p1)) / ((1 - lm) ** 2 * p1 * (1 - p1))),
-             why="log a - log b = log(a/b) (positive arguments); the factors d - 1 cancel"),
+             why="log x - log y = log(x/y) for x, y > 0; the factors d - 1 cancel"),
         Step("at F4", sp.log(sp.Rational(28, 3)), subs=f4, why="(4/5)(7/10)/((1/4)(6/25)) = 28/3 = 16/(12/7)"),
     )
 
