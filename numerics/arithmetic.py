@@ -24,12 +24,15 @@ from .exact import _check_backend, _default_backend, rational
 from .precision import FLOAT64_EPS, mp_context, tolerance_for
 
 __all__ = [
+    "ArbArithmetic",
     "Arithmetic",
     "ExactArithmetic",
-    "MPArithmetic",
-    "ArbArithmetic",
     "FloatArithmetic",
+    "MPArithmetic",
+    "TabulatedArithmetic",
+    "TorchArithmetic",
     "arithmetic",
+    "arithmetic_of",
 ]
 
 
@@ -49,11 +52,27 @@ class Arithmetic:
     def exp(self, x: Any) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def log(self, x: Any) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def sqrt(self, x: Any) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def abs(self, x: Any) -> Any:
+        return abs(x)
+
+    def floor(self, x: Any) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
     def fsum(self, xs: Iterable[Any]) -> Any:
         total = self.convert(0)
         for x in xs:
             total = total + x
         return total
+
+    def dot(self, xs: Iterable[Any], ys: Iterable[Any]) -> Any:
+        """sum_i x_i y_i in this arithmetic (the one ``dot`` every kernel uses)."""
+        return self.fsum(x * y for x, y in zip(xs, ys, strict=True))
 
     def tolerance(self, scale: float = 1.0) -> float:
         """The comparison tolerance this arithmetic supports at magnitude ``scale``."""
@@ -67,6 +86,9 @@ class Arithmetic:
 
 
 class ExactArithmetic(Arithmetic):
+    """Rationals; ``exp``/``log``/``sqrt`` only where the value is rational (exp(0), log(1), the root
+    of a rational square), else ``TypeError`` -- never a rounded value."""
+
     exact = True
 
     def __init__(self, backend: str | None = None):
@@ -81,9 +103,35 @@ class ExactArithmetic(Arithmetic):
         return rational(x, backend=self.backend)
 
     def exp(self, x: Any) -> Any:
+        if x == 0:
+            return self.convert(1)
         raise TypeError(
             "exact rational arithmetic has no exp(); use hardmax, or an MPArithmetic context"
         )
+
+    def log(self, x: Any) -> Any:
+        if x == 1:
+            return self.convert(0)
+        raise TypeError("exact rational arithmetic has no log() of a number other than 1; use an "
+                        "MPArithmetic or ArbArithmetic context")
+
+    def sqrt(self, x: Any) -> Any:
+        """The exact square root of a rational square (else TypeError: it is not rational)."""
+        import math as _m
+
+        from .exact import to_fraction
+
+        f = to_fraction(self.convert(x))
+        if f >= 0:
+            n, d = _m.isqrt(f.numerator), _m.isqrt(f.denominator)
+            if n * n == f.numerator and d * d == f.denominator:
+                return self.convert(n) / d
+        raise TypeError(f"exact rational arithmetic has no sqrt({f}): not the square of a rational")
+
+    def floor(self, x: Any) -> Any:
+        from .exact import to_fraction
+
+        return self.convert(math.floor(to_fraction(self.convert(x))))
 
     def tolerance(self, scale: float = 1.0) -> float:
         return 0.0
@@ -114,11 +162,28 @@ class MPArithmetic(Arithmetic):
     def exp(self, x: Any) -> Any:
         return self.ctx.exp(x)
 
+    def log(self, x: Any) -> Any:
+        return self.ctx.log(x)
+
+    def sqrt(self, x: Any) -> Any:
+        return self.ctx.sqrt(x)
+
+    def floor(self, x: Any) -> Any:
+        return self.ctx.floor(x)
+
     def fsum(self, xs: Iterable[Any]) -> Any:
         return self.ctx.fsum(xs)
 
     def tolerance(self, scale: float = 1.0) -> float:
         return tolerance_for(self.dps, scale=scale, guard_digits=12 if self.dps > 20 else 3)
+
+
+class _NoBlock:
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_BLOCK = _NoBlock()
 
 
 class ArbArithmetic(Arithmetic):
@@ -141,8 +206,17 @@ class ArbArithmetic(Arithmetic):
         self._stack.append(cm)
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._stack.pop().__exit__(*exc)
+
+    @classmethod
+    def current(cls) -> ArbArithmetic:
+        """Arithmetic on balls that exist already, at arb's working precision (no block to enter)."""
+        import flint
+
+        ar = cls(int(flint.ctx.prec))
+        ar._stack.append(_NO_BLOCK)
+        return ar
 
     def _require_active(self) -> None:
         if not self._stack:
@@ -157,6 +231,18 @@ class ArbArithmetic(Arithmetic):
     def exp(self, x: Any) -> Any:
         self._require_active()
         return x.exp()
+
+    def log(self, x: Any) -> Any:
+        self._require_active()
+        return x.log()
+
+    def sqrt(self, x: Any) -> Any:
+        self._require_active()
+        return x.sqrt()
+
+    def floor(self, x: Any) -> Any:
+        self._require_active()
+        return x.floor()
 
     def tolerance(self, scale: float = 1.0) -> float:
         return 0.0  # enclosures carry their own radius
@@ -180,13 +266,129 @@ class FloatArithmetic(Arithmetic):
         return v
 
     def exp(self, x: Any) -> Any:
-        return math.exp(x)
+        return _np_or(math.exp, "exp", x)
+
+    def log(self, x: Any) -> Any:
+        return _np_or(math.log, "log", x)
+
+    def sqrt(self, x: Any) -> Any:
+        return _np_or(math.sqrt, "sqrt", x)
+
+    def floor(self, x: Any) -> Any:
+        return _np_or(math.floor, "floor", x)
 
     def fsum(self, xs: Iterable[Any]) -> Any:
         return math.fsum(xs)
 
     def tolerance(self, scale: float = 1.0) -> float:
         return 1e3 * FLOAT64_EPS * max(float(scale), 1.0)
+
+
+class TabulatedArithmetic(Arithmetic):
+    """A field's own arithmetic (sympy field elements, rationals, ...) whose ``exp`` and ``log`` are
+    known only at tabulated points -- the exact values a closed-form derivation needs (``exp(0) = 1``,
+    ``exp(l_k) = pi_k T``, ``log T = LT``...); any other point raises ``ArithmeticError`` naming it.
+
+    What a forward-mode jet (:class:`numerics.krawczyk.Jet2`) over a symbolic field uses, instead of a
+    local class with ``exp``/``log``.
+    """
+
+    exact = True
+
+    def __init__(self, one: Any, exp_table: Iterable[tuple[Any, Any]] = (),
+                 log_table: Iterable[tuple[Any, Any]] = (), name: str = "tabulated"):
+        self.one = one
+        self.exp_table = tuple(exp_table)
+        self.log_table = tuple(log_table)
+        self.name = name
+
+    @property
+    def precision(self) -> str:
+        return "exact"
+
+    def convert(self, x: Any) -> Any:
+        return self.one * x
+
+    @staticmethod
+    def _look(table: tuple[tuple[Any, Any], ...], v: Any, fn: str) -> Any:
+        for k, val in table:
+            if v == k:
+                return val
+        raise ArithmeticError(f"{fn}({v}) is not one of the tabulated points")
+
+    def exp(self, x: Any) -> Any:
+        if x == 0:
+            return self.one
+        return self._look(self.exp_table, x, "exp")
+
+    def log(self, x: Any) -> Any:
+        if x == self.one:
+            return self.one * 0
+        return self._look(self.log_table, x, "log")
+
+    def tolerance(self, scale: float = 1.0) -> float:
+        return 0.0
+
+
+def _np_or(scalar: Any, name: str, x: Any) -> Any:
+    """``scalar(x)`` for a Python number, numpy's ufunc ``name`` for an array (elementwise)."""
+    if type(x).__module__ == "numpy":
+        import numpy as np
+
+        return getattr(np, name)(x)
+    return scalar(x)
+
+
+class TorchArithmetic(Arithmetic):
+    """torch tensors of one floating dtype (elementwise; batches evaluate in one tensor program).
+
+    The tolerance scales with the dtype's machine epsilon, as :class:`FloatArithmetic`'s does with
+    float64's, so a float32 model is held to float32 precision and no finer.
+    """
+
+    def __init__(self, dtype: Any = None):
+        import torch
+
+        self.torch = torch
+        self.dtype = dtype if dtype is not None else torch.float64
+        if not self.dtype.is_floating_point:
+            raise TypeError(f"TorchArithmetic needs a floating dtype, got {self.dtype}")
+        self.name = f"torch[{str(self.dtype).replace('torch.', '')}]"
+
+    @property
+    def precision(self) -> str:
+        return str(self.dtype).replace("torch.", "")
+
+    def convert(self, x: Any) -> Any:
+        from .exact import is_rational, to_fraction
+
+        if isinstance(x, self.torch.Tensor):
+            return x.to(self.dtype)
+        if is_rational(x) and not isinstance(x, int):
+            x = float(to_fraction(x))
+        return self.torch.as_tensor(x, dtype=self.dtype)
+
+    def exp(self, x: Any) -> Any:
+        return self.torch.exp(self.convert(x))
+
+    def log(self, x: Any) -> Any:
+        return self.torch.log(self.convert(x))
+
+    def sqrt(self, x: Any) -> Any:
+        return self.torch.sqrt(self.convert(x))
+
+    def abs(self, x: Any) -> Any:
+        return self.torch.abs(self.convert(x))
+
+    def floor(self, x: Any) -> Any:
+        return self.torch.floor(self.convert(x))
+
+    def fsum(self, xs: Iterable[Any]) -> Any:
+        return self.torch.stack([self.convert(x) for x in xs]).sum(0)
+
+    def tolerance(self, scale: float = 1.0) -> float:
+        eps = float(self.torch.finfo(self.dtype).eps)
+        return 1e3 * eps * max(float(scale), 1.0)
 
 
 def arithmetic(spec: str | Arithmetic) -> Arithmetic:
@@ -202,3 +404,38 @@ def arithmetic(spec: str | Arithmetic) -> Arithmetic:
     if spec.startswith("mp:"):
         return MPArithmetic(int(spec[3:]))
     raise ValueError(f"unknown arithmetic {spec!r}; use exact, fraction, flint, float64 or mp:<dps>")
+
+
+def arithmetic_of(values: Iterable[Any]) -> Arithmetic:
+    """The arithmetic in which ``values`` (numbers a check computed) are to be combined.
+
+    The least exact kind present decides: a torch tensor -> :class:`TorchArithmetic` (its dtype), a
+    float or numpy value -> :class:`FloatArithmetic`, an mpmath number -> :class:`MPArithmetic` (its
+    context's digits), a python-flint arb ball -> :class:`ArbArithmetic` (arb's working precision, no
+    ``with`` block needed: the balls exist already), otherwise (int, Fraction, fmpz/fmpq) exact.
+    Mixing kinds never raises the rigour of the result: floats among balls make a float comparison.
+    """
+    kinds = {"torch": None, "float": None, "mp": None, "arb": None}
+    for v in values:
+        mod = type(v).__module__ or ""
+        if isinstance(v, bool):
+            continue
+        if mod.startswith("torch"):
+            kinds["torch"] = v.dtype if kinds["torch"] is None else kinds["torch"]
+        elif isinstance(v, float) or mod == "numpy":
+            kinds["float"] = True
+        elif mod.startswith("mpmath"):
+            dps = getattr(getattr(v, "context", None), "dps", 15)
+            kinds["mp"] = max(kinds["mp"] or 0, int(dps))
+        elif mod.startswith("flint") and type(v).__name__ in ("arb", "acb"):
+            kinds["arb"] = True
+    if kinds["torch"] is not None:
+        return TorchArithmetic(kinds["torch"])
+    if kinds["float"]:
+        return FloatArithmetic()
+    if kinds["mp"]:
+        return MPArithmetic(kinds["mp"])
+    if kinds["arb"]:
+
+        return ArbArithmetic.current()
+    return ExactArithmetic()

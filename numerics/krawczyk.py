@@ -238,9 +238,10 @@ class Jet2:
     Hessian, stored sparsely (``g``: index -> coefficient, ``h``: (i, j) with i <= j -> coefficient).
 
     Only + - * / and ``.exp()`` / ``.log()`` are supported, which is all the closed-form loss needs.  The
-    scalar type only has to support + - * / and ``== 0``; the values of exp and log come from ``fns``, an
-    object with ``exp(v)`` and ``log(v)`` on values (so exact rationals, sympy field elements and arb
-    balls all work: e.g. ``exp`` defined only at 0 for exact rationals).  Coefficients that are *exactly*
+    scalar type only has to support + - * / and ``== 0``; the values of exp and log come from ``fns``, a
+    :class:`numerics.arithmetic.Arithmetic` (its ``exp(v)`` and ``log(v)``): ``ExactArithmetic`` (exp
+    only at 0, log only at 1), ``ArbArithmetic`` (balls; inside its ``with`` block or
+    ``ArbArithmetic.current()``), ``TabulatedArithmetic`` (a symbolic field with tabulated exp/log).  Coefficients that are *exactly*
     zero (``x == 0`` is True: an exact rational zero, or an arb ball of radius 0 at 0) are not stored, so
     the sparsity pattern of the Hessian is a proven zero pattern, never an interval guess.
     """

@@ -9,10 +9,14 @@ Public API (explicit re-exports; the implementation lives in private modules):
 * profiles: :class:`Profile`, :func:`get_profile`, :data:`PROFILES`
 * catalogue: :func:`catalogue`, :class:`Registry`
 * running: :func:`run_claims`, :func:`run_claim`, :class:`RunResult`, :class:`ClaimOutcome`
+* statements as code: :class:`ForAll`, :class:`Exists`, :class:`AllOf`, :func:`statement_of`,
+  :func:`perturbations`, :class:`Derivation`, :class:`Step`; :mod:`observe` (pure builders of one
+  :class:`Observation`); :func:`figure` (figure data for the report)
 * errors: :class:`VerifyError` (base), :class:`InputError`, :class:`InputTypeError`,
   :class:`RegistryError`, :class:`UsageError`, :class:`CheckError`
 """
 
+from . import _observe as observe
 from ._claim import (
     PROVENANCE_TAGS,
     ROLES,
@@ -26,7 +30,9 @@ from ._claim import (
     refuted,
     unknown_evidence,
 )
+from ._derivation import Derivation, Step, check_derivation
 from ._errors import CheckError, InputError, InputTypeError, RegistryError, UsageError, VerifyError
+from ._figure import figure
 from ._profile import PROFILES, Profile, get_profile
 from ._registry import Registry, catalogue, discover
 from ._runner import (
@@ -38,18 +44,20 @@ from ._runner import (
     run_claim,
     run_claims,
 )
+from ._statement import AllOf, Exists, ForAll, is_formula, perturbations, statement_of
 from ._tally import SUB_CHECK, Gate, Observation, Tally, explore, reject
 from ._verdict import Counterexample, Evidence, Verdict, combine
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "PROVENANCE_TAGS",
     "PROFILES",
+    "PROVENANCE_TAGS",
     "ROLES",
     "SOURCE_STRENGTHS",
     "STRENGTHS",
     "SUB_CHECK",
+    "AllOf",
     "Check",
     "CheckError",
     "CheckOutcome",
@@ -57,7 +65,10 @@ __all__ = [
     "ClaimOutcome",
     "Control",
     "Counterexample",
+    "Derivation",
     "Evidence",
+    "Exists",
+    "ForAll",
     "Gate",
     "InputError",
     "InputTypeError",
@@ -68,20 +79,27 @@ __all__ = [
     "RunResult",
     "SerialExecutor",
     "Source",
+    "Step",
     "Tally",
     "UsageError",
     "Verdict",
     "VerifyError",
     "catalogue",
+    "check_derivation",
     "claim_verdict",
     "combine",
     "derive_seed",
     "discover",
     "explore",
+    "figure",
     "get_profile",
+    "is_formula",
+    "observe",
+    "perturbations",
     "refuted",
     "reject",
     "run_claim",
     "run_claims",
+    "statement_of",
     "unknown_evidence",
 ]

@@ -250,17 +250,22 @@ class Claim:
         s = self.statement
         return s() if callable(s) else s
 
-    def resolved_derivation(self) -> tuple[tuple[str, Any], ...]:
+    def resolved_derivation(self) -> Any:
+        """The claim's :class:`~verify.Derivation` (an older ``(label, relation)`` sequence is read as
+        fact steps), or None when the claim has none."""
+        from ._derivation import as_derivation
+
         d = self.derivation
         d = d() if callable(d) else d
-        return tuple((str(label), expr) for label, expr in d)
+        return as_derivation(d) if d else None
+
+    def statement_latex(self) -> str:
+        from ._statement import statement_latex
+
+        return statement_latex(self.resolved_statement())
 
     def _repr_latex_(self) -> str:
-        import sympy
-
-        s = self.resolved_statement()
-        body = sympy.latex(s) if isinstance(s, sympy.Basic) else r"\text{%s}" % s
-        return rf"$\textbf{{{self.id}}}:\ {body}$"
+        return rf"$\textbf{{{self.id}}}:\ {self.statement_latex()}$"
 
     def __repr__(self) -> str:
         return f"<Claim {self.id} expected={self.expected} checks={len(self.checks)} controls={len(self.controls)}>"

@@ -19,7 +19,7 @@ from typing import Any
 from ._errors import UsageError, VerifyError
 from ._profile import PROFILES
 
-__all__ = ["main", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_NO_MATCH", "EXIT_INTERRUPTED"]
+__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_NO_MATCH", "EXIT_OK", "EXIT_USAGE", "main"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NO_MATCH = 0, 1, 4, 5
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
@@ -65,6 +65,12 @@ def _parser() -> argparse.ArgumentParser:
     ps.add_argument("--profile", default="quick", choices=sorted(PROFILES))
     ps.add_argument("--seed", type=int, default=0)
     ps.add_argument("--no-run", action="store_true", help="do not run the checks")
+
+    pq = sub.add_parser("perturb", help="run a claim's checks on false variants of its statement "
+                        "(each part negated, constants of identities scaled): each must be REFUTED")
+    pq.add_argument("patterns", nargs="+", metavar="ID_OR_PATTERN")
+    pq.add_argument("--profile", default="quick", choices=sorted(PROFILES))
+    pq.add_argument("--seed", type=int, default=0)
 
     pp = sub.add_parser("report", help="render a saved JSON report as a table")
     pp.add_argument("path", metavar="JSON")
@@ -118,7 +124,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
             {"id": c.id, "title": c.title, "paper": c.source.paper, "source": str(c.source),
              "expected": c.expected.value, "strength": c.strength, "quote": c.quote,
              "quote_source": c.quote_source, "expected_refutation": _refutation_kind(c),
-             "provenance": list(c.provenance),
+             "provenance": list(c.provenance), **_statement_fields(c),
              "checks": [k.name for k in c.checks], "controls": [k.name for k in c.controls]}
             for c in claims], indent=2))
         return EXIT_OK
@@ -137,6 +143,38 @@ def _cmd_list(args: argparse.Namespace) -> int:
                   c.title)
     Console(width=None if sys.stdout.isatty() else 200).print(t)
     return EXIT_OK
+
+
+def _statement_fields(claim: Any) -> dict[str, Any]:
+    from ._statement import is_formula, statement_latex, statement_text
+
+    st = claim.resolved_statement()
+    der = claim.resolved_derivation()
+    return {"statement_latex": statement_latex(st), "statement_text": statement_text(st),
+            "statement_is_formula": is_formula(st),
+            "derivation_steps": 0 if der is None else len(der.steps)}
+
+
+def _cmd_perturb(args: argparse.Namespace) -> int:
+    from ._perturb import perturbation_outcomes
+    from ._verdict import Verdict
+
+    claims, code = _select(args.catalogue, args.patterns, None)
+    if code is not None:
+        return code
+    failed = 0
+    for c in claims:
+        outs = perturbation_outcomes(c, profile=args.profile, seed=args.seed)
+        if not outs:
+            print(f"{c.id}: the statement is not a formula; nothing to perturb")
+            continue
+        for o in outs:
+            ok = o.refuted or c.expected is Verdict.REFUTED
+            failed += not ok
+            mark = "refuted" if o.refuted else "NOT REFUTED"
+            print(f"{c.id} [{o.part or 'body'}] {o.description}: {o.verdict} ({mark}"
+                  f"{f' by {o.sub_check}' if o.sub_check else ''}; {o.wall_time:.1f}s)")
+    return EXIT_OK if not failed else EXIT_FAILED
 
 
 def _refutation_kind(claim: Any) -> str | None:
@@ -259,8 +297,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _pretty(expr: Any) -> str:
     import sympy
 
+    from ._statement import AllOf, ForAll, statement_text
+
     if isinstance(expr, sympy.Basic):
         return sympy.pretty(expr, use_unicode=True)
+    if isinstance(expr, (AllOf, ForAll.__mro__[1])):
+        return statement_text(expr)
     return str(expr)
 
 
@@ -300,12 +342,20 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print(f"\nreading:\n{_indent(c.reading)}", file=out)
     if c.condition:
         print(f"\nholds under:\n{_indent(c.condition)}", file=out)
-    steps = c.resolved_derivation()
-    if steps:
-        print("\nderivation:", file=out)
-        for k, (label, expr) in enumerate(steps, 1):
-            print(f"  {k}. {label}", file=out)
-            print(_indent(_pretty(expr), 6), file=out)
+    der = c.resolved_derivation()
+    if der is not None:
+        from ._derivation import check_derivation
+
+        rows = check_derivation(der, c.resolved_statement(), seed=args.seed).details["steps"]
+        print("\nderivation: (each step checked against the previous one)", file=out)
+        for k, (st, row) in enumerate(zip(der.steps, rows), 1):
+            rel = "" if st.is_fact or k == 1 else f"{st.relation} "
+            print(f"  {k}. {st.label}  [{row['status']}: {row['method']}]", file=out)
+            if st.why:
+                print(f"      ({st.why})", file=out)
+            print(_indent(rel + _pretty(st.expr), 6), file=out)
+        for row in rows[len(der.steps):]:
+            print(f"  => {row['label']}  [{row['status']}: {row['method']}]", file=out)
     print("\nchecks:", file=out)
     for k in c.checks:
         print(f"  - {k.name} [{k.role}] {k.description}", file=out)
@@ -390,7 +440,8 @@ def _main(argv: Sequence[str] | None) -> int:
     except SystemExit as e:  # --help (0) or a usage error (4)
         return int(e.code or 0)
     try:
-        return {"list": _cmd_list, "run": _cmd_run, "show": _cmd_show, "report": _cmd_report}[
+        return {"list": _cmd_list, "run": _cmd_run, "show": _cmd_show, "report": _cmd_report,
+                "perturb": _cmd_perturb}[
             args.command](args)
     except KeyboardInterrupt:  # Ctrl-C outside a run's own handling (loading, show, writing)
         print("verify: interrupted", file=sys.stderr)

@@ -43,6 +43,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ._claim import SOURCE_STRENGTHS, Check, Claim, Control, derive_seed
+from ._derivation import derivation_check
+from ._statement import running
 from ._profile import Profile, get_profile
 from ._verdict import Evidence, Verdict, combine
 
@@ -282,12 +284,20 @@ def _init_worker() -> None:
         torch.set_num_threads(1)
 
 
-def _run_task(check: Check, seed: int, profile_name: str) -> Evidence:
-    """Run one check; a crash becomes UNKNOWN evidence with the traceback in its notes."""
+def _run_task(check: Check, seed: int, profile_name: str, claim: tuple[str, Any, Any] | None = None,
+              ) -> Evidence:
+    """Run one check; a crash becomes UNKNOWN evidence with the traceback in its notes.
+
+    ``claim`` is ``(claim id, statement, derivation)`` of the claim the check belongs to: the check
+    reads the statement it evaluates from there (:func:`verify.statement_of`), so a claim run with a
+    replaced statement is checked against that statement, in this process or in a worker."""
     profile = get_profile(profile_name)
     t0 = time.perf_counter()
     try:
-        return check.run(seed=seed, profile=profile)
+        if claim is None:
+            return check.run(seed=seed, profile=profile)
+        with running(*claim):
+            return check.run(seed=seed, profile=profile)
     except Exception as e:  # noqa: BLE001 - every crash is reported, never swallowed silently
         tb = traceback.format_exc(limit=6)
         return Evidence(
@@ -370,8 +380,10 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
     t0 = time.perf_counter()
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     plan: list[tuple[Claim, str, Any, int]] = []
+    context: dict[str, tuple[str, Any, Any]] = {}
     for claim in claims:
-        for kind, items in (("check", claim.checks), ("control", claim.controls)):
+        context[claim.id] = (claim.id, claim.resolved_statement(), claim.resolved_derivation())
+        for kind, items in (("check", claim_checks(claim)), ("control", claim.controls)):
             for item in items:
                 plan.append((claim, kind, item, derive_seed(seed, claim.id, item.name)))
     total = len(plan)
@@ -410,7 +422,7 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
                 chk = item if kind == "check" else item.check
                 if sync:
                     note_start(nxt)
-                fut = executor.submit(_run_task, chk, s, prof.name)
+                fut = executor.submit(_run_task, chk, s, prof.name, context[claim.id])
                 in_flight[fut] = nxt
                 nxt += 1
                 if fut.done():  # ran in-process: report it now, not after the next task
@@ -457,7 +469,7 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
     unfinished = []
     for claim in claims:
         cos = by_claim.get(claim.id, [])
-        if len(cos) != len(claim.checks) + len(claim.controls):
+        if len(cos) != len(claim_checks(claim)) + len(claim.controls):
             unfinished.append(claim.id)  # only an interrupted run leaves a claim incomplete
             continue
         checks = tuple(c for c in cos if c.kind == "check")
@@ -478,6 +490,16 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
                      wall_time=time.perf_counter() - t0, started=started,
                      environment=_environment(), interrupted=interrupted, unfinished=unfinished,
                      scheduler=getattr(executor, "scheduler_info", None))
+
+
+def claim_checks(claim: Claim) -> tuple[Check, ...]:
+    """The checks the runner runs for ``claim``: its own, plus the corroborating ``derivation`` check
+    (:mod:`verify._derivation`) when the claim has a derivation."""
+    if not claim.derivation:
+        return tuple(claim.checks)
+    return tuple(claim.checks) + (Check(
+        "derivation", derivation_check, {"claim_id": claim.id}, role="corroborating",
+        description="each derivation step against the previous one (sympy, else 50-digit spot checks)"),)
 
 
 def run_claim(claim: Claim, *, profile: str | Profile = "quick", seed: int = 0) -> ClaimOutcome:

@@ -24,9 +24,10 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
+from . import _observe
 from ._verdict import Counterexample, Evidence, Verdict, combine
 
-__all__ = ["Gate", "Observation", "SUB_CHECK", "Tally", "explore", "reject"]
+__all__ = ["SUB_CHECK", "Gate", "Observation", "Tally", "explore", "reject"]
 
 #: the key of ``Counterexample.data`` naming the sub-check that produced a refutation (see
 #: :meth:`Tally.sub`); a control declares the sub-check it targets (``Control.targets``)
@@ -173,91 +174,47 @@ class Tally:
     def exact(self, holds: bool, *, margin: Any = None, level: Verdict = Verdict.CERTIFIED,
               counterexample: Callable[[], Counterexample] | Counterexample | None = None,
               ) -> Observation:
-        """Record an exactly decided statement (``holds`` must be a genuine bool)."""
-        if not isinstance(holds, bool):
-            raise TypeError(f"exact() needs a bool decided exactly, got {type(holds).__name__}")
-        if holds:
-            return self.add(Observation(level, margin=_f(margin)))
-        return self.add(Observation(Verdict.REFUTED, margin=_f(margin),
-                                    counterexample=_ce(counterexample, "exact check failed")))
+        """Record an exactly decided statement (:func:`verify.observe.exact`)."""
+        return self.add(_observe.exact(holds, margin=margin, level=level, counterexample=counterexample))
 
     def close(self, value: Any, target: Any, tol: float, *,
               counterexample: Callable[[], Counterexample] | Counterexample | None = None,
               scale: float = 1.0) -> Observation:
-        """|value - target| <= tol * scale  -> CONSISTENT, else REFUTED (float budget).
-
-        The recorded error and margin are relative to ``scale`` (so they compare with ``tol``).  A NaN
-        or infinite difference, or a NaN budget, decides nothing: UNKNOWN (never a pass).  When both
-        sides are exact or multiple-precision numbers (int, Fraction, fmpz/fmpq, mpmath mpf of any
-        context) the difference is formed exactly and compared with the budget exactly; only the
-        recorded error is a float (of the difference, never of each side).
-        """
-        budget = float(tol) * float(scale)
-        diff = _exact_difference(value, target)
-        if diff is not None:
-            # both sides exact / multiple precision: subtract in their own arithmetic and decide
-            # |diff| <= budget exactly (the budget is a float, hence an exact dyadic rational)
-            if math.isnan(budget):
-                return self.add(Observation(Verdict.UNKNOWN, error=None))
-            try:
-                err = float(abs(diff))
-            except OverflowError:
-                err = math.inf
-            holds = budget == math.inf or (budget != -math.inf and abs(diff) <= Fraction(budget))
-        else:
-            err = abs(float(value) - float(target))
-            if not math.isfinite(err) or math.isnan(budget):
-                return self.add(Observation(Verdict.UNKNOWN, error=None))
-            holds = err <= budget
-        rel = err / scale if scale else err
-        if holds:
-            return self.add(Observation(Verdict.CONSISTENT, margin=tol - rel, error=rel))
-        return self.add(Observation(
-            Verdict.REFUTED, margin=tol - rel, error=rel,
-            counterexample=_ce(counterexample, f"|{value} - {target}| = {err:.3g} > {budget:.3g}")))
+        """Record ``|value - target| <= tol * scale`` (:func:`verify.observe.close`)."""
+        return self.add(_observe.close(value, target, tol, counterexample=counterexample, scale=scale))
 
     def le(self, value: Any, bound: Any, tol: float, *,
            counterexample: Callable[[], Counterexample] | Counterexample | None = None) -> Observation:
-        """value <= bound + tol -> CONSISTENT (margin bound - value), else REFUTED; NaN -> UNKNOWN.
-
-        As in :meth:`close`, exact or multiple-precision sides are compared through their exact
-        difference (``bound - value >= -tol`` decided exactly); only the recorded margin is a float.
-        """
-        diff = _exact_difference(bound, value)
-        if diff is not None and not math.isnan(float(tol)):
-            try:
-                margin = float(diff)
-            except OverflowError:
-                margin = math.inf if diff > 0 else -math.inf
-            holds = float(tol) == math.inf or diff >= -Fraction(float(tol))
-            if holds:
-                return self.add(Observation(Verdict.CONSISTENT, margin=margin))
-            return self.add(Observation(
-                Verdict.REFUTED, margin=margin,
-                counterexample=_ce(counterexample, f"{value} > {bound} (+ tolerance {tol:.3g})")))
-        v, b = float(value), float(bound)
-        if math.isnan(v) or math.isnan(b) or math.isnan(float(tol)) or math.isnan(b - v):
-            return self.add(Observation(Verdict.UNKNOWN))
-        margin = b - v
-        if margin >= -tol:
-            return self.add(Observation(Verdict.CONSISTENT, margin=margin))
-        return self.add(Observation(
-            Verdict.REFUTED, margin=margin,
-            counterexample=_ce(counterexample, f"{v:.6g} > {b:.6g} (+ tolerance {tol:.3g})")))
+        """Record ``value <= bound + tol`` (:func:`verify.observe.le`)."""
+        return self.add(_observe.le(value, bound, tol, counterexample=counterexample))
 
     def ball(self, decision: Any, *, margin: Any = None,
              counterexample: Callable[[], Counterexample] | Counterexample | None = None,
              ) -> Observation:
-        """Record a three-valued decision from ball arithmetic (see numerics.precision.Tri)."""
-        name = getattr(decision, "name", None)
-        if name == "TRUE":
-            return self.add(Observation(Verdict.CERTIFIED, margin=_f(margin)))
-        if name == "FALSE":
-            return self.add(Observation(Verdict.REFUTED, margin=_f(margin), counterexample=_ce(
-                counterexample, "ball arithmetic certifies the statement false")))
-        if name == "UNKNOWN":
-            return self.add(Observation(Verdict.UNKNOWN, margin=_f(margin)))
-        raise TypeError(f"ball() takes a three-valued decision, got {decision!r}")
+        """Record a three-valued ball decision (:func:`verify.observe.ball`)."""
+        return self.add(_observe.ball(decision, margin=margin, counterexample=counterexample))
+
+    def statement(self, statement: Any, values: Mapping[str, Any], *, part: str | None = None,
+                  tol: float | None = None,
+                  counterexample: Callable[[], Counterexample] | Counterexample | None = None,
+                  ) -> Observation:
+        """Evaluate the claim's statement (or its AllOf part ``part``) on one instance's observables
+        and record the outcome -- inside ``self.sub(part)`` when a part is named, so a control that
+        targets that part sees its refutation (see :mod:`verify._statement` for the semantics:
+        exact -> CERTIFIED/REFUTED, balls -> three-valued, floats/mpmath/torch within ``tol``)."""
+        from ._evaluate import observe_statement
+
+        obs = observe_statement(statement, values, part=part, tol=tol, counterexample=counterexample)
+        if part is None:
+            return self.add(obs)
+        with self.sub(part):
+            return self.add(obs)
+
+    def figure(self, **spec: Any) -> None:
+        """Attach figure data (:func:`verify.figure`) to this check's evidence."""
+        from ._figure import figure
+
+        self.details.setdefault("figures", []).append(figure(**spec))
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -296,12 +253,7 @@ class Tally:
         )
 
 
-def _ce(ce: Callable[[], Counterexample] | Counterexample | None, default: str) -> Counterexample:
-    if ce is None:
-        return Counterexample(default)
-    if isinstance(ce, Counterexample):
-        return ce
-    return ce()
+_ce = _observe._ce
 
 
 class _Refuted(Exception):

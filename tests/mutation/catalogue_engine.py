@@ -17,6 +17,7 @@ TARGETS = "pytest:tests/unit/engine/test_control_targets.py"
 _RUNNER = "verify/_runner.py"
 _VERDICT = "verify/_verdict.py"
 _TALLY = "verify/_tally.py"
+_OBSERVE = "verify/_observe.py"
 _CLI = "verify/_cli.py"
 _REPORT = "verify/_report.py"
 
@@ -54,9 +55,9 @@ MUTATIONS: list[Mutation] = [
        "return max(vs, key=lambda v: v.strength)",
        (RULES, ALGEBRA), "rule (c): the claim takes the strongest level instead of the weakest"),
     # (d) an undecided ball stays UNKNOWN
-    _m("engine.ball_unknown_certified", _TALLY,
-       'if name == "UNKNOWN":\n            return self.add(Observation(Verdict.UNKNOWN, margin=_f(margin)))',
-       'if name == "UNKNOWN":\n            return self.add(Observation(Verdict.CERTIFIED, margin=_f(margin)))',
+    _m("engine.ball_unknown_certified", _OBSERVE,
+       'if name == "UNKNOWN":\n        return _observation(Verdict.UNKNOWN, margin=_f(margin))',
+       'if name == "UNKNOWN":\n        return _observation(Verdict.CERTIFIED, margin=_f(margin))',
        (RULES,), "rule (d): a ball straddling zero is taken as certified"),
     _m("engine.combine_drops_unknown", _VERDICT,
        "return min(vs, key=lambda v: v.strength)",
@@ -94,25 +95,25 @@ MUTATIONS: list[Mutation] = [
        "if level_cap is not None and level.holds and level.strength != level_cap.strength:",
        (RULES,), "rule (g): the cap also lifts a weaker level up to it"),
     # (h) NaN is UNKNOWN
-    _m("engine.nan_close_consistent", _TALLY,
+    _m("engine.nan_close_consistent", _OBSERVE,
        "if not math.isfinite(err) or math.isnan(budget):\n"
-       "                return self.add(Observation(Verdict.UNKNOWN, error=None))",
+       "            return _observation(Verdict.UNKNOWN, error=None)",
        "if not math.isfinite(err) or math.isnan(budget):\n"
-       "                return self.add(Observation(Verdict.CONSISTENT, error=None))",
+       "            return _observation(Verdict.CONSISTENT, error=None)",
        (RULES,), "rule (h): a NaN difference passes a float comparison"),
-    _m("engine.close_through_floats", _TALLY,
-       "        diff = _exact_difference(value, target)\n",
-       "        diff = None\n",
+    _m("engine.close_through_floats", _OBSERVE,
+       "    diff = _exact_difference(value, target)\n",
+       "    diff = None\n",
        ("pytest:tests/unit/engine/test_engine_tally_precision.py",),
        "rule (h'): Tally.close converts each side to float, hiding a 1e-30 discrepancy at dps 50"),
-    _m("engine.le_through_floats", _TALLY,
-       "        diff = _exact_difference(bound, value)\n",
-       "        diff = None\n",
+    _m("engine.le_through_floats", _OBSERVE,
+       "    diff = _exact_difference(bound, value)\n",
+       "    diff = None\n",
        ("pytest:tests/unit/engine/test_engine_tally_precision.py",),
        "rule (h'): Tally.le compares exact / mpmath sides through floats (1 + 1e-30 <= 1 passes)"),
-    _m("engine.nan_le_consistent", _TALLY,
-       "or math.isnan(b - v):\n            return self.add(Observation(Verdict.UNKNOWN))",
-       "or math.isnan(b - v):\n            return self.add(Observation(Verdict.CONSISTENT))",
+    _m("engine.nan_le_consistent", _OBSERVE,
+       "or math.isnan(b - v):\n        return _observation(Verdict.UNKNOWN)",
+       "or math.isnan(b - v):\n        return _observation(Verdict.CONSISTENT)",
        (RULES,), "rule (h): a NaN bound passes an inequality"),
     # (i) interruption
     _m("engine.interrupt_not_flagged", _RUNNER,
@@ -120,7 +121,7 @@ MUTATIONS: list[Mutation] = [
        "        interrupted = False\n",
        (RULES,), "rule (i): an interrupted run is reported as complete"),
     _m("engine.half_run_claim_reported", _RUNNER,
-       "if len(cos) != len(claim.checks) + len(claim.controls):",
+       "if len(cos) != len(claim_checks(claim)) + len(claim.controls):",
        "if not cos:",
        (RULES,), "rule (i): a claim with only some checks finished is reported (and may pass)"),
     _m("engine.interrupted_run_passes", _RUNNER,

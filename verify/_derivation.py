@@ -1,0 +1,331 @@
+"""Checked derivations: a claim's derivation as sympy steps, each checked against the previous one.
+
+A :class:`Derivation` is a chain ``e_0 (r_1) e_1 (r_2) e_2 ...`` of sympy expressions, each step
+claiming ``e_{i-1} r_i e_i`` for its relation ``r_i`` (``=`` by default; ``<=``, ``>=``, ``<``,
+``>`` for bounds), or a *fact* step whose expression is itself a relation that must hold
+identically (``Eq(lhs, rhs)``).  Every step is checked under the symbols' assumptions:
+
+1. symbolically: ``sympy.simplify(e_{i-1} - e_i) == 0`` (for ``=``) -> PROVED;
+2. otherwise by a spot check in mpmath at 50 digits on seeded random points that respect the
+   assumptions (positive / nonnegative / integer / real) after the step's ``subs`` -> CONSISTENT when
+   every point agrees within 1e-40 relative, REFUTED at the first point that does not (the point is
+   the counterexample); a step that cannot be evaluated numerically stays UNKNOWN.
+
+``concludes`` names the statement part (an :class:`~verify.AllOf` label, or ``True`` for the whole
+body) that the chain's end-to-end relation ``e_0 r e_n`` establishes; that link is checked the same way.
+The runner adds a corroborating check named ``derivation`` to every claim that has one: a broken step
+refutes the claim, and the report carries every step with its status and method.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ._verdict import Counterexample, Evidence, Verdict
+
+__all__ = ["Derivation", "Step", "check_derivation", "derivation_check"]
+
+_RELATIONS = ("=", "<=", ">=", "<", ">", "def", "note")
+_DPS = 50
+_POINTS = 8
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: ``expr`` related to the previous step's expression by ``relation`` (``prev relation
+    expr``), or, when ``expr`` is a sympy relation, a fact that must hold identically.  ``why`` says
+    which rule or hypothesis the step uses; ``subs`` substitutes known relations (e.g. ``{q_2: 1 -
+    q_1}``) on both sides before checking.  ``relation="def"`` with ``expr = Eq(symbol, value)``
+    defines ``symbol`` (not checked; later steps are checked with the definition substituted);
+    ``relation="note"`` is shown and not checked (status NOT CHECKED) -- what an older ``(label,
+    relation)`` derivation reads as."""
+
+    label: str
+    expr: Any
+    relation: str = "="
+    why: str = ""
+    subs: Mapping[Any, Any] | None = None
+
+    def __post_init__(self) -> None:
+        import sympy as sp
+
+        if self.relation not in _RELATIONS:
+            raise ValueError(f"step {self.label!r}: relation must be one of {_RELATIONS}, "
+                             f"got {self.relation!r}")
+        if self.relation == "def" and not (isinstance(self.expr, sp.Eq)
+                                           and isinstance(self.expr.lhs, sp.Symbol)):
+            raise ValueError(f"step {self.label!r}: a definition is Eq(symbol, value)")
+
+    @property
+    def is_fact(self) -> bool:
+        import sympy as sp
+
+        return isinstance(self.expr, sp.core.relational.Relational)
+
+
+@dataclass(frozen=True)
+class Derivation:
+    steps: tuple[Step, ...]
+    concludes: Any = None
+    assume: Any = None
+
+    def __init__(self, *steps: Step, concludes: Any = None, assume: Any = None):
+        if not steps or not all(isinstance(s, Step) for s in steps):
+            raise TypeError("Derivation takes Step objects (at least one)")
+        object.__setattr__(self, "steps", tuple(steps))
+        object.__setattr__(self, "concludes", concludes)
+        object.__setattr__(self, "assume", assume)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.steps, self.concludes, self.assume))
+
+    def __iter__(self):  # (label, expr) pairs, as ``verify show`` prints them
+        return iter((s.label, s.expr) for s in self.steps)
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    def replace_step(self, index: int, **changes: Any) -> Derivation:
+        """A copy with step ``index`` changed (e.g. ``expr=...``): what the tests use to break one."""
+        from dataclasses import replace
+
+        steps = list(self.steps)
+        steps[index] = replace(steps[index], **changes)
+        return Derivation(*steps, concludes=self.concludes, assume=self.assume)
+
+
+def _rebuild(steps: tuple[Step, ...], concludes: Any, assume: Any) -> Derivation:
+    return Derivation(*steps, concludes=concludes, assume=assume)
+
+
+def as_derivation(d: Any) -> Derivation | None:
+    """A :class:`Derivation` from a claim's ``derivation`` (a Derivation, or the older sequence of
+    ``(label, relation)`` pairs, read as fact steps); None when there is none."""
+    if d is None:
+        return None
+    if isinstance(d, Derivation):
+        return d
+    steps = tuple(d)
+    if not steps:
+        return None
+
+    return Derivation(*(s if isinstance(s, Step) else Step(str(s[0]), s[1], relation="note")
+                        for s in steps))
+
+
+# -- checking ----------------------------------------------------------------------------------
+def _sample(sym: Any, rng: random.Random) -> Any:
+    from fractions import Fraction
+
+    a = sym.assumptions0
+    if a.get("integer"):
+        lo = 1 if a.get("positive") else (0 if a.get("nonnegative") else -5)
+        return rng.randint(max(lo, 2) if a.get("positive") else lo, 7)
+    num = Fraction(rng.randint(1, 10**6), 10**6)
+    if a.get("positive") or a.get("nonnegative"):
+        return Fraction(1, 10) + 3 * num
+    return 6 * num - 3
+
+
+def _difference_holds(rel: str, d: Any, scale: Any, ctx: Any) -> bool:
+    tol = ctx.mpf(10) ** (-(_DPS - 10)) * (1 + abs(scale))
+    if rel == "=":
+        return abs(d) <= tol
+    if rel in ("<=", "<"):  # prev <= expr  <=>  prev - expr <= 0
+        return d <= tol
+    return d >= -tol  # prev >= expr
+
+
+def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, assume: Any,
+                rng: random.Random) -> tuple[str, str, Any]:
+    """(status, method, counterexample point or None) of ``prev rel expr``."""
+    import sympy as sp
+
+    from numerics.precision import mp_context
+
+    from ._evaluate import evaluate
+
+    if subs:
+        prev, expr = sp.sympify(prev).subs(subs), sp.sympify(expr).subs(subs)
+    diff = sp.sympify(prev) - sp.sympify(expr)
+    if rel == "=":
+        try:
+            if sp.simplify(diff) == 0:
+                return "PROVED", "sympy simplify", None
+        except Exception:  # noqa: BLE001 - fall back to the spot check
+            pass
+    elif rel in ("<=", ">="):
+        try:
+            s = sp.simplify(diff)
+            if s == 0:
+                return "PROVED", "sympy simplify (equality)", None
+            if (rel == "<=" and s.is_nonpositive) or (rel == ">=" and s.is_nonnegative):
+                return "PROVED", "sympy sign under the assumptions", None
+        except Exception:  # noqa: BLE001
+            pass
+    syms = sorted(diff.free_symbols, key=lambda x: x.name)
+    ctx = mp_context(_DPS)
+    for _ in range(_POINTS):
+        point = {s.name: _sample(s, rng) for s in syms}
+        if assume is not None and sp.sympify(assume).subs({s: point[s.name] for s in syms}) is sp.false:
+            continue
+        try:
+            vals = {k: (ctx.mpf(v.numerator) / v.denominator if hasattr(v, "numerator") else ctx.mpf(v))
+                    for k, v in point.items()}
+            d = evaluate(diff, vals)
+            scale = evaluate(prev, vals)
+        except Exception as e:  # noqa: BLE001 - not evaluable numerically
+            return "UNKNOWN", f"not evaluable numerically ({type(e).__name__}: {e})"[:200], None
+        if not _difference_holds(rel, d, scale, ctx):
+            return "REFUTED", f"spot check at {_DPS} digits", {k: str(v) for k, v in point.items()}
+    return "CONSISTENT", f"spot check at {_POINTS} seeded points, {_DPS} digits", None
+
+
+def _conclusion(target: Any, first: Any, last: Any, chain: str, assume: Any,
+                rng: random.Random) -> tuple[str, str, Any]:
+    """Does the chain ``first (chain) last`` give the statement part ``target``?
+
+    Either directly (``lhs - rhs`` is +-(``first - last``), with the relation's direction matching),
+    or the chain derives one side of the statement: its last expression is the statement's formula
+    side (``rhs`` or ``lhs``) and its first is the quantity the statement is about."""
+    import sympy as sp
+
+    is_eq = isinstance(target, sp.Eq)
+    if is_eq != (chain == "="):
+        return "REFUTED", "the chain's relation is not the statement's", None
+    lr = target.lhs - target.rhs
+    ours = first - last
+    if not is_eq:
+        # a chain first <= last gives lhs <= rhs when (lhs, rhs) = (first, last); >= mirrors it
+        up = (chain == "<=") == isinstance(target, (sp.Le, sp.Lt))
+        pairs = [(target.lhs, first if up else last), (target.rhs, last if up else first)]
+        for a, b in pairs:
+            if sp.simplify(a - b) == 0:
+                return "PROVED", "sympy: the chain ends in the statement's bound", None
+        return _check_pair(lr, ours if up else -ours, "=", None, assume, rng)
+    for cand in (ours, -ours):
+        if sp.simplify(lr - cand) == 0:
+            return "PROVED", "sympy: first = last is the statement", None
+    for side in (target.rhs, target.lhs):
+        for end in (last, first):
+            if sp.simplify(side - end) == 0:
+                return "PROVED", "sympy: the chain derives the statement's formula side", None
+    status, method, point = _check_pair(lr, ours, "=", None, assume, rng)
+    if status == "REFUTED":
+        status, method, point = _check_pair(lr, -ours, "=", None, assume, rng)
+    return status, method, point
+
+
+def _expand_defs(expr: Any, defs: Mapping[Any, Any]) -> Any:
+    import sympy as sp
+
+    e = sp.sympify(expr)
+    for _ in range(len(defs) + 1):  # definitions may use earlier ones
+        new = e.subs(defs)
+        if new == e:
+            break
+        e = new
+    return e
+
+
+def check_derivation(derivation: Any, statement: Any = None, *, seed: int = 0) -> Evidence:
+    """Check every step of ``derivation`` (and its conclusion against ``statement``)."""
+    import sympy as sp
+
+    from ._statement import body_of, parts_of, statement_latex
+
+    der = as_derivation(derivation)
+    if der is None:
+        return Evidence(level=Verdict.UNKNOWN, notes="no derivation")
+    rng = random.Random(seed)
+    rows: list[dict[str, Any]] = []
+    levels: list[Verdict] = []
+    counterexample = None
+    prev = None
+    first = None
+    chain = "="
+    defs: dict[Any, Any] = {}
+    for i, st in enumerate(der.steps):
+        if st.relation == "def":
+            defs[st.expr.lhs] = st.expr.rhs
+            rows.append({"index": i, "label": st.label, "latex": sp.latex(st.expr), "relation": "def",
+                         "why": st.why, "status": "DEFINITION", "method": "defines a symbol"})
+            continue
+        if st.relation == "note":
+            rows.append({"index": i, "label": st.label, "latex": sp.latex(st.expr), "relation": "note",
+                         "why": st.why, "status": "NOT CHECKED", "method": "shown only"})
+            continue
+        if defs:
+            st = Step(st.label, _expand_defs(st.expr, defs), st.relation, st.why, st.subs)
+        if st.is_fact:
+            if isinstance(st.expr, sp.Eq):
+                status, method, point = _check_pair(st.expr.lhs, st.expr.rhs, "=", st.subs, der.assume, rng)
+            else:
+                rel = {"LessThan": "<=", "GreaterThan": ">=", "StrictLessThan": "<",
+                       "StrictGreaterThan": ">"}.get(type(st.expr).__name__, "=")
+                status, method, point = _check_pair(st.expr.lhs, st.expr.rhs, rel, st.subs, der.assume, rng)
+        elif prev is None:
+            status, method, point = "GIVEN", "first expression of the chain", None
+        else:
+            status, method, point = _check_pair(prev, st.expr, st.relation, st.subs, der.assume, rng)
+            if st.relation != "=":
+                chain = st.relation if chain in ("=", st.relation) else "mixed"
+        if not st.is_fact:
+            if first is None:
+                first = st.expr
+            prev = st.expr
+        rows.append({"index": i, "label": st.label, "latex": sp.latex(st.expr), "relation": st.relation,
+                     "why": st.why, "status": status, "method": method})
+        if status != "GIVEN":
+            levels.append(Verdict[status])
+        if status == "REFUTED" and counterexample is None:
+            counterexample = Counterexample(
+                description=f"derivation step {i} ({st.label!r}) does not follow from the previous one",
+                data={"step": i, "label": st.label, "point": point, "sub_check": "derivation"})
+    if der.concludes is not None and first is not None and prev is not None:
+        status, method = "UNKNOWN", "no statement to compare with"
+        if statement is not None:
+            parts = parts_of(statement)
+            target = body_of(statement) if der.concludes is True else parts.get(der.concludes)
+            if isinstance(target, sp.core.relational.Relational) and chain in ("=", "<=", ">="):
+                status, method, point = _conclusion(target, first, prev, chain, der.assume, rng)
+            else:
+                status, method, point = "UNKNOWN", "the concluded part is not a relation", None
+        rows.append({"index": len(der.steps), "label": f"concludes {der.concludes!s}",
+                     "latex": statement_latex(statement) if statement is not None else "",
+                     "relation": chain, "why": "first and last expressions give the statement",
+                     "status": status, "method": method})
+        levels.append(Verdict[status])
+        if status == "REFUTED" and counterexample is None:
+            counterexample = Counterexample(
+                description=f"the derivation does not conclude the statement's part {der.concludes!r}",
+                data={"step": len(der.steps), "sub_check": "derivation"})
+    if counterexample is not None:
+        level = Verdict.REFUTED
+    elif not levels:
+        level = Verdict.UNKNOWN
+    else:
+        order = [Verdict.UNKNOWN, Verdict.CONSISTENT, Verdict.CERTIFIED, Verdict.PROVED]
+        level = min(levels, key=order.index)
+    return Evidence(level=level, instances=len(rows), precision=f"symbolic / dps={_DPS} spot checks",
+                    backend="sympy, mpmath", seeds=(seed,), counterexample=counterexample,
+                    details={"steps": rows})
+
+
+def derivation_check(*, seed: int, profile: Any, claim_id: str) -> Evidence:
+    """The check the runner adds to a claim with a derivation (reads the running claim's own
+    derivation and statement, so an altered step reaches it)."""
+    from ._statement import current_claim
+
+    cur = current_claim()
+    if cur is not None and cur[0] == claim_id:
+        _, statement, derivation = cur
+    else:
+        from ._registry import catalogue
+
+        claim = catalogue().get(claim_id)
+        statement, derivation = claim.resolved_statement(), claim.resolved_derivation()
+    return check_derivation(derivation, statement, seed=seed)
