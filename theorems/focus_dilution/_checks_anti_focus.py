@@ -16,7 +16,7 @@ from numerics.markov import MarkovChain, anti_persistent, metropolis, two_state_
 from numerics.precision import mp_context
 from verify import (Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject,
                     statement_of)
-from verify._statement import observe_statement
+from verify._evaluate import observe_statement
 
 from ._checks_model import E1_PI, _describe_chain
 from ._flow_runs import EPS, _first_plateau_alpha, _from_saddle, _kappa, _kappa_along, _local_flow, _refs

@@ -10,7 +10,7 @@ from numerics.flows import first_time, integrate
 from numerics.markov import perturbed_rare
 from numerics.precision import float_tolerance, tolerance_for
 from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, statement_of
-from verify._statement import observe_statement
+from verify._evaluate import observe_statement
 
 from ._stage4_reference import C_DIR, DPS, LAM, PI1, D, F, _top_in_manifold
 from .critical_points import full_jacobian_float, perturbed_point
