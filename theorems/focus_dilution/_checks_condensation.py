@@ -24,7 +24,7 @@ from numerics.precision import float_tolerance
 from verify import Evidence, Gate, Profile, Tally, refuted, statement_of
 
 from ._checks_model import E1_PI
-from ._flow_runs import EPS, _cos, _event_time, _local_flow, _refs, e1_run
+from ._flow_runs import EPS, _cos, _event_time, _local_flow, _refs, e1_run, elementwise
 from .flow import Trajectory
 
 # -- §4.5 condensation -----------------------------------------------------------------------------------
@@ -212,7 +212,8 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
                     seed=s))
             else:  # the claim's statement, elementwise on the window (t, |theta - theta_lin|)
                 worst = float(np.max(dev / (eps_e ** 2 * np.exp(2 * mu0 * te))))
-                gate("linear_bound").statement(stmt, {"Delta_lin": dev, "epsilon": eps_e, "mu_0": mu0, "t": te},
+                gate("linear_bound").statement(stmt, {"Delta_lin": elementwise(dev), "epsilon": eps_e, "mu_0": mu0,
+                                                      "t": elementwise(te)},
                                                part="linear_bound", tol=0.0, counterexample=lambda: refuted(
                     f"deviation from the linear flow exceeds eps^2 e^(2 mu0 t) by x{worst:.3g}", eps=eps_e,
                     seed=s))
@@ -228,7 +229,7 @@ def condensation(*, seed: int, profile: Profile, variant: str = "statement") -> 
                         f"[{t_end / 3:.2f}, {t_end:.2f}]", eps=eps_e, seed=s, variant=variant))
             else:
                 gate("cubic_deviation").statement(
-                    stmt, {"Delta_lin": dev[win], "epsilon": eps_e, "mu_0": mu0, "t": te[win]},
+                    stmt, {"Delta_lin": elementwise(dev[win]), "epsilon": eps_e, "mu_0": mu0, "t": elementwise(te[win])},
                     part="cubic_deviation", tol=0.0, counterexample=lambda: refuted(
                         f"deviation ratio in [{lo:.3g}, {hi:.3g}], not within [0.1, 10] on t in "
                         f"[{t_end / 3:.2f}, {t_end:.2f}]", eps=eps_e, seed=s, variant=variant))

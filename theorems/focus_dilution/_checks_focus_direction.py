@@ -14,7 +14,18 @@ import numpy as np
 
 from numerics.flows import first_time
 from numerics.markov import MarkovChain
-from verify import Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject, statement_of
+from verify import (
+    Evidence,
+    Gate,
+    Observation,
+    Profile,
+    Tally,
+    Verdict,
+    explore,
+    refuted,
+    reject,
+    statement_of,
+)
 
 from ._checks_model import E1_PI, _describe_chain
 from ._flow_runs import (
@@ -29,6 +40,7 @@ from ._flow_runs import (
     _rate_budget,
     _refs,
     e1_run,
+    elementwise,
 )
 from .population import attention, model_matrices, sympy_ops
 
@@ -67,8 +79,10 @@ def _saddle_focus(gate: Gate, ch: MarkovChain, m: int, seed: int, variant: str) 
     # Delta A against the statement's closed form, entrywise; tolerance 1e-5 relative to max |Delta A| (the
     # first-order term's relative error C kappa <= 1e-6 at kappa = 1e-7, plus float64 rounding of A, x10)
     scale = float(np.max(np.abs(dA)))
-    gate("formula").statement(stmt, {"Delta_A_qk": dA, "kappa": float(kap[i]), "s_c2": R["sc2"], "n_2": R["n2"],
-                                   "pi_q": ch.pi[:, None], "pi_k": ch.pi[None, :]},
+    gate("formula").statement(stmt, {"Delta_A_qk": elementwise(dA), "kappa": float(kap[i]), "s_c2": R["sc2"],
+                                   "n_2": elementwise(R["n2"], dA.shape),
+                                   "pi_q": elementwise(ch.pi[:, None], dA.shape),
+                                   "pi_k": elementwise(ch.pi[None, :], dA.shape)},
                               part="formula", tol=1e-5 * scale, counterexample=lambda: refuted(
         f"Delta A off the closed form (1e-5 relative) at kappa = {kap[i]:.3g}", dA=dA.tolist()))
     # signs: key k gains iff pi_k > n2 (the variant: iff pi_k > 1/d), on the entries resolved by the run
@@ -84,7 +98,8 @@ def _saddle_focus(gate: Gate, ch: MarkovChain, m: int, seed: int, variant: str) 
         gate("gain_sign").exact(not bad, level=Verdict.CONSISTENT, counterexample=ce)
     else:  # the statement (key k gains iff pi_k > n2) on the resolved entries; a sign statement: tol 0
         qi, ki = np.nonzero(mask)
-        gate("gain_sign").statement(stmt, {"Delta_A_qk": dA[qi, ki], "pi_k": ch.pi[ki], "n_2": R["n2"]},
+        gate("gain_sign").statement(stmt, {"Delta_A_qk": elementwise(dA[qi, ki]), "pi_k": elementwise(ch.pi[ki]),
+                                            "n_2": elementwise(R["n2"], qi.shape)},
                                     part="gain_sign", tol=0.0, counterexample=ce)
     out = {"c": R["c"], "rate": rate, "2c": 2 * R["c"], "rate_budget": info, "dA_max": scale,
            "kappa": float(kap[i]),

@@ -15,7 +15,7 @@ from numerics.flows import first_time
 from verify import Evidence, Gate, Profile, Tally, Verdict, refuted, statement_of
 
 from ._checks_model import E1_PI
-from ._flow_runs import _local_flow, _refs, e1_run
+from ._flow_runs import _local_flow, _refs, e1_run, elementwise
 
 # -- §4.12 plateaus --------------------------------------------------------------------------------------
 PLATEAU_VALUES = {"1/2": (0.72741, 0.63346, 0.61259, 0.60707, 0.56256), "9/10": (0.72859, 0.21682, 0.18807)}
@@ -88,7 +88,7 @@ def plateaus(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
             gate("final").statement(stmt, {"L_final": vals[-1], "H_YX": R["HYX"]}, part="final", tol=1e-5,
                                     counterexample=lambda: refuted(
                 f"final plateau {vals[-1]:.8f} vs H(Y|X) {R['HYX']:.8f}", lam=lam, seed=s))
-            gate("decreasing").statement(stmt, {"L_prev": np.array(vals[:-1]), "L_next": np.array(vals[1:])},
+            gate("decreasing").statement(stmt, {"L_prev": elementwise(vals[:-1]), "L_next": elementwise(vals[1:])},
                                          part="decreasing", tol=0.0, counterexample=lambda: refuted(
                 "plateau values not decreasing", plateaus=vals))
             rank = int(np.sum(tr.sv_W0[-1] >= 0.1))

@@ -15,11 +15,21 @@ import numpy as np
 from numerics.flows import first_time, fit_rate
 from numerics.markov import MarkovChain, anti_persistent, symmetric_rare
 from numerics.precision import arb_precision, mp_context
-from verify import (Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject,
-                    statement_of)
+from verify import (
+    Evidence,
+    Gate,
+    Observation,
+    Profile,
+    Tally,
+    Verdict,
+    explore,
+    refuted,
+    reject,
+    statement_of,
+)
 
 from ._checks_model import E1_PI, _describe_chain
-from ._flow_runs import _attention_forcing, _from_saddle, _kappa, _perp, _refs, e1_run
+from ._flow_runs import _attention_forcing, _from_saddle, _kappa, _perp, _refs, e1_run, elementwise
 from .flow import reduced_state, run_reduced
 from .population import chain_mp, grad_M_Phi, mp_ops, reference_formulas
 
@@ -78,7 +88,7 @@ def redistribution_reduced(*, seed: int, profile: Profile, variant: str = "state
     worst = float(ratio[np.argmax(np.abs(ratio - target))])
     stmt = statement_of("focus.stage3.mass_redistribution")
     # the statement u.gamma/kappa = u.rho elementwise on the window (the control: u.f/(2c) in place of u.rho)
-    gate("ratio").statement(stmt, {"u_gamma": ug[sel], "kappa": kap[sel], "u_rho": target}, part="ratio",
+    gate("ratio").statement(stmt, {"u_gamma": elementwise(ug[sel]), "kappa": elementwise(kap[sel]), "u_rho": target}, part="ratio",
                             tol=RATIO_TOL, counterexample=lambda: refuted(
         f"u.gamma/kappa in [{lo:.5f}, {hi:.5f}] on kappa in [1e-6, 1e-3]: off the target {target:.5f} by "
         f"{abs(worst - target):.3g} > {RATIO_TOL}", variant=variant))
@@ -146,7 +156,8 @@ def redistribution_full(*, seed: int, profile: Profile, variant: str = "statemen
         worst = float(dev[j])
         # the statement P_perp gamma / kappa = rho, componentwise on the window (the control: P_perp f/(2c))
         gate("rho").statement(statement_of("focus.stage3.mass_redistribution"),
-                              {"g_perp": gp, "kappa": kap[sel, None], "rho": target[None, :]}, part="rho",
+                              {"g_perp": elementwise(gp), "kappa": elementwise(kap[sel, None]),
+                               "rho": elementwise(target[None, :])}, part="rho",
                               tol=tol, counterexample=lambda: refuted(
             f"P_perp gamma/kappa off the target by {worst:.3g} > {tol} (componentwise) at "
             f"kappa = {kap[sel][j]:.3g}",

@@ -149,3 +149,13 @@ def _rate_budget(t: np.ndarray, y: np.ndarray, lo: float, hi: float, e_other: fl
     budget = safety * (6 * r + 3 * e_other) / span + safety * abs(start_rate - rate)
     return rate, budget, {"rate": rate, "budget": budget, "fit_residual_max": r, "window_span": span,
                           "start_rate": start_rate, "e_other": e_other, "safety": safety, "samples": len(ii)}
+
+
+def elementwise(a: Any, shape: tuple[int, ...] | None = None) -> Any:
+    """An array observable as a float64 torch tensor (broadcast to ``shape`` if given): the statement
+    evaluator compares tensors elementwise (verify.Tally.statement; its float arithmetic does not take numpy
+    arrays, and its sums need equal shapes, so scalars added to arrays are passed at the arrays' shape)."""
+    import torch
+
+    x = np.asarray(a, dtype=np.float64)
+    return torch.as_tensor(np.ascontiguousarray(np.broadcast_to(x, shape)) if shape is not None else x)
