@@ -69,6 +69,14 @@ def ls_ratios(*, seed: int, profile: Profile, variant: str = "statement", claim:
     tally.statement(stmt, {"kappa_T": kT}, part="kappa_T", tol=KAPPA_T_HALF_WIDTH)
     tally.note(f"kappa_T = {kT:.6f} (fit lambda_perp/delta = kappa_T - b delta^2, b = {-fit[0]:.2f}); "
                f"log-log slope of lambda_perp against delta {loglog:.5f}")
+    tally.figure(
+        title="Symmetry breaking: lambda_perp(delta) = sigma_max(G_M(theta2_delta)) on log-log axes",
+        caption=(f"{claim}: 30-digit lambda_perp at delta in {{1e-4, 2e-4, 5e-4, 1e-3}} (F5, c = (1, -1, 1/2, "
+                 f"-1/2), lam = 1/2); fitted log-log slope {loglog:.4f} (linear law: 1), extrapolated kappa_T = "
+                 f"{kT:.5f}; the line is kappa_T delta"),
+        series=[{"label": "lambda_perp (30 digits)", "x": dl.tolist(), "y": lp.tolist(), "kind": "scatter"},
+                {"label": f"kappa_T delta, kappa_T = {kT:.5f}", "x": dl.tolist(), "y": (kT * dl).tolist()}],
+        xlabel="delta", ylabel="lambda_perp", xscale="log", yscale="log")
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 

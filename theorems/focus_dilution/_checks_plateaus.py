@@ -27,6 +27,20 @@ PLATEAU_HALF_UNIT = 5e-6   # PLATEAU_VALUES are printed to 5 decimals
 L0_TOL = 10 * 1e-3 ** 2
 
 
+def _plateau_figure(tally: Tally, tr: Any, R: dict[str, Any], vals: list[float]) -> None:
+    """The E1 loss curve (seed 0, lam = 1/2) with the predicted plateaus log d, H(pi), H(Y|X) as lines."""
+    sel = np.unique(np.geomspace(1, len(tr.t) - 1, 400).astype(int))
+    tally.figure(
+        title="E1 loss plateaus (lam = 1/2, seed 0, eps = 1e-3)",
+        caption=(f"focus.plateaus: population loss L(t) of the E1 gradient flow; detected plateau values "
+                 f"{', '.join(f'{v:.5f}' for v in vals)}; predicted log d = {R['logd']:.5f}, H(pi) = "
+                 f"{R['H']:.5f}, H(Y|X) = {R['HYX']:.5f} (lines)"),
+        series=[{"label": "L(t)", "x": tr.t[sel].tolist(), "y": tr.loss[sel].tolist()}],
+        xlabel="t", ylabel="loss", xscale="log",
+        hlines=[{"y": R["logd"], "label": "log d"}, {"y": R["H"], "label": "H(pi)"},
+                {"y": R["HYX"], "label": "H(Y|X)"}])
+
+
 def plateaus(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """E1 runs at lam = 1/2 and 9/10 (T = 3e4; seed 0 at quick, seeds 0-2 at ci/thorough), stage detector
     of spec §5 (S = -dL/dlog t, drops S > 0.02):
@@ -126,6 +140,8 @@ def plateaus(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
                     if a is not None:
                         gate("time_anchors").close(gap, a, 0.2, scale=a, counterexample=lambda: refuted(
                             f"H(pi) gap {gap:.3g} vs the anchor {a}", lam=lam))
+            if s == 0 and lam == "1/2":
+                _plateau_figure(tally, tr, R, vals)
             rows[f"lam{lam}/seed{s}"] = {"plateaus": vals, "times": times, "gap_eps1e-3": gap3,
                                          "gap_eps1e-4": gap4, "final_rank": rank, "H": R["H"],
                                          "HYX": R["HYX"]}
