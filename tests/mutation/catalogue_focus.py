@@ -19,6 +19,9 @@ PLAT = "theorems/focus_dilution/_checks_plateaus.py"
 S4REF = "theorems/focus_dilution/_stage4_reference.py"
 TRANS = "theorems/focus_dilution/_checks_transverse.py"
 LS = "theorems/focus_dilution/_checks_lyapunov_schmidt.py"
+FOCDIR = "theorems/focus_dilution/_checks_focus_direction.py"
+ST_DYN = "theorems/focus_dilution/_statements_dynamics.py"
+ST_S4 = "theorems/focus_dilution/_statements_stage4.py"
 MODEL = "theorems/focus_dilution/_checks_model.py"
 
 MUTATIONS: list[Mutation] = [
@@ -537,5 +540,52 @@ MUTATIONS: list[Mutation] = [
              "point the top Jacobian eigenvalue moves by ~4e-11, inside the old fixed 1e-9 tolerance but outside "
              "the derived float64 budget (~5e-12)"),
         family="tolerance",
+    ),
+    # -- the claims' statements (the formula lives there) and the observables the checks feed them ----
+    Mutation(
+        id="focus.statement.lumped_loss_rare_split",
+        path=ST_S4,
+        old='return p1 * s["H_P1"] + (1 - p1) * (-(1 - lm) * p1 * sp.log((1 - lm) * p1) - rl * sp.log(rl / (d - 1)))',
+        new='return p1 * s["H_P1"] + (1 - p1) * (-(1 - lm) * p1 * sp.log((1 - lm) * p1) - rl * sp.log(rl / d))',
+        kills=("focus.stage4.degenerate_point",),
+        why="the statement's L_lump splits the rare mass rho_l over d tokens instead of the d - 1 rare ones",
+        family="formula",
+    ),
+    Mutation(
+        id="focus.statement.kappa_T_shifted",
+        path=ST_S4,
+        old='"kappa_T": sp.Eq(s["kappa_T"], sp.Rational(767, 10000)),',
+        new='"kappa_T": sp.Eq(s["kappa_T"], sp.Rational(770, 10000)),',
+        kills=("focus.stage4.lyapunov_schmidt", "focus.stage4.transverse_mode"),
+        why="the statement's kappa_T is 0.0770 (3e-4 off the extrapolated 0.07666, outside the printed +-1e-4)",
+        family="formula",
+    ),
+    Mutation(
+        id="focus.statement.saddle_rate_c",
+        path=ST_DYN,
+        old='AllOf(saddle_rate=sp.Eq(s["r_kappa"], 2 * s["c"]),',
+        new='AllOf(saddle_rate=sp.Eq(s["r_kappa"], s["c"]),',
+        kills=("focus.stage2.focus_direction",),
+        why="the statement says kappa grows at rate c near theta_c1 (W_Q and W_K each grow at c: kappa at 2c)",
+        family="formula",
+    ),
+    Mutation(
+        id="focus.check.plateau_reads_second",
+        path=PLAT,
+        old='gate("H_plateau").statement(stmt, {"L_1": vals[1], **pis}',
+        new='gate("H_plateau").statement(stmt, {"L_1": vals[2], **pis}',
+        kills=("focus.plateaus",),
+        why="the H(pi) plateau is read off the second interior plateau (0.633, not 0.727)",
+        family="check",
+    ),
+    Mutation(
+        id="focus.check.delta_A_query_key_swapped",
+        path=FOCDIR,
+        old='"pi_q": elementwise(ch.pi[:, None], dA.shape),',
+        new='"pi_q": elementwise(ch.pi[None, :], dA.shape),',
+        kills=("focus.stage2.focus_direction",),
+        why="Delta A is compared with the closed form at pi_k in place of the query's pi_q (the tilt is "
+            "proportional to the query's own frequency)",
+        family="check",
     ),
 ]
