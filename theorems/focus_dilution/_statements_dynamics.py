@@ -245,10 +245,10 @@ def anti_focus_derivation() -> Any:
 
     sp = _sp()
     sc2, n2, K1 = sp.symbols("s_c2 n_2 K_1", positive=True)
-    K2 = sp.Symbol("K_2", real=True)
-    c = sc2 / n2 * K1 * K2
+    K2, c = sp.symbols("K_2 c", real=True)
+    c_formula = {c: sc2 / n2 * K1 * K2}   # spec §3
     return Derivation(
-        Step("c K2 (spec §3: c = (s_c^2/n2) K1 K2)", c * K2),
-        Step("a square", sc2 * K1 * K2**2 / n2),
+        Step("c K2", c * K2),
+        Step("insert c = (s_c^2/n2) K1 K2", sc2 * K1 * K2**2 / n2, subs=c_formula),
         Step("nonnegative", sp.Integer(0), relation=">=", why="s_c^2, n2 > 0, K1 >= 0"),
     )
