@@ -61,8 +61,10 @@ def lumped_point(*, seed: int, profile: Profile, variant: str = "statement") -> 
             h1 = -ctx.fsum(p * ctx.log(p) for p in P_m[0])
             stmt = statement_of("focus.stage4.degenerate_point")
             tally.statement(stmt, {"G_max": max(gm, gp)}, part="gradient", tol=tol)
-            tally.statement(stmt, {"L": pt.loss, "pi_1": PI1, "lambda": LAM, "d": D, "H_P1": h1},
-                            part="loss_value", tol=tol)
+            F4 = {"pi_1": PI1, "lambda": LAM, "d": D, "H_P1": h1}
+            tally.statement(stmt, {"L": pt.loss, **F4}, part="loss_value", tol=tol)
+            # the product's own L_lump (population.lumped_loss, returned with the point) is the same closed form
+            tally.statement(stmt, {"L": Ll, **F4}, part="loss_value", tol=tol)
             for v, a in zip(vals, (1.86470, -0.40558, 1.17319, 1.49529)):
                 tally.close(v, a, 1e-5)
         rows.append({"lam_q": lq, "g1": vals[0], "g_l": vals[1], "kappa": vals[2], "b": vals[3],
