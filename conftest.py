@@ -9,6 +9,12 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+# `verify run` remembers check durations (verify/_timings.py); tests keep theirs out of ~/.cache
+if "VERIFY_CACHE_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["VERIFY_CACHE_DIR"] = tempfile.mkdtemp(prefix="verify-test-timings-")
+
 
 def pytest_addoption(parser):
     parser.addoption("--run-slow", action="store_true", default=False,

@@ -160,11 +160,14 @@ def verify_profile(request: pytest.FixtureRequest) -> Any:
 
 
 @pytest.fixture
-def verify_claim(request: pytest.FixtureRequest) -> Callable[[str], Any]:
-    """Run a catalogue claim by id under the selected profile; returns its :class:`~verify.ClaimOutcome`."""
+def verify_claim(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """Run a catalogue claim by id under the selected profile; returns its :class:`~verify.ClaimOutcome`.
+
+    ``verify_claim(claim_id, model=my_model)`` checks the user's model against a model-checkable claim
+    instead (``verify.check_model``; ``verify list --model-checkable`` lists them)."""
     plugin = _require(request, ("verify", "numerics", "theorems"))
 
-    def _run(claim_id: str) -> Any:
-        return plugin.run_catalogue_claim(request.config, claim_id)
+    def _run(claim_id: str, *, model: Any = None) -> Any:
+        return plugin.run_catalogue_claim(request.config, claim_id, model=model)
 
     return _run

@@ -10,7 +10,8 @@ Three implementations:
 * :class:`FloatArithmetic` -- IEEE float64 (Python floats).
 
 Kernels only use ``convert``, ``exp``, ``fsum``, the ring operators of the converted values, and
-``==`` / ``<`` on them.  Ties are detected by ``==``: exact in :class:`ExactArithmetic`, at the working
+``==`` / ``<`` on them; where a decision must stay rigorous for balls, the three-valued ``le`` and the
+upper bound ``upper``.  Ties are detected by ``==``: exact in :class:`ExactArithmetic`, at the working
 precision otherwise (a float or mpf tie test is not a proof of a tie -- see the spec's pitfall 2).
 """
 
@@ -21,7 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .exact import _check_backend, _default_backend, rational
-from .precision import FLOAT64_EPS, mp_context, tolerance_for
+from .precision import FLOAT64_EPS, Tri, mp_context, tolerance_for
 
 __all__ = [
     "ArbArithmetic",
@@ -73,6 +74,19 @@ class Arithmetic:
     def dot(self, xs: Iterable[Any], ys: Iterable[Any]) -> Any:
         """sum_i x_i y_i in this arithmetic (the one ``dot`` every kernel uses)."""
         return self.fsum(x * y for x, y in zip(xs, ys, strict=True))
+
+    def le(self, a: Any, b: Any) -> Tri:
+        """``a <= b`` three-valued: TRUE / FALSE when decided, UNKNOWN otherwise (a NaN; for balls,
+        overlapping enclosures -- python-flint's ``<=`` / ``>`` hold only when certain)."""
+        if a <= b:
+            return Tri.TRUE
+        if a > b:
+            return Tri.FALSE
+        return Tri.UNKNOWN
+
+    def upper(self, x: Any) -> Any:
+        """A value of this arithmetic >= every number ``x`` stands for (``x`` itself for points)."""
+        return x
 
     def tolerance(self, scale: float = 1.0) -> float:
         """The comparison tolerance this arithmetic supports at magnitude ``scale``."""
@@ -244,6 +258,10 @@ class ArbArithmetic(Arithmetic):
         self._require_active()
         return x.floor()
 
+    def upper(self, x: Any) -> Any:
+        """The exact upper endpoint of the ball (radius 0), so that ``max`` of such points is decided."""
+        return x.upper()
+
     def tolerance(self, scale: float = 1.0) -> float:
         return 0.0  # enclosures carry their own radius
 
@@ -260,6 +278,10 @@ class FloatArithmetic(Arithmetic):
 
         if is_rational(x) and not isinstance(x, int):
             return float(to_fraction(x))
+        if type(x).__module__ == "numpy" and getattr(x, "ndim", 0) > 0:  # arrays: elementwise float64
+            import numpy as np
+
+            return np.asarray(x, dtype=np.float64)
         v = float(x)
         if math.isnan(v):
             raise ValueError("NaN is not a valid input")
@@ -420,8 +442,9 @@ def arithmetic_of(values: Iterable[Any]) -> Arithmetic:
         mod = type(v).__module__ or ""
         if isinstance(v, bool):
             continue
-        if mod.startswith("torch"):
-            kinds["torch"] = v.dtype if kinds["torch"] is None else kinds["torch"]
+        if mod.startswith("torch"):  # the widest floating dtype present
+            if kinds["torch"] is None or v.dtype.itemsize > kinds["torch"].itemsize:
+                kinds["torch"] = v.dtype
         elif isinstance(v, float) or mod == "numpy":
             kinds["float"] = True
         elif mod.startswith("mpmath"):

@@ -79,10 +79,6 @@ def _validate(X: Sequence[Vector], ar: Arithmetic) -> list[tuple[Any, ...]]:
     return out
 
 
-def _dot(u: Vector, v: Vector, ar: Arithmetic) -> Any:
-    return ar.fsum(a * b for a, b in zip(u, v))
-
-
 def scores(X: Sequence[Vector], A: AttentionMatrix, ar: Arithmetic | str) -> list[list[Any]]:
     """The score matrix ``sc[i][l] = x_l^T A x_i``."""
     ar = arithmetic(ar)
@@ -93,21 +89,21 @@ def scores(X: Sequence[Vector], A: AttentionMatrix, ar: Arithmetic | str) -> lis
         Ad = [ar.vector(r) for r in A.dense]
         if len(Ad) != d or any(len(r) != d for r in Ad):
             raise ValueError(f"dense A must be {d}x{d}")
-        AX = [tuple(_dot(Ad[r], x, ar) for r in range(d)) for x in Xc]  # A x_i
-        return [[_dot(AX[i], Xc[l], ar) for l in range(n)] for i in range(n)]
+        AX = [tuple(ar.dot(Ad[r], x) for r in range(d)) for x in Xc]  # A x_i
+        return [[ar.dot(AX[i], Xc[l]) for l in range(n)] for i in range(n)]
     alpha = ar.convert(A.alpha)
     proj = []
     for p, q in A.factors:
         if len(p) != d:
             raise ValueError(f"factor vectors have length {len(p)}, tokens have dimension {d}")
         pc, qc = ar.vector(p), ar.vector(q)
-        proj.append(([_dot(qc, x, ar) for x in Xc], [_dot(pc, x, ar) for x in Xc]))
+        proj.append(([ar.dot(qc, x) for x in Xc], [ar.dot(pc, x) for x in Xc]))
     zero = ar.convert(0)
     out = []
     for i in range(n):
         row = []
         for l in range(n):
-            s = alpha * _dot(Xc[i], Xc[l], ar) if alpha != zero else zero
+            s = alpha * ar.dot(Xc[i], Xc[l]) if alpha != zero else zero
             for qx, px in proj:
                 s = s + qx[i] * px[l]
             row.append(s)

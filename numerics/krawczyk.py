@@ -27,43 +27,54 @@ from .precision import Tri, arb_precision, to_arb
 __all__ = ["sympy_to_arb", "KrawczykResult", "krawczyk", "krawczyk_fn", "Dual", "Jet2", "hessian_forward"]
 
 
-def sympy_to_arb(expr: Any, env: Mapping[Any, Any]) -> Any:
-    """Evaluate a sympy expression with arb balls substituted for its symbols (``env``)."""
+def sympy_to_arb(expr: Any, env: Mapping[Any, Any], *, complex_balls: bool = False) -> Any:
+    """Evaluate a sympy expression with arb balls substituted for its symbols (``env``).
+
+    ``complex_balls=True`` evaluates in acb (complex balls) instead, so that ``I`` and powers of
+    negative or complex bases are allowed; non-integer powers then take the principal branch,
+    sympy's convention for numbers (e.g. eigenvalues written with complex cube roots)."""
     import flint
     import sympy as sp
+
+    ball = flint.acb if complex_balls else flint.arb
+
+    def rec(e: Any) -> Any:
+        return sympy_to_arb(e, env, complex_balls=complex_balls)
 
     if expr in env:
         return env[expr]
     if isinstance(expr, sp.Rational):
-        return flint.arb(flint.fmpq(int(expr.p), int(expr.q)))
+        return ball(flint.arb(flint.fmpq(int(expr.p), int(expr.q))))
     if expr is sp.pi:
-        return flint.arb.pi()
+        return ball(flint.arb.pi())
+    if expr is sp.I and complex_balls:
+        return flint.acb(0, 1)
     if isinstance(expr, sp.Add):
-        out = flint.arb(0)
+        out = ball(0)
         for a in expr.args:
-            out = out + sympy_to_arb(a, env)
+            out = out + rec(a)
         return out
     if isinstance(expr, sp.Mul):
-        out = flint.arb(1)
+        out = ball(1)
         for a in expr.args:
-            out = out * sympy_to_arb(a, env)
+            out = out * rec(a)
         return out
     if isinstance(expr, sp.Pow):
-        base = sympy_to_arb(expr.base, env)
+        base = rec(expr.base)
         e = expr.exp
         if isinstance(e, sp.Integer):
             k = int(e)
-            out = flint.arb(1)
+            out = ball(1)
             for _ in range(abs(k)):
                 out = out * base
             return out if k >= 0 else 1 / out
         if e == sp.Rational(1, 2):
             return base.sqrt()
-        return (sympy_to_arb(e, env) * base.log()).exp()
+        return (rec(e) * base.log()).exp()
     if isinstance(expr, sp.exp):
-        return sympy_to_arb(expr.args[0], env).exp()
+        return rec(expr.args[0]).exp()
     if isinstance(expr, sp.log):
-        return sympy_to_arb(expr.args[0], env).log()
+        return rec(expr.args[0]).log()
     if isinstance(expr, sp.Symbol):
         raise KeyError(f"no value for symbol {expr}")
     raise TypeError(f"sympy_to_arb does not handle {type(expr).__name__}: {expr}")

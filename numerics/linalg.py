@@ -23,7 +23,8 @@ from .exact import charpoly, rational_matrix
 from .precision import Tri, arb_precision, tri_negative, tri_positive
 
 __all__ = ["Inertia", "inertia", "EigenCluster", "exact_spectrum", "ball_spectrum", "is_symmetric",
-           "symmetric_ball_spectrum", "ball_cholesky_pd", "ascending_disjoint"]
+           "symmetric_ball_spectrum", "ball_cholesky_pd", "ascending_disjoint", "merge_intervals",
+           "ostrowski_scale"]
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def ball_spectrum(rows: Sequence[Sequence[Any]], *, bits: int = 256) -> list[Eig
             return symmetric_ball_spectrum(rows, bits=bits)
         # rigorous clusters: sort by the exact lower endpoints and merge every overlapping run (the
         # merged intervals are disjoint, hence certainly ordered) -- never sort balls by float(mid)
-        ivs = _merge_intervals([[e.real.lower(), e.real.upper(), 1] for e in eig])
+        ivs = merge_intervals([[e.real.lower(), e.real.upper(), 1] for e in eig])
         return [EigenCluster(flint.arb(lo).union(flint.arb(hi)), cnt, cnt == 1) for lo, hi, cnt in ivs]
 
 
@@ -170,26 +171,13 @@ def _ostrowski_gershgorin(A: Any, n: int, bits: int) -> list[list[Any]]:
     the n x n arb_mat A (see :func:`symmetric_ball_spectrum`); call inside arb_precision(bits)."""
     import flint
 
-    from .precision import mp_context
-
     if n == 1:
         return [[A[0, 0].lower(), A[0, 0].upper(), 1]]
-    dps = max(20, int(bits * 0.30103))
-    ctx = mp_context(dps)
-    Amid = ctx.matrix(n, n)
-    for i in range(n):
-        for j in range(n):
-            Amid[i, j] = ctx.mpf(A[i, j].mid().str(dps + 10, radius=False))
-    _, Q = ctx.eigsy((Amid + Amid.T) / 2)
+    from .aposteriori import refine_eigenvectors
 
-    def exact(x: Any) -> Any:  # an mpf as an arb (exact when its mantissa fits the working precision)
-        if x == 0:
-            return flint.arb(0)
-        sgn, man, e, _ = x._mpf_
-        v = flint.arb(int(man)) * flint.arb(2) ** int(e)
-        return -v if sgn else v
-
-    V = flint.arb_mat([[exact(Q[i, j]) for j in range(n)] for i in range(n)])
+    V = refine_eigenvectors(A, bits)  # float eigh + Ogita-Aishima refinement to ~bits
+    if V is None:
+        V = _mp_eigenvectors(A, n, bits)
     B = V.transpose() * A * V
     G = V.transpose() * V
     dsq = flint.arb(0)
@@ -207,17 +195,53 @@ def _ostrowski_gershgorin(A: Any, n: int, bits: int) -> list[list[Any]]:
             if j != i:
                 r += abs(B[i, j])
         r = r.upper()
-        ivs.append(((B[i, i] - r).lower(), (B[i, i] + r).upper()))
+        ivs.append([(B[i, i] - r).lower(), (B[i, i] + r).upper(), 1])
+    return ostrowski_scale(merge_intervals(ivs), delta)
+
+
+def ostrowski_scale(ivs: list[list[Any]], delta: Any) -> list[list[Any]]:
+    """Gershgorin components [lo, hi, count] of V^T A V mapped to enclosures of A's eigenvalues.
+
+    Ostrowski: lambda_k(V^T A V) = theta_k lambda_k(A) with theta_k in [1 - delta, 1 + delta] (delta >=
+    ||V^T V - I||_2 < 1), so the k-th eigenvalue of A lies in [lo, hi] / [1 - delta, 1 + delta] (outward);
+    overlapping images are merged with their counts added.  Exact arb endpoints in and out.
+    """
+    import flint
+
     one = flint.arb(1)
     out = []
-    for lo, hi, cnt in _merge_intervals([[lo, hi, 1] for lo, hi in ivs]):
+    for lo, hi, cnt in ivs:
         lo_a = (lo / (one - delta)).lower() if lo < 0 else (lo / (one + delta)).lower()
         hi_a = (hi / (one + delta)).upper() if hi < 0 else (hi / (one - delta)).upper()
         out.append([lo_a, hi_a, cnt])
-    return _merge_intervals(out)
+    return merge_intervals(out)
 
 
-def _merge_intervals(ivs: list[list[Any]]) -> list[list[Any]]:
+def _mp_eigenvectors(A: Any, n: int, bits: int) -> Any:
+    """Eigenvectors of the midpoint of A by mpmath ``eigsy`` at about ``bits`` bits, as an exact arb_mat."""
+    import flint
+
+    from .precision import mp_context
+
+    dps = max(20, int(bits * 0.30103))
+    ctx = mp_context(dps)
+    Amid = ctx.matrix(n, n)
+    for i in range(n):
+        for j in range(n):
+            Amid[i, j] = ctx.mpf(A[i, j].mid().str(dps + 10, radius=False))
+    _, Q = ctx.eigsy((Amid + Amid.T) / 2)
+
+    def exact(x: Any) -> Any:  # an mpf as an arb (exact when its mantissa fits the working precision)
+        if x == 0:
+            return flint.arb(0)
+        sgn, man, e, _ = x._mpf_
+        v = flint.arb(int(man)) * flint.arb(2) ** int(e)
+        return -v if sgn else v
+
+    return flint.arb_mat([[exact(Q[i, j]) for j in range(n)] for i in range(n)])
+
+
+def merge_intervals(ivs: list[list[Any]]) -> list[list[Any]]:
     """Merge overlapping [lo, hi, count] intervals (exact arb endpoints), adding the counts."""
     out: list[list[Any]] = []
     for lo, hi, cnt in sorted(ivs, key=lambda t: t[0]):  # exact arb endpoints: an exact order
@@ -239,7 +263,8 @@ def symmetric_ball_spectrum(rows: Sequence[Sequence[Any]], *, bits: int = 256) -
     * the index set splits into the connected components of the graph of entries that are not exactly
       zero (exact zeros are exact, so the matrix is exactly block diagonal after a permutation and its
       spectrum is the union of the blocks' spectra); on each block:
-    * V := approximate eigenvectors of the midpoint (mpmath ``eigsy`` at about ``bits`` bits), B := V^T A V
+    * V := approximate eigenvectors of the midpoint (float ``eigh`` refined to about ``bits`` bits by
+      numerics.aposteriori.refine_eigenvectors; mpmath ``eigsy`` if that fails), B := V^T A V
       and G := V^T V in ball arithmetic, delta := |G - I|_F (< 1);
     * Ostrowski: lambda_k(V^T A V) = theta_k lambda_k(A) with theta_k in [sigma_min(V)^2, sigma_max(V)^2]
       within [1 - delta, 1 + delta], for the k-th eigenvalues in increasing order;
@@ -281,7 +306,7 @@ def symmetric_ball_spectrum(rows: Sequence[Sequence[Any]], *, bits: int = 256) -
             sub = flint.arb_mat([[A[i][j] for j in idx] for i in idx])
             ivs.extend(_ostrowski_gershgorin(sub, len(idx), bits))
         return [EigenCluster(flint.arb(lo).union(flint.arb(hi)), cnt, False)
-                for lo, hi, cnt in _merge_intervals(ivs)]
+                for lo, hi, cnt in merge_intervals(ivs)]
 
 
 def ball_cholesky_pd(rows: Sequence[Sequence[Any]], *, bits: int = 256) -> Tri:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .errors import InputError, InputTypeError
+from .exact import is_rational, to_fraction
 from .validation import check_int
 
 __all__ = [
@@ -48,29 +49,18 @@ STATIONARITY_TOL = 1e-12
 
 
 def _as_fraction(x: Any, argument: str = "P") -> Fraction | None:
+    """``x`` as a Fraction when it is given exactly (int, Fraction, fmpz/fmpq, sympy rationals, a
+    'p/q' or decimal string), None when it is a float (a float chain is kept in floats)."""
     if isinstance(x, bool):
         raise InputTypeError(argument, "entries must be real numbers (a boolean is not a probability)", x,
                              has_value=True)
-    if isinstance(x, Fraction):
-        return x
-    if isinstance(x, int):
-        return Fraction(x)
     if isinstance(x, str):
         try:
-            return Fraction(x)
+            return to_fraction(x)
         except (ValueError, ZeroDivisionError):
             raise InputError(argument, "entries must be real numbers; a string must read as a rational "
                              "('p/q' or a decimal)", x, has_value=True) from None
-    try:
-        import flint
-
-        if isinstance(x, flint.fmpq):
-            return Fraction(int(x.p), int(x.q))
-        if isinstance(x, flint.fmpz):
-            return Fraction(int(x))
-    except ImportError:  # pragma: no cover
-        pass
-    return None
+    return to_fraction(x) if is_rational(x) else None
 
 
 def _real_float(x: Any, argument: str = "P") -> float:
@@ -135,26 +125,20 @@ def _matrix(P: Any) -> tuple[np.ndarray, list[list[Fraction]] | None]:
 
 
 def _solve_exact(P: list[list[Fraction]]) -> list[Fraction]:
-    """pi with pi P = pi, sum pi = 1, by exact Gaussian elimination."""
+    """pi with pi P = pi, sum pi = 1, exactly: the linear system (P^T - I) pi = 0 (d - 1 rows) and
+    1^T pi = 1, solved by python-flint's ``fmpq_mat.solve`` (exact rational elimination)."""
+    import flint
+
     d = len(P)
-    # unknowns pi_0..pi_{d-1}; equations (P^T - I) pi = 0 (first d-1) and sum = 1
-    A = [[P[j][i] - (1 if i == j else 0) for j in range(d)] for i in range(d - 1)]
-    A.append([Fraction(1)] * d)
-    b = [Fraction(0)] * (d - 1) + [Fraction(1)]
-    n = d
-    M = [row[:] + [bb] for row, bb in zip(A, b)]
-    for col in range(n):
-        piv = next((r for r in range(col, n) if M[r][col] != 0), None)
-        if piv is None:
-            raise ValueError("the stationary law is not unique (P is reducible)")
-        M[col], M[piv] = M[piv], M[col]
-        pv = M[col][col]
-        M[col] = [x / pv for x in M[col]]
-        for r in range(n):
-            if r != col and M[r][col] != 0:
-                f = M[r][col]
-                M[r] = [x - f * y for x, y in zip(M[r], M[col])]
-    return [M[i][n] for i in range(n)]
+    rows = [[P[j][i] - (1 if i == j else 0) for j in range(d)] for i in range(d - 1)] + [[1] * d]
+    A = flint.fmpq_mat(d, d, [flint.fmpq(x.numerator, x.denominator) if isinstance(x, Fraction)
+                              else flint.fmpq(x) for r in rows for x in r])
+    b = flint.fmpq_mat(d, 1, [0] * (d - 1) + [1])
+    try:
+        x = A.solve(b)
+    except ZeroDivisionError:
+        raise ValueError("the stationary law is not unique (P is reducible)") from None
+    return [Fraction(int(x[i, 0].p), int(x[i, 0].q)) for i in range(d)]
 
 
 class MarkovChain:

@@ -9,6 +9,7 @@ Public API (explicit re-exports; the implementation lives in private modules):
 * profiles: :class:`Profile`, :func:`get_profile`, :data:`PROFILES`
 * catalogue: :func:`catalogue`, :class:`Registry`
 * running: :func:`run_claims`, :func:`run_claim`, :class:`RunResult`, :class:`ClaimOutcome`
+* sweeps: :class:`Sweep`, :func:`run_sweep`, :class:`SweepResult`
 * statements as code: :class:`ForAll`, :class:`Exists`, :class:`AllOf`, :func:`statement_of`,
   :func:`perturbations`, :class:`Derivation`, :class:`Step`; :mod:`observe` (pure builders of one
   :class:`Observation`); :func:`figure` (figure data for the report)
@@ -33,6 +34,7 @@ from ._claim import (
 from ._derivation import Derivation, Step, check_derivation
 from ._errors import CheckError, InputError, InputTypeError, RegistryError, UsageError, VerifyError
 from ._figure import figure
+from ._models import ModelCheck, check_model
 from ._profile import PROFILES, Profile, get_profile
 from ._registry import Registry, catalogue, discover
 from ._runner import (
@@ -44,6 +46,7 @@ from ._runner import (
     run_claim,
     run_claims,
 )
+from ._sweep import Sweep, SweepResult, run_sweep
 from ._statement import AllOf, Exists, ForAll, is_formula, perturbations, statement_of
 from ._tally import SUB_CHECK, Gate, Observation, Tally, explore, reject
 from ._verdict import Counterexample, Evidence, Verdict, combine
@@ -78,6 +81,8 @@ __all__ = [
     "RegistryError",
     "RunResult",
     "SerialExecutor",
+    "Sweep",
+    "SweepResult",
     "Source",
     "Step",
     "Tally",
@@ -100,6 +105,7 @@ __all__ = [
     "reject",
     "run_claim",
     "run_claims",
+    "run_sweep",
     "statement_of",
     "unknown_evidence",
 ]

@@ -114,10 +114,23 @@ class Check:
     params: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     role: str = "decisive"
+    shards: int | Mapping[str, int] = 1
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
             raise CheckError(f"check {self.name!r}: role must be one of {ROLES}, got {self.role!r}")
+        sh = self.shards if isinstance(self.shards, Mapping) else {"*": self.shards}
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in sh.values()):
+            raise CheckError(f"check {self.name!r}: shards must be an int >= 1 or a mapping profile -> "
+                             f"int >= 1, got {self.shards!r}")
+        if any(v > 1 for v in sh.values()):
+            import inspect
+
+            if "shard" not in inspect.signature(self.fn).parameters:
+                raise CheckError(f"check {self.name!r}: a sharded check's function takes a 'shard' "
+                                 "keyword ((index, count): run only the instances k with k % count == index)")
+        if isinstance(self.shards, Mapping):
+            object.__setattr__(self, "shards", MappingProxyType(dict(self.shards)))
         qn = getattr(self.fn, "__qualname__", "")
         if "<locals>" in qn or "<lambda>" in qn:
             raise CheckError(
@@ -127,7 +140,19 @@ class Check:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
 
     def __reduce__(self) -> tuple[Any, ...]:  # MappingProxyType does not pickle
-        return (Check, (self.name, self.fn, dict(self.params), self.description, self.role))
+        shards = dict(self.shards) if isinstance(self.shards, Mapping) else self.shards
+        return (Check, (self.name, self.fn, dict(self.params), self.description, self.role, shards))
+
+    def shard_count(self, profile: str) -> int:
+        """How many independent tasks this check runs as at ``profile`` (1: not sharded)."""
+        if isinstance(self.shards, Mapping):
+            return int(self.shards.get(profile, self.shards.get("*", 1)))
+        return int(self.shards)
+
+    def shard(self, index: int, count: int) -> Check:
+        """The task running shard ``index`` of ``count`` (the function gets ``shard=(index, count)``)."""
+        return Check(self.name, self.fn, {**dict(self.params), "shard": (index, count)},
+                     self.description, self.role)
 
     @property
     def target(self) -> str:
@@ -265,7 +290,14 @@ class Claim:
         return statement_latex(self.resolved_statement())
 
     def _repr_latex_(self) -> str:
-        return rf"$\textbf{{{self.id}}}:\ {self.statement_latex()}$"
+        from ._display import claim_latex
+
+        return claim_latex(self)
+
+    def _repr_html_(self) -> str:
+        from ._display import claim_html
+
+        return claim_html(self)
 
     def __repr__(self) -> str:
         return f"<Claim {self.id} expected={self.expected} checks={len(self.checks)} controls={len(self.controls)}>"

@@ -1,4 +1,4 @@
-"""The ``verify`` command: ``list``, ``run``, ``show`` and ``report``.
+"""The ``verify`` command: ``list``, ``run``, ``show``, ``report``, ``sweep`` and ``perturb``.
 
 Exit codes mirror pytest: 0 every observed verdict equals its expected verdict and every control is
 REFUTED; 1 otherwise; 4 usage error (bad option, unknown profile, unknown id, an output path that cannot
@@ -43,6 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("patterns", nargs="*", metavar="PATTERN")
     pl.add_argument("--paper", help="only this paper (interp, focus, ddcl, or an arXiv id)")
     pl.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    pl.add_argument("--model-checkable", action="store_true",
+                    help="only the claims a user's model can be checked against (verify run ID --model)")
 
     pr = sub.add_parser("run", help="run claims (all, or those matching IDs / glob PATTERNs)")
     pr.add_argument("patterns", nargs="*", metavar="ID_OR_PATTERN")
@@ -53,6 +55,11 @@ def _parser() -> argparse.ArgumentParser:
     pr.add_argument("--json", metavar="PATH", help="write the JSON report here")
     pr.add_argument("--junit", metavar="PATH", help="write a JUnit XML report here")
     pr.add_argument("--markdown", metavar="PATH", help="write a Markdown report here")
+    pr.add_argument("--html", metavar="DIR", help="write an HTML report (index.html, a page per claim, "
+                                                  "figures) into this directory")
+    pr.add_argument("--model", metavar="PACKAGE.MODULE:FACTORY",
+                    help="check the model FACTORY() returns against the selected model-checkable claims "
+                         "(verify list --model-checkable)")
     pr.add_argument("--no-progress", action="store_true",
                     help="no progress bar (there is none when stderr is not a terminal)")
     pr.add_argument("--scheduler", metavar="ADDRESS|local[:N]",
@@ -66,15 +73,32 @@ def _parser() -> argparse.ArgumentParser:
     ps.add_argument("--seed", type=int, default=0)
     ps.add_argument("--no-run", action="store_true", help="do not run the checks")
 
+    pw = sub.add_parser("sweep", help="run a parameter sweep of the catalogue (--list: list them)")
+    pw.add_argument("name", nargs="?", metavar="NAME")
+    pw.add_argument("--list", action="store_true", help="list the catalogue's sweeps")
+    pw.add_argument("--grid", default="small", help="which grid of the sweep (default: small)")
+    pw.add_argument("--seed", type=int, default=0)
+    pw.add_argument("--workers", type=int, default=1)
+    pw.add_argument("--scheduler", metavar="ADDRESS|local[:N]", help="run on dask.distributed")
+    pw.add_argument("--json", metavar="PATH", help="write the sweep's JSON report here")
+    pw.add_argument("--min-task-seconds", type=float, default=0.1,
+                    help="shard points into tasks of at least this many seconds (default 0.1)")
+    pw.add_argument("--show", type=int, default=10, help="print the first SHOW results (default 10)")
+    pw.add_argument("--no-progress", action="store_true", help="no progress bar")
+
     pq = sub.add_parser("perturb", help="run a claim's checks on false variants of its statement "
                         "(each part negated, constants of identities scaled): each must be REFUTED")
     pq.add_argument("patterns", nargs="+", metavar="ID_OR_PATTERN")
     pq.add_argument("--profile", default="quick", choices=sorted(PROFILES))
     pq.add_argument("--seed", type=int, default=0)
 
-    pp = sub.add_parser("report", help="render a saved JSON report as a table")
+    pp = sub.add_parser("report", help="render a saved JSON report as a table (and as HTML, Markdown, "
+                                       "JUnit)")
     pp.add_argument("path", metavar="JSON")
     pp.add_argument("--junit", metavar="PATH", help="also write JUnit XML")
+    pp.add_argument("--markdown", metavar="PATH", help="also write a Markdown report")
+    pp.add_argument("--html", metavar="DIR", help="also write an HTML report into this directory "
+                                                  "(statements and derivations from --catalogue)")
     return p
 
 
@@ -119,6 +143,16 @@ def _cmd_list(args: argparse.Namespace) -> int:
     claims, code = _select(args.catalogue, args.patterns, args.paper)
     if code is not None:
         return code
+    if args.model_checkable:
+        from ._models import model_checks
+
+        mcs = model_checks()
+        claims = [c for c in claims if c.id in mcs]
+        if not args.json:
+            for c in claims:
+                mc = mcs[c.id]
+                print(f"{c.id}: {mc.description} [protocol {mc.protocol.__module__}.{mc.protocol.__name__}]")
+            return EXIT_OK
     if args.json:
         print(json.dumps([
             {"id": c.id, "title": c.title, "paper": c.source.paper, "source": str(c.source),
@@ -219,6 +253,13 @@ def _check_outputs(args: argparse.Namespace, options: Sequence[str]) -> None:
             check_writable(path)
         except ValueError as e:
             raise UsageError(f"--{opt} {path!r}: {e}") from None
+    if getattr(args, "html", None) is not None:
+        from ._html import check_html_dir
+
+        try:
+            check_html_dir(args.html)
+        except ValueError as e:
+            raise UsageError(f"--html {args.html!r}: {e}") from None
 
 
 def _cap_workers(requested: int, tasks: int) -> int:
@@ -232,6 +273,32 @@ def _cap_workers(requested: int, tasks: int) -> int:
     return workers
 
 
+def _dask_session(spec: str) -> Any:
+    """Connect to (or start) the dask cluster of ``--scheduler``; usage errors as :class:`UsageError`."""
+    try:
+        from ._dask import connect, parse_scheduler
+    except ImportError as e:
+        raise UsageError("--scheduler needs dask: pip install 'transformer-theory-verify[dask]'") from e
+    try:
+        parse_scheduler(spec)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    try:
+        return connect(spec)
+    except (OSError, TimeoutError) as e:
+        raise UsageError(f"--scheduler {spec!r}: cannot reach the scheduler: {e}") from e
+
+
+def _cmd_sweep(args: argparse.Namespace) -> int:
+    from ._sweep import command
+
+    if args.workers <= 0:
+        raise UsageError("--workers must be a positive number of processes")
+    _check_outputs(args, ("json",))
+    _catalogue(args.catalogue)  # a usage error for a package that is not there
+    return command(args, args.catalogue)
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from ._report import print_table, write_json, write_junit, write_markdown
     from ._runner import run_claims, stop_on_signals
@@ -242,26 +309,21 @@ def _cmd_run(args: argparse.Namespace) -> int:
     claims, code = _select(args.catalogue, args.patterns, args.paper)
     if code is not None:
         return code
+    if args.model:
+        return _run_model(args, claims)
     if not args.scheduler:
         args.workers = _cap_workers(args.workers, sum(len(c.checks) + len(c.controls) for c in claims))
     session = None
     if args.scheduler:
-        try:
-            from ._dask import connect, parse_scheduler
-        except ImportError as e:
-            raise UsageError("--scheduler needs dask: pip install 'transformer-theory-verify[dask]'") from e
-        try:
-            parse_scheduler(args.scheduler)
-        except ValueError as e:
-            raise UsageError(str(e)) from None
-        try:
-            session = connect(args.scheduler)
-        except (OSError, TimeoutError) as e:
-            raise UsageError(f"--scheduler {args.scheduler!r}: cannot reach the scheduler: {e}") from e
+        session = _dask_session(args.scheduler)
         args.workers = max(1, session.workers)
-    prog = _progress(not args.no_progress, sum(len(c.checks) + len(c.controls) for c in claims))
+    from ._runner import claim_checks
+    from ._timings import load_timings, save_timings
+
+    prog = _progress(not args.no_progress, sum(len(claim_checks(c)) + len(c.controls) for c in claims))
     kwargs = dict(profile=args.profile, seed=args.seed, workers=args.workers,
-                  executor=session.executor if session is not None else None)
+                  executor=session.executor if session is not None else None,
+                  order=load_timings(args.profile))
     guard = stop_on_signals()  # SIGTERM stops the run as Ctrl-C does
     try:
         guard.__enter__()
@@ -278,12 +340,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
             if session is not None:  # cancel what is left, close the client and a local cluster
                 session.close()
         print_table(result)
+        if not result.interrupted:
+            save_timings(result)
         if args.json:
             write_json(result, args.json)
         if args.junit:
             write_junit(result, args.junit)
         if args.markdown:
             write_markdown(result, args.markdown)
+        if args.html:
+            from ._html import write_html
+
+            write_html(result, args.html, claims={c.id: c for c in claims})
     finally:
         if guard is not None:
             guard.__exit__(None, None, None)
@@ -291,6 +359,38 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"verify: interrupted; {len(result.outcomes)} finished claim(s) reported, "
               f"{len(result.unfinished)} unfinished", file=sys.stderr)
         return EXIT_INTERRUPTED
+    return EXIT_OK if result.passed else EXIT_FAILED
+
+
+def _run_model(args: argparse.Namespace, claims: Sequence[Any]) -> int:
+    """``verify run ID ... --model package.module:factory``: the user's model against each claim."""
+    from ._models import check_model, load_factory, model_checks
+    from ._report import print_table, write_json, write_junit, write_markdown
+    from ._runner import RunResult, _environment
+
+    mcs = model_checks()
+    missing = [c.id for c in claims if c.id not in mcs]
+    if missing:
+        raise UsageError(f"--model: not model-checkable: {', '.join(missing)} (verify list --model-checkable)")
+    model = load_factory(args.model)
+    outs = [check_model(c.id, model, profile=args.profile, seed=args.seed) for c in claims]
+    result = RunResult(outcomes=outs, profile=args.profile, seed=args.seed, workers=1,
+                       wall_time=sum(o.wall_time for o in outs), started="", environment=_environment())
+    print_table(result)
+    for o in outs:
+        for ch in o.checks:
+            if ch.evidence.counterexample is not None:
+                print(f"{o.claim_id}: {ch.evidence.counterexample.description}")
+    if args.json:
+        write_json(result, args.json)
+    if args.junit:
+        write_junit(result, args.junit)
+    if args.markdown:
+        write_markdown(result, args.markdown)
+    if args.html:
+        from ._html import write_html
+
+        write_html(result, args.html, claims={c.id: c for c in claims})
     return EXIT_OK if result.passed else EXIT_FAILED
 
 
@@ -387,9 +487,9 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from ._report import from_json, print_table, validate, write_junit
+    from ._report import from_json, print_table, validate, write_junit, write_markdown
 
-    _check_outputs(args, ("junit",))
+    _check_outputs(args, ("junit", "markdown"))
     try:
         with open(args.path, encoding="utf-8") as fh:
             obj = json.load(fh)
@@ -400,7 +500,24 @@ def _cmd_report(args: argparse.Namespace) -> int:
     print_table(result)
     if args.junit:
         write_junit(result, args.junit)
+    if args.markdown:
+        write_markdown(result, args.markdown)
+    if args.html:
+        from ._html import write_html
+
+        write_html(result, args.html, claims=_catalogue_claims(args.catalogue, result), from_catalogue=True)
     return EXIT_OK if result.passed else EXIT_FAILED
+
+
+def _catalogue_claims(package: str, result: Any) -> dict[str, Any]:
+    """The catalogue's claims with the ids of a saved report (statements for its HTML pages); {} and
+    a line on stderr when the catalogue cannot be loaded."""
+    try:
+        cat = _catalogue(package)
+    except (UsageError, VerifyError, ImportError) as e:
+        print(f"verify: statements not shown: {e}", file=sys.stderr)
+        return {}
+    return {o.claim_id: cat.get(o.claim_id) for o in result.outcomes if o.claim_id in cat}
 
 
 def _indent(text: str, n: int = 2) -> str:
@@ -441,7 +558,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return int(e.code or 0)
     try:
         return {"list": _cmd_list, "run": _cmd_run, "show": _cmd_show, "report": _cmd_report,
-                "perturb": _cmd_perturb}[
+                "sweep": _cmd_sweep, "perturb": _cmd_perturb}[
             args.command](args)
     except KeyboardInterrupt:  # Ctrl-C outside a run's own handling (loading, show, writing)
         print("verify: interrupted", file=sys.stderr)

@@ -134,8 +134,12 @@ def _difference_holds(rel: str, d: Any, scale: Any, ctx: Any) -> bool:
     tol = ctx.mpf(10) ** (-(_DPS - 10)) * (1 + abs(scale))
     if rel == "=":
         return abs(d) <= tol
-    if rel in ("<=", "<"):  # prev <= expr  <=>  prev - expr <= 0
+    if rel == "<=":  # prev <= expr  <=>  prev - expr <= 0 (within the spot check's rounding)
         return d <= tol
+    if rel == "<":  # strict: the difference must clear the rounding
+        return d < -tol
+    if rel == ">":
+        return d > tol
     return d >= -tol  # prev >= expr
 
 
@@ -157,16 +161,18 @@ def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, 
                 return "PROVED", "sympy simplify", None
         except Exception:  # noqa: BLE001 - fall back to the spot check
             pass
-    elif rel in ("<=", ">="):
+    else:  # prev - expr <= 0 for "<=", < 0 for "<"; the mirror for ">=", ">"
         try:
             s = sp.simplify(diff)
-            if s == 0:
+            if s == 0 and rel in ("<=", ">="):
                 return "PROVED", "sympy simplify (equality)", None
-            if (rel == "<=" and s.is_nonpositive) or (rel == ">=" and s.is_nonnegative):
+            sign = {"<=": s.is_nonpositive, "<": s.is_negative, ">=": s.is_nonnegative, ">": s.is_positive}[rel]
+            if sign:
                 return "PROVED", "sympy sign under the assumptions", None
         except Exception:  # noqa: BLE001
             pass
-    syms = sorted(diff.free_symbols, key=lambda x: x.name)
+    # every symbol of either side: a wrong step may lose some of the previous expression's symbols
+    syms = sorted(sp.sympify(prev).free_symbols | sp.sympify(expr).free_symbols, key=lambda x: x.name)
     ctx = mp_context(_DPS)
     for _ in range(_POINTS):
         point = {s.name: _sample(s, rng) for s in syms}
@@ -196,23 +202,36 @@ def _conclusion(target: Any, first: Any, last: Any, chain: str, assume: Any,
     is_eq = isinstance(target, sp.Eq)
     if is_eq != (chain == "="):
         return "REFUTED", "the chain's relation is not the statement's", None
+
+    def same(a: Any, b: Any) -> bool:
+        try:
+            return sp.simplify(a - b) == 0
+        except Exception:  # noqa: BLE001 - undecided: not the same
+            return False
+
+    def observable(x: Any) -> bool:  # a quantity the check measures, not defined by the chain
+        return isinstance(x, sp.Symbol) and x not in (sp.sympify(first).free_symbols
+                                                      | sp.sympify(last).free_symbols)
+
     lr = target.lhs - target.rhs
     ours = first - last
     if not is_eq:
-        # a chain first <= last gives lhs <= rhs when (lhs, rhs) = (first, last); >= mirrors it
+        # the chain first <= last gives small <= big with (small, big) = (first, last); >= mirrors it
         up = (chain == "<=") == isinstance(target, (sp.Le, sp.Lt))
-        pairs = [(target.lhs, first if up else last), (target.rhs, last if up else first)]
-        for a, b in pairs:
-            if sp.simplify(a - b) == 0:
-                return "PROVED", "sympy: the chain ends in the statement's bound", None
-        return _check_pair(lr, ours if up else -ours, "=", None, assume, rng)
+        small, big = (target.lhs, target.rhs) if isinstance(target, (sp.Le, sp.Lt)) else (target.rhs, target.lhs)
+        lo, hi = (first, last) if chain == "<=" else (last, first)
+        del up
+        ok_small, ok_big = same(small, lo), same(big, hi)
+        if (ok_small and ok_big) or (ok_big and observable(small)) or (ok_small and observable(big)):
+            return "PROVED", "sympy: the chain's ends are the statement's sides (or its bound side)", None
+        return "REFUTED", "the chain's ends are not the statement's sides", None
     for cand in (ours, -ours):
-        if sp.simplify(lr - cand) == 0:
+        if same(lr, cand):
             return "PROVED", "sympy: first = last is the statement", None
-    for side in (target.rhs, target.lhs):
+    for side, other in ((target.rhs, target.lhs), (target.lhs, target.rhs)):
         for end in (last, first):
-            if sp.simplify(side - end) == 0:
-                return "PROVED", "sympy: the chain derives the statement's formula side", None
+            if same(side, end) and observable(other):
+                return "PROVED", "sympy: the chain derives the formula side of the statement", None
     status, method, point = _check_pair(lr, ours, "=", None, assume, rng)
     if status == "REFUTED":
         status, method, point = _check_pair(lr, -ours, "=", None, assume, rng)

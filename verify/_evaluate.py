@@ -332,6 +332,8 @@ def _show(v: Any) -> Any:
     """A JSON-friendly short form of one observable."""
     if isinstance(v, (int, float, str, bool)) or v is None:
         return v
+    if isinstance(v, (dict, list, tuple)) and len(repr(v)) <= 4000:  # an instance a check attached
+        return v
     mod = type(v).__module__ or ""
     if mod.startswith("torch") or mod == "numpy":
         try:

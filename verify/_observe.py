@@ -24,7 +24,7 @@ from typing import Any
 
 from ._verdict import Counterexample, Verdict
 
-__all__ = ["ball", "close", "exact", "le"]
+__all__ = ["ball", "close", "exact", "le", "statement"]
 
 CE = Callable[[], Counterexample] | Counterexample | None
 
@@ -135,3 +135,12 @@ def ball(decision: Any, *, margin: Any = None, counterexample: CE = None) -> Any
     if name == "UNKNOWN":
         return _observation(Verdict.UNKNOWN, margin=_f(margin))
     raise TypeError(f"ball() takes a three-valued decision, got {decision!r}")
+
+
+def statement(statement: Any, values: Any, *, part: str | None = None, tol: float | None = None,
+              counterexample: CE = None) -> Any:
+    """One observation of the claim's statement (or its part) on one instance's observables, not
+    recorded (:meth:`verify.Tally.statement` records it; semantics in :mod:`verify._evaluate`)."""
+    from ._evaluate import observe_statement
+
+    return observe_statement(statement, values, part=part, tol=tol, counterexample=counterexample)

@@ -143,11 +143,16 @@ class ClaimItem(pytest.Item):
         return self.path, None, f"claim {self.claim.id}"
 
 
-def run_catalogue_claim(config: pytest.Config, claim_id: str) -> Any:
+def run_catalogue_claim(config: pytest.Config, claim_id: str, *, model: Any = None) -> Any:
     """Run the catalogue claim ``claim_id`` under the selected profile and seed (the ``verify_claim``
-    fixture)."""
+    fixture); with ``model``, check the user's model against the claim (``verify.check_model``)."""
     from ._registry import catalogue
     from ._runner import run_claim
 
+    if model is not None:
+        from ._models import check_model
+
+        return check_model(claim_id, model, profile=profile(config).name,
+                           seed=config.getoption("--verify-seed"))
     return run_claim(catalogue().get(claim_id), profile=profile(config),
                      seed=config.getoption("--verify-seed"))

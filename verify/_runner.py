@@ -46,7 +46,7 @@ from ._claim import SOURCE_STRENGTHS, Check, Claim, Control, derive_seed
 from ._derivation import derivation_check
 from ._statement import running
 from ._profile import Profile, get_profile
-from ._verdict import Evidence, Verdict, combine
+from ._verdict import Evidence, Verdict, combine, merge_shards
 
 __all__ = [
     "CheckOutcome",
@@ -118,6 +118,16 @@ class ClaimOutcome:
     @property
     def controls_refuted(self) -> bool:
         return all(c.passed for c in self.controls)
+
+    def _repr_html_(self) -> str:
+        from ._display import outcome_html
+
+        return outcome_html(self)
+
+    def _repr_latex_(self) -> str:
+        from ._display import outcome_latex
+
+        return outcome_latex(self)
 
     @property
     def passed(self) -> bool:
@@ -362,7 +372,8 @@ def _stop(executor: Executor, own: bool, pending: Iterable[Future]) -> None:
 
 def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", seed: int = 0,
                workers: int = 1, executor: Executor | None = None,
-               progress: Callable[[str, int, int], None] | None = None) -> RunResult:
+               progress: Callable[[str, int, int], None] | None = None,
+               order: Mapping[str, float] | None = None) -> RunResult:
     """Run every check and control of ``claims`` and return their outcomes.
 
     ``progress(label, done, total)`` is called after each finished task, as soon as it is collected
@@ -370,6 +381,9 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
     method (:class:`verify._progress.ProgressBar`), that is called when a task begins: just before an
     in-process task runs, or when the executor first reports it running.  An executor with a
     ``scheduler_info`` mapping (:class:`verify._dask.DaskExecutor`) has it recorded in the result.
+    ``order`` maps task labels (``"<claim id> <check name>"``) to expected seconds: the longest are
+    submitted first (the evidence does not depend on the order: every seed is derived per check).
+    A check with ``shards > 1`` at the profile runs as that many tasks, merged into one evidence.
     Ctrl-C (``KeyboardInterrupt``) stops the run and returns the finished claims with
     ``interrupted=True`` (module docstring).
     """
@@ -386,8 +400,23 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
         for kind, items in (("check", claim_checks(claim)), ("control", claim.controls)):
             for item in items:
                 plan.append((claim, kind, item, derive_seed(seed, claim.id, item.name)))
-    total = len(plan)
-    results: dict[int, Evidence] = {}
+    # tasks: every (shard of a) check or control; a sharded check runs as independent tasks whose
+    # evidence is merged afterwards (merge_shards), identical to one task's but for the timing
+    tasks: list[tuple[int, Check, int]] = []  # (plan index, the check to run, shard index)
+    for k, (claim, kind, item, s) in enumerate(plan):
+        chk = item if kind == "check" else item.check
+        n = chk.shard_count(prof.name)
+        tasks.extend((k, chk if n == 1 else chk.shard(i, n), i) for i in range(n))
+    if order is not None:  # longest first (a hint from earlier runs), so no worker idles at the end
+
+        def expected(t: tuple[int, Check, int]) -> float:
+            claim, _, item, _ = plan[t[0]]
+            n = t[1].params["shard"][1] if "shard" in t[1].params else 1
+            return float(order.get(f"{claim.id} {item.name}", 0.0)) / n
+
+        tasks.sort(key=lambda t: -expected(t))  # stable: catalogue order among equals
+    total = len(tasks)
+    results: dict[int, Evidence] = {}  # by task index
     own = executor is None
     if own:
         executor = SerialExecutor() if workers == 1 else ProcessPoolExecutor(
@@ -404,22 +433,27 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
         claim, _, item, _ = plan[k]
         return f"{claim.id} {item.name}"
 
-    def note_start(k: int) -> None:
-        if on_start is not None and k not in seen:
-            seen.add(k)
-            on_start(label(k))
+    def task_label(t: int) -> str:
+        k, chk, i = tasks[t]
+        n = chk.params.get("shard", (0, 1))[1] if "shard" in chk.params else 1
+        return label(k) if n == 1 else f"{label(k)} [{i + 1}/{n}]"
 
-    def collect(fut: Future, k: int) -> None:
-        results[k] = fut.result()
+    def note_start(t: int) -> None:
+        if on_start is not None and t not in seen:
+            seen.add(t)
+            on_start(task_label(t))
+
+    def collect(fut: Future, t: int) -> None:
+        results[t] = fut.result()
         if progress:
-            progress(label(k), len(results), total)
+            progress(task_label(t), len(results), total)
 
     try:
         nxt = 0
         while nxt < total or in_flight:
             while nxt < total and len(in_flight) < limit:
-                claim, kind, item, s = plan[nxt]
-                chk = item if kind == "check" else item.check
+                k, chk, _ = tasks[nxt]
+                claim, _, _, s = plan[k]
                 if sync:
                     note_start(nxt)
                 fut = executor.submit(_run_task, chk, s, prof.name, context[claim.id])
@@ -449,13 +483,22 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
     else:
         if own:
             executor.shutdown(wait=True)
+    by_task: dict[int, list[tuple[int, Evidence]]] = {}
+    for t, ev in results.items():
+        by_task.setdefault(tasks[t][0], []).append((tasks[t][2], ev))
+    merged: dict[int, Evidence] = {}
+    for k, (_, kind, item, _) in enumerate(plan):
+        chk = item if kind == "check" else item.check
+        parts = sorted(by_task.get(k, []), key=lambda p: p[0])
+        if len(parts) == chk.shard_count(prof.name):  # an interrupted run may leave shards unfinished
+            merged[k] = merge_shards([ev for _, ev in parts])
     by_claim: dict[str, list[CheckOutcome]] = {}
     for k, (claim, kind, item, s) in enumerate(plan):
-        if k not in results:
+        if k not in merged:
             continue
         chk = item if kind == "check" else item.check
         if kind == "control":
-            results[k] = _through_target(item, results[k])
+            merged[k] = _through_target(item, merged[k])
         by_claim.setdefault(claim.id, []).append(CheckOutcome(
             name=item.name,
             kind=kind,
@@ -463,7 +506,7 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
             description=item.description,
             target=chk.target,
             seed=s,
-            evidence=results[k],
+            evidence=merged[k],
         ))
     outcomes = []
     unfinished = []

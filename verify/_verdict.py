@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-__all__ = ["Verdict", "combine", "Counterexample", "Evidence"]
+__all__ = ["Verdict", "combine", "Counterexample", "Evidence", "merge_shards"]
 
 
 class Verdict(enum.Enum):
@@ -185,6 +185,16 @@ class Evidence:
             raise ValueError("Evidence.instances must be >= 0")
         object.__setattr__(self, "seeds", tuple(int(s) for s in self.seeds))
 
+    def _repr_html_(self) -> str:
+        from ._display import evidence_html
+
+        return evidence_html(self)
+
+    def _repr_latex_(self) -> str:
+        from ._display import evidence_latex
+
+        return evidence_latex(self)
+
     def with_time(self, seconds: float) -> Evidence:
         return replace(self, wall_time=float(seconds))
 
@@ -221,3 +231,46 @@ class Evidence:
             notes=obj.get("notes", ""),
             details=dict(obj.get("details") or {}),
         )
+
+
+def merge_shards(parts: Sequence[Evidence]) -> Evidence:
+    """One check's evidence from its shards (disjoint instance sets, in shard order): the levels
+    combine as for one check, instances add up, the weakest margin / largest error win, seeds are
+    united in order, the first refuting shard's counterexample is kept; a detail that differs between
+    shards becomes the list of the shards' values.  Wall time is the sum (CPU seconds spent)."""
+    parts = list(parts)
+    if len(parts) == 1:
+        return parts[0]
+    examined = [p for p in parts if p.instances > 0 or p.level is Verdict.REFUTED]
+    level = combine(p.level for p in examined) if examined else Verdict.UNKNOWN  # an empty shard is no verdict
+
+    def pick(vals: list[Any], fn: Any) -> Any:
+        vals = [v for v in vals if v is not None]
+        return fn(vals) if vals else None
+
+    seeds: list[int] = []
+    for p in parts:
+        seeds.extend(s for s in p.seeds if s not in seeds)
+    keys: list[str] = []
+    for p in parts:
+        keys.extend(k for k in p.details if k not in keys)
+    details: dict[str, Any] = {}
+    for k in keys:
+        vals = [p.details.get(k) for p in parts]
+        details[k] = vals[0] if all(v == vals[0] for v in vals) else vals
+    details["shards"] = len(parts)
+    notes: list[str] = []
+    for p in parts:
+        if p.notes and p.notes not in notes:
+            notes.append(p.notes)
+    ce = next((p.counterexample for p in parts if p.level is Verdict.REFUTED), None)
+    return Evidence(
+        level=level, instances=sum(p.instances for p in parts),
+        margin_min=pick([p.margin_min for p in parts], min),
+        margin_max=pick([p.margin_max for p in parts], max),
+        error=pick([p.error for p in parts], max),
+        tolerance=pick([p.tolerance for p in parts], max),
+        precision=parts[0].precision, backend=parts[0].backend, seeds=tuple(seeds),
+        wall_time=sum(p.wall_time for p in parts),
+        counterexample=ce if level is Verdict.REFUTED else None,
+        notes="; ".join(notes), details=details)

@@ -13,10 +13,10 @@ __all__ = ["Mutation", "all_mutations"]
 
 def all_mutations() -> list[Mutation]:
     """Every mutation of every catalogue module, ids unique."""
-    from . import catalogue_ddcl, catalogue_engine, catalogue_focus, catalogue_interp
+    from . import catalogue_ddcl, catalogue_engine, catalogue_focus, catalogue_interp, catalogue_models
 
     out: list[Mutation] = []
-    for mod in (catalogue_engine, catalogue_interp, catalogue_focus, catalogue_ddcl):
+    for mod in (catalogue_engine, catalogue_interp, catalogue_focus, catalogue_ddcl, catalogue_models):
         out.extend(mod.MUTATIONS)
     ids = [m.id for m in out]
     dup = {i for i in ids if ids.count(i) > 1}

@@ -13,13 +13,21 @@ INTERRUPT = "pytest:tests/unit/engine/test_engine_interrupt.py"
 PROGRESS = "pytest:tests/unit/engine/test_engine_progress.py"
 DASK = "pytest:tests/unit/engine/test_engine_dask.py"
 TARGETS = "pytest:tests/unit/engine/test_control_targets.py"
+HTML = "pytest:tests/unit/engine/test_html_report.py"
+SWEEP = "pytest:tests/unit/engine/test_sweep.py"
 
 _RUNNER = "verify/_runner.py"
 _VERDICT = "verify/_verdict.py"
 _TALLY = "verify/_tally.py"
 _OBSERVE = "verify/_observe.py"
 _CLI = "verify/_cli.py"
+_EVALUATE = "verify/_evaluate.py"
+_DERIVATION = "verify/_derivation.py"
+STATEMENTS = "pytest:tests/unit/engine/test_statements.py"
+SHARDS = "pytest:tests/unit/engine/test_engine_shards.py"
 _REPORT = "verify/_report.py"
+_HTML = "verify/_html.py"
+_SWEEP = "verify/_sweep.py"
 
 
 def _m(id, path, old, new, kills, why):
@@ -198,7 +206,7 @@ MUTATIONS: list[Mutation] = [
        (DASK,), "a run on dask does not record its scheduler, workers and their package versions"),
     # control targets: a control is refuted only through the sub-check it declares it targets
     _m("engine.control_target_not_enforced", _RUNNER,
-       "            results[k] = _through_target(item, results[k])\n",
+       "            merged[k] = _through_target(item, merged[k])\n",
        "",
        (TARGETS,), "a sub-test that ignores its variant refutes a control, and the control passes for the "
        "wrong reason (the runner no longer checks that the refutation came from the declared target)"),
@@ -212,4 +220,86 @@ MUTATIONS: list[Mutation] = [
        "        return True\n",
        (TARGETS,), "a Gate asserts every sub-check under a control variant: an unrelated failing sub-check "
        "can refute the control"),
+    # the HTML report and sweeps
+    _m("engine.html_not_escaped", _HTML,
+       'return escape("" if text is None else str(text), quote=True)',
+       'return "" if text is None else str(text)',
+       (HTML,), "report text (titles, notes, counterexamples) lands in the HTML unescaped: markup and "
+       "scripts from a report run in the reader's browser"),
+    _m("engine.html_figure_not_written", _HTML,
+       "_write_bytes(root / src, _figures.render_png(fig))",
+       "_figures.render_png(fig)",
+       (HTML,), "a claim page points at figure files that were never written"),
+    _m("engine.html_dir_not_checked", "verify/_cli.py",
+       "            check_html_dir(args.html)\n",
+       "            pass\n",
+       (HTML,), "an unwritable --html directory is found only after the whole run, not before (exit 4)"),
+    _m("engine.sweep_seed_from_shard", _SWEEP,
+       "rec[\"result\"] = _plain(fn(point, seed))",
+       "rec[\"result\"] = _plain(fn(point, items[0][2]))",
+       (SWEEP,), "a point's seed depends on the shard it landed in: results change with the sharding "
+       "and the executor"),
+    # statements as code (issue 11)
+    _m("engine.strict_relation_lenient", _EVALUATE,
+       '"StrictLessThan": d < -t,',
+       '"StrictLessThan": d < t,',
+       (STATEMENTS,), "a strict relation within the tolerance holds, so a relation and its negation "
+       "both hold near equality and a flipped statement is not refuted"),
+    _m("engine.ball_straddle_true", _EVALUATE,
+       "        if a > b:\n            return False\n        return None",
+       "        if a > b:\n            return False\n        return True",
+       (STATEMENTS,), "a ball straddling the bound is taken as holding (coerced, not UNKNOWN)"),
+    _m("engine.derivation_step_unchecked", _DERIVATION,
+       "            if sp.simplify(diff) == 0:",
+       "            if True:",
+       (STATEMENTS,), "every derivation step is 'proved' without comparing it with the previous one"),
+    _m("engine.statement_not_shipped", _RUNNER,
+       "fut = executor.submit(_run_task, chk, s, prof.name, context[claim.id])",
+       "fut = executor.submit(_run_task, chk, s, prof.name, None)",
+       (STATEMENTS,), "the runner does not ship the claim's statement: a perturbed (or user) statement "
+       "never reaches the checks"),
+    _m("engine.statement_part_unnamed", _TALLY,
+       "        with self.sub(part):",
+       "        with contextlib.nullcontext():",
+       (STATEMENTS,), "tally.statement records a part without naming it: controls lose their target"),
+    # sharded checks (issue 14)
+    _m("engine.shards_first_level_only", _VERDICT,
+       "level = combine(p.level for p in examined) if examined else Verdict.UNKNOWN",
+       "level = parts[0].level",
+       (SHARDS,), "a sharded check takes its first shard's verdict: a refutation in another shard is lost"),
+    _m("engine.shards_instances_first_only", _VERDICT,
+       "level=level, instances=sum(p.instances for p in parts),",
+       "level=level, instances=parts[0].instances,",
+       (SHARDS,), "a sharded check reports one shard's instances as the whole check's"),
+]
+
+# ---------------------------------------------------------------- numerics.aposteriori (issue 14)
+APOST = "pytest:tests/unit/engine/test_engine_aposteriori.py"
+_AP = "numerics/aposteriori.py"
+
+
+def _a(id, old, new, why):
+    return Mutation(id=id, path=_AP, old=old, new=new, kills=(APOST,), why=why, family="formula")
+
+
+MUTATIONS += [
+    _a("numerics.aposteriori.weyl_widening_dropped", "    if e_s:\n        core = _merge(",
+       "    if False:\n        core = _merge(",
+       "Weyl's widening by ||S - G||_2 forgotten: the enclosures are those of the float G, not of S"),
+    _a("numerics.aposteriori.gershgorin_offdiagonal_dropped",
+       "rho = _fl_up(r_off * k_off + m_row * k_err + sl)", "rho = _fl_up(m_row * k_err + sl)",
+       "the Gershgorin radius without the off-diagonal mass of V^T G V"),
+    _a("numerics.aposteriori.ostrowski_dropped",
+       "    out = [[_down(a / d_lo) if a < 0 else _down(a / d_hi), _upf(b / d_hi) if b < 0 else _upf(b / d_lo), k]",
+       "    out = [[a, b, k]",
+       "Ostrowski's scaling by 1 -+ delta forgotten: non-orthonormal eigenvectors shift the enclosures"),
+    _a("numerics.aposteriori.gram_error_dropped",
+       "err = _up((g_N + 2 * u1 + u1 * u1) * fro + 2 * d * N * eta)", "err = flint.arb(0)",
+       "the rounding error of the float covariance Gram matrix (and of the centring) ignored"),
+    _a("numerics.aposteriori.no_refinement", "        for _ in range(int(steps)):\n            R = (eye",
+       "        for _ in range(0):\n            R = (eye",
+       "float eigenvectors not refined: ball spectra only as tight as 2**-53"),
+    _a("numerics.aposteriori.cluster_not_orthogonalised", "/ np.where(sep, D, 1.0), Rf / 2)",
+       "/ np.where(sep, D, 1.0), 0 * Rf)",
+       "Ogita-Aishima without the in-cluster orthogonalisation: a repeated eigenvalue's vectors stay 2**-53 apart"),
 ]

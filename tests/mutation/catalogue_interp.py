@@ -8,6 +8,10 @@ ignored.  Each names the claims whose quick run must fail.
 from ._model import Mutation
 
 C = "theorems/interpolation/construction.py"
+GD = "theorems/interpolation/gadgets.py"
+NW = "theorems/interpolation/network.py"
+SP = "theorems/interpolation/separation.py"
+XS = "theorems/interpolation/exact_shift.py"
 BL = "theorems/interpolation/blocks.py"
 SX = "theorems/interpolation/softmax.py"
 SL = "theorems/interpolation/softmax_limit.py"
@@ -24,7 +28,7 @@ MUTATIONS: list[Mutation] = [
     # -- counts ---------------------------------------------------------------------------------------
     Mutation(
         id="interp.counts.hardmax_paper_count_plus_one",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 2 * M + 2 * N + 2 if attention == \"hardmax\" else 2 * M + 3 * N",
         kills=("interp.hardmax.blocks",),
@@ -33,7 +37,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.softmax_paper_count_plus_one",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N + 1",
         kills=("interp.softmax.blocks",),
@@ -42,7 +46,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.paper_counts_consistently_shifted",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 3 * M + N + 1 if attention == \"hardmax\" else 3 * M + 2 * N",
         kills=("interp.hardmax.blocks", "interp.softmax.blocks"),
@@ -51,7 +55,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.params_hardmax_constant",
-        path=C,
+        path=NW,
         old="return sep + M * (12 * d + 12) + 2 * d + 1 + kappa",
         new="return sep + M * (12 * d + 12) + 2 * d + 2 + kappa",
         kills=("interp.hardmax.params",),
@@ -60,7 +64,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.params_softmax_per_slot",
-        path=C,
+        path=NW,
         old="return sep + M * (14 * d + 13) + 4 * d + 5 + kappa",
         new="return sep + M * (14 * d + 14) + 4 * d + 5 + kappa",
         kills=("interp.softmax.blocks",),
@@ -69,7 +73,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.params_mean_separation",
-        path=C,
+        path=NW,
         old="else R * (8 * d + 7)",
         new="else R * (8 * d + 8)",
         kills=("interp.hardmax.params",),
@@ -114,7 +118,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.separation_rounds_off_by_one",
-        path=C,
+        path=SP,
         old="        R = len(E)\n        self.R = R\n",
         new="        R = len(E)\n        self.R = R + 1\n",
         kills=("interp.hardmax.blocks", "interp.hardmax.params"),
@@ -135,7 +139,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.construction.snap_sign",
-        path=C,
+        path=GD,
         old="W3 = tuple(ev - w for ev, w in zip(e, W4))",
         new="W3 = tuple(-ev - w for ev, w in zip(e, W4))",
         kills=("interp.softmax.exact", "interp.softmax.blocks"),
@@ -144,7 +148,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.construction.sph_neg_not_unit",
-        path=C,
+        path=GD,
         old="    den = 1 + (d - 1) * u * u\n",
         new="    den = 1 + d * u * u\n",
         kills=("interp.lemma.sphere_fixed", "interp.hardmax.exact"),
@@ -153,7 +157,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.construction.sph_last_coordinate",
-        path=C,
+        path=GD,
         old="return tuple(2 * Q(v) / (1 + n2) for v in t) + ((1 - n2) / (1 + n2),)",
         new="return tuple(2 * Q(v) / (1 + n2) for v in t) + ((1 - n2) / (1 + 2 * n2),)",
         kills=("interp.lemma.sphere_fixed",),
@@ -170,10 +174,43 @@ MUTATIONS: list[Mutation] = [
         family="control",
     ),
     Mutation(
+        id="interp.construction.bondy_drift_budget_times_R",
+        path=SP,
+        old="            delta = to_Q(pow2_floor(g0 / (16 * R * A)), Q)\n",
+        new="            delta = to_Q(pow2_floor(g0 / (16 * A)), Q)\n",
+        kills=("interp.hardmax.exact",),
+        why="the Bondy steps are R times too large: the drift along the plateau direction w0 outgrows g0/8, "
+            "so copies of e_r may leave their plateau; the exact post-condition |w0.omega_j| <= g0/8 of every "
+            "round refuses the build (sub-check construction)",
+        family="construction",
+    ),
+    Mutation(
+        id="interp.construction.bondy_no_drift",
+        path=SP,
+        old="            epss = [delta / (1 - r * delta) for r in range(1, R + 1)]\n",
+        new="            epss = [0 * delta for r in range(1, R + 1)]\n",
+        kills=("interp.hardmax.exact",),
+        why="the top attention of stage S never drifts a sequence: every per-round post-condition still holds "
+            "(omega = 0), but tokens shared by two sequences stay coincident, and only the exact end-of-stage "
+            "check 'all tokens pairwise distinct' refuses the build",
+        family="construction",
+    ),
+    Mutation(
+        id="interp.blocks.shift_token_ignores_pending",
+        path=XS,
+        old="        return x if s is None else tuple(map(operator.add, x, s))\n",
+        new="        return x\n",
+        kills=("interp.hardmax.exact",),
+        why="the lazy evaluator reads a token without its sequence's pending translation (the winner of a "
+            "top attention, a token an FF moves): the exact outputs leave the targets and the Fraction "
+            "reference evaluator",
+        family="construction",
+    ),
+    Mutation(
         id="interp.construction.bondy_largest_point",
-        path=C,
-        old="E.append(min(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
-        new="E.append(max(sets[j] ^ sets[k], key=lambda t: tuple(_as_fraction(v) for v in t)))",
+        path=SP,
+        old="E.append(min(sets[j] ^ sets[k]))",
+        new="E.append(max(sets[j] ^ sets[k]))",
         kills=("interp.length_independence",),
         why="the distinguishing point is the lexicographically largest of X^j sym.diff X^k, not the smallest: "
             "exactness and R <= N - 1 hold either way (any point separates the pair), but fresh tokens appended "
@@ -214,8 +251,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.certificate.key_count_dropped",
         path=SX,
-        old="term = conv(nm1) * exp(-ex / conv(tau)) * sqrt(conv(D2))",
-        new="term = exp(-ex / conv(tau)) * sqrt(conv(D2))",
+        old="term = conv(nm1) * ar.exp(-ex / conv(tau)) * sqrt(conv(D2))",
+        new="term = ar.exp(-ex / conv(tau)) * sqrt(conv(D2))",
         kills=("interp.softmax.exact",),
         why="the certificate's attention leak drops the factor n_j - 1",
         family="bound",
@@ -241,8 +278,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.softmax_exact.tolerance_loosened",
         path=SX,
-        old="tol = ar.ctx.mpf(10) ** (-(dps - 12))",
-        new="tol = ar.ctx.mpf(10) ** (-(dps - 40))",
+        old="return MPArithmetic(dps).ctx.mpf(10) ** (-(dps - 12))",
+        new="return MPArithmetic(dps).ctx.mpf(10) ** (-(dps - 40))",
         kills=("interp.softmax.exact",),
         why="'exact at precision p' loosened from 10^-(p-12) to 10^-(p-40)",
         family="tolerance",
@@ -324,8 +361,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.attention.alpha_self_score",
         path="numerics/attention.py",
-        old="s = alpha * _dot(Xc[i], Xc[l], ar) if alpha != zero else zero",
-        new="s = alpha * _dot(Xc[i], Xc[i], ar) if alpha != zero else zero",
+        old="s = alpha * ar.dot(Xc[i], Xc[l]) if alpha != zero else zero",
+        new="s = alpha * ar.dot(Xc[i], Xc[i]) if alpha != zero else zero",
         kills=("interp.lemma.box_to_corner", "interp.lemma.sphere_fixed"),
         why="the alpha I score uses <x_i, x_i> for every key (every row a full tie)",
         family="formula",
@@ -424,10 +461,10 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.length.profile_slope_ignored",
         path=CC,
-        old="                tally.exact(slope == 0, counterexample=refuted(",
-        new="                tally.exact(True, counterexample=refuted(",
+        old="                slopes[q] = max(abs(sp.Rational(c)) for c in coeffs)",
+        new="                slopes[q] = 0",
         kills=("interp.length_independence",),
-        why="length_profile never compares the interpolated slope with 0 (its control naive_profile then passes)",
+        why="length_profile observes every slope as 0 (the statement then never sees a length dependence; its control naive_profile passes)",
         family="check",
     ),
     Mutation(
@@ -442,7 +479,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.counts.padding_dead_neuron",
-        path=C,
+        path=NW,
         old="            blocks.insert(pos, identity_block())",
         new="            blocks.insert(pos, Block(FF(1, ((0,) * self.d,), (-1,), ((0,) * self.d,)), SA(1, 0),\n"
             "                                     label=\"identity padding\", stage=\"pad\"))",
@@ -624,7 +661,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.faithful.softmax_paper_count_minus_one",
-        path=C,
+        path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
         new="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N - 1",
         kills=("interp.softmax.theorem",),
@@ -643,11 +680,57 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.faithful.per_target_cost_grows",
-        path=C,
+        path=NW,
         old="M * (12 * d + 12)",
         new="M * (12 * d + 21)",
         kills=("interp.resnet.order",),
         why="nine more parameters per target: (22d + 19) M no longer bounds the count for large N",
         family="formula",
+    ),
+    # -- statements as code: the observables the checks feed the claims' statements -------------------------
+    Mutation(
+        id="interp.statements.sep_params_wrong_stage",
+        path=CC,
+        old='P_sep = count_parameters([b for b in m.blocks if b.stage == "S"], D.d)\n        if variant',
+        new='P_sep = count_parameters([b for b in m.blocks if b.stage == "P"], D.d)\n        if variant',
+        kills=("interp.hardmax.params",),
+        why="the separation's parameter count P_sep read off the placement blocks (the formula part must fail)",
+        family="check",
+    ),
+    Mutation(
+        id="interp.statements.rank_one_argmin_as_argmax",
+        path=CL,
+        old="bot = _mean(X, [l for l, s in enumerate(p) if s == min(p)])",
+        new="bot = _mean(X, [l for l, s in enumerate(p) if s == max(p)])",
+        kills=("interp.lemma.rank_one_collapse",),
+        why="the argmin mean observed as the argmax mean: tokens with v.x < 0 contradict the statement",
+        family="check",
+    ),
+    Mutation(
+        id="interp.statements.row_D_halved",
+        path=CS,
+        old='return {"n": n, "c": c, "D": D, "Delta": exponent_factor * gap, "tau": tau,',
+        new='return {"n": n, "c": c, "D": D / 2, "Delta": exponent_factor * gap, "tau": tau,',
+        kills=("interp.softmax_to_hardmax",),
+        why="D = max |x_l - xbar_C| halved: the pinned tight row n = 2, x = (0, 1) exceeds the bound",
+        family="check",
+    ),
+    Mutation(
+        id="interp.statements.sphere_self_score_counted",
+        path=CL,
+        old="other = max((c for l, c in enumerate(sc) if l != i), default=sc[i] - 1)",
+        new="other = max((c for l, c in enumerate(sc) if l != i or True), default=sc[i] - 1)",
+        kills=("interp.lemma.sphere_fixed",),
+        why="the competing score includes the point's own score R^2: the strict inequality must fail",
+        family="check",
+    ),
+    Mutation(
+        id="interp.statements.e1_unpermuted",
+        path=CN,
+        old="e1 = max(dist(a, out[p]) for a, p in zip(outp, perm))",
+        new="e1 = max(dist(a, out[p]) for a, p in zip(outp, range(len(perm))))",
+        kills=("interp.assumptions.necessary",),
+        why="E1 compares T(X o sigma) with T(X) unpermuted: random permutations contradict the statement",
+        family="check",
     ),
 ]

@@ -19,9 +19,10 @@ from typing import Any
 
 import numpy as np
 
-from verify import Evidence, Profile, Tally, Verdict, refuted
+from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
 
-from .dictionary import covariance, free_energy, gibbs, grad_detached, grad_live_Lq, sqdist_matrix
+from ._statement_eval import record, rhs_value
+from .dictionary import covariance, free_energy, gibbs, grad_detached, grad_live_Lq
 
 
 def _step(Z: np.ndarray, P: np.ndarray, tau: float, eta: float, mode: str) -> np.ndarray:
@@ -47,11 +48,12 @@ def pinned_two_point(*, seed: int, profile: Profile, mode: str = "stopgrad",
     tau = 3.0
     F0 = free_energy(Z, P, tau)
     Fprev = F0
-    worst = 0.0
+    worst, pair = -math.inf, (F0, F0)
     for t in range(3000):
         P = _step(Z, P, tau, 0.05, mode)
         F = free_energy(Z, P, tau)
-        worst = max(worst, F - Fprev)
+        if F - Fprev > worst:
+            worst, pair = F - Fprev, (Fprev, F)
         Fprev = F
     tol = 1e-12 * abs(F0)
     if mode == "full" and abs(Fprev - F_END_FULL) > 1e-7:
@@ -70,20 +72,33 @@ def pinned_two_point(*, seed: int, profile: Profile, mode: str = "stopgrad",
         for _ in range(2000):
             P2 = _step(Z2, P2, 0.5, 0.5, "full")
         tally.details["unbounded_case_p2_after_2000"] = float(P2[1, 0])
-    tally.le(worst, 0.0, tol, counterexample=lambda: refuted(
+    # the statement's descent part at the step with the largest change of F (no growth here: F_rel = F
+    # up to the constant tr C)
+    tally.statement(statement_of(FREE_ENERGY_ID), {"F_rel_prev": pair[0], "F_rel_next": pair[1]}, part="descent",
+                    tol=tol, counterexample=lambda: refuted(
         f"{mode} training raises F: from {F0:.7f} (= 1 - 3 ln 2) to {Fprev:.7f} after 3000 steps "
         f"(largest one-step rise {worst:.3g})", Z=[-1, 1], K=2, tau=3, p0=[-1e-3, 1e-3], eta=0.05,
-        mode=mode, F_start=F0, F_end=Fprev))
+        mode=mode, F_start=F0, F_end=Fprev, sub_check="descent"))
     tally.details.update({"F_start": F0, "F_end": Fprev, "p_end": P.ravel().tolist()})
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
-def _l3_bound(eps_tr: float) -> float:
-    """L3: a pruning raises F_rel by at most eps_tr = tr Cov(pruned channel)."""
-    return eps_tr
+FREE_ENERGY_ID = "ddcl.lyapunov.free_energy"
 
 
-def _pruning_witness(tally: Tally, variant: str) -> None:
+def _statement(variant: str) -> Any:
+    """The claim's statement, or a control's change of it (L3 with 0 for eps_tr; L2 with tr Cov(o)/2)."""
+    from ._statements_pruning import variant as changed
+
+    st = statement_of(FREE_ENERGY_ID)
+    if variant == "prune_free":
+        return changed(st, "L3", "zero:epsilon_tr")
+    if variant == "jump_half":
+        return changed(st, "growth_jump", "halve:tr_Cov_o")
+    return st
+
+
+def _pruning_witness(tally: Tally, variant: str, st: Any) -> None:
     """L3 is two-sided: Delta F_rel <= eps_tr holds and is approached.  Witness: Y = {(0, -1), (0, +1)},
     K = 2, P = Y (each sample on its own prototype), tau in {0.1, 0.01}; pruning the second coordinate
     (eps_tr = 1) gives Delta F_rel = 1 - tau ln 2 + tau ln(1 + e^(-4/tau)), so the bound is approached
@@ -98,14 +113,14 @@ def _pruning_witness(tally: Tally, variant: str) -> None:
         rise = after - before
         eps_tr = float(covariance(Y)[1, 1])
         tol = float_tolerance(ops=64, scale=1.0)
-        if variant == "prune_free":
-            tally.le(rise, 0.0, tol, counterexample=lambda: refuted(
-                f"pruning raises F_rel by {rise:.6g} (witness Y = {{(0, -1), (0, 1)}}, P = Y, tau = {tau})",
-                tau=tau, rise=rise))
-        else:
-            tally.le(rise, _l3_bound(eps_tr), tol)
-            tally.le(_l3_bound(eps_tr) - tau * math.log(2), rise, tol, counterexample=lambda: refuted(
-                f"L3 witness: Delta F_rel = {rise:.6g} does not approach eps_tr = {eps_tr} within tau ln 2",
+        record(tally, st, {"Delta_F_rel_prune": rise, "epsilon_tr": eps_tr}, part="L3", tol=tol,
+               sub="pruning_witness", counterexample=lambda: refuted(
+                   f"L3 witness: pruning raises F_rel by {rise:.6g} (Y = {{(0, -1), (0, 1)}}, P = Y, tau = {tau}; "
+                   f"eps_tr = {eps_tr}, variant {variant})", tau=tau, rise=rise))
+        if variant != "prune_free":  # the other side: the statement's bound is approached within tau ln 2
+            bound = rhs_value(st, "L3", {"Delta_F_rel_prune": rise, "epsilon_tr": eps_tr})
+            tally.le(bound - tau * math.log(2), rise, tol, counterexample=lambda: refuted(
+                f"L3 witness: Delta F_rel = {rise:.6g} does not approach the bound {bound} within tau ln 2",
                 tau=tau))
         tally.details[f"L3 witness tau={tau}"] = {"dF_rel": rise, "eps_tr": eps_tr}
 
@@ -130,9 +145,10 @@ def piecewise(*, seed: int, profile: Profile, mode: str = "stopgrad", variant: s
         raise ValueError(f"unknown variant {variant!r}")
     rng = np.random.default_rng(seed)
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
+    st = _statement(variant)
     if variant in ("statement", "prune_free"):
         with tally.sub("pruning_witness"):
-            _pruning_witness(tally, variant)
+            _pruning_witness(tally, variant, st)
         if variant == "prune_free":
             return tally.evidence(level_cap=Verdict.CONSISTENT)
     N = profile.pick(300, 1000, 1000)
@@ -161,7 +177,9 @@ def piecewise(*, seed: int, profile: Profile, mode: str = "stopgrad", variant: s
 
     Fr = frel(Y, P)
     rises = 0
-    worst_rel = -math.inf
+    worst_rel, pair = -math.inf, (Fr, Fr)
+    trace: list[tuple[int, float]] = []
+    events: list[tuple[int, str, float]] = []
     for chk in range(checks):
         if chk in grow_at:
             o = chans[grow_at[chk]]
@@ -171,16 +189,17 @@ def piecewise(*, seed: int, profile: Profile, mode: str = "stopgrad", variant: s
             active.append(grow_at[chk])
             jump = free_energy(Y, P, tau) - F_before
             var_o = float(o.var())
-            claimed = var_o / 2 if variant == "jump_half" else var_o
-            tally.named("growth_jump").close(
-                jump, claimed, float_tolerance(ops=20 * N, scale=abs(F_before) + var_o),
-                counterexample=lambda: refuted(
-                    f"growth raised F by {jump:.9g}, claimed {claimed:.9g} (variant {variant})"))
+            tally.statement(st, {"Delta_F_growth": jump, "tr_Cov_o": var_o}, part="growth_jump",
+                            tol=float_tolerance(ops=20 * N, scale=abs(F_before) + var_o),
+                            counterexample=lambda: refuted(
+                                f"growth raised F by {jump:.9g} with tr Cov(o) = {var_o:.9g} (variant {variant})",
+                                sub_check="growth_jump"))
             if variant == "jump_half":
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
             Fr = frel(Y, P)
-            tally.named("growth_invariance").close(Fr, Fr_before,
-                                                   float_tolerance(ops=20 * N, scale=abs(Fr_before) + var_o))
+            events.append((chk, "growth", Fr))
+            tally.statement(st, {"F_rel_after": Fr, "F_rel_before": Fr_before}, part="growth_invariance",
+                            tol=float_tolerance(ops=20 * N, scale=abs(Fr_before) + var_o))
         if chk == prune_at:
             col = d + active.index(2)
             delta = (Y[:, [col]] - P[None, :, col]) ** 2
@@ -191,25 +210,53 @@ def piecewise(*, seed: int, profile: Profile, mode: str = "stopgrad", variant: s
             P = np.delete(P, col, axis=1)
             active.remove(2)
             dF = free_energy(Y, P, tau) - F_before
-            lo, hi = -float(delta.max(1).mean()), -float(delta.min(1).mean())
             tol = float_tolerance(ops=20 * N, scale=abs(F_before) + 1)
-            tally.named("pruning_bounds").le(lo, dF, tol)
-            tally.named("pruning_bounds").le(dF, hi, tol)
+            tally.statement(st, {"Delta_F_prune": dF, "delta_max_mean": float(delta.max(1).mean()),
+                                 "delta_min_mean": float(delta.min(1).mean())}, part="pruning_bounds", tol=tol)
             Fr = frel(Y, P)
-            tally.named("pruning_bounds").le(Fr - Fr_before, _l3_bound(eps_tr), tol)
+            events.append((chk, "pruning", Fr))
+            record(tally, st, {"Delta_F_rel_prune": Fr - Fr_before, "epsilon_tr": eps_tr}, part="L3", tol=tol,
+                   sub="pruning_bounds")
             tally.details["pruning"] = {"dF_rel": Fr - Fr_before, "eps_tr": eps_tr}
         for _ in range(5):
             P = _step(Y, P, tau, eta, mode)
             Fn = frel(Y, P)
-            if Fn > Fr + 1e-12 * abs(Fr):
+            if Fn > Fr + 1e-12 * abs(Fr):  # a rise beyond rounding: the statement decides (and refutes)
                 rises += 1
-                tally.named("descent").le(Fn - Fr, 0.0, 1e-12 * abs(Fr), counterexample=lambda: refuted(
-                    f"{mode}: F_rel rose by {Fn - Fr:.3g} at check {chk} (not an event)", mode=mode,
-                    check=chk, seed=seed))
+                tally.statement(st, {"F_rel_next": Fn, "F_rel_prev": Fr}, part="descent", tol=1e-12 * abs(Fr),
+                                counterexample=lambda: refuted(
+                                    f"{mode}: F_rel rose by {Fn - Fr:.3g} at check {chk} (not an event)", mode=mode,
+                                    check=chk, seed=seed, sub_check="descent"))
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
-            worst_rel = max(worst_rel, (Fn - Fr) / abs(Fr))
+            if (Fn - Fr) / abs(Fr) > worst_rel:
+                worst_rel, pair = (Fn - Fr) / abs(Fr), (Fr, Fn)
             Fr = Fn
-    tally.named("descent").le(worst_rel, 0.0, 1e-12)  # every one of the 5 * checks steps, as one observation
+        trace.append((chk, Fr))
+    # the statement's descent part at the step of largest relative change (every one of the 5 * checks
+    # steps was below that one)
+    tally.statement(st, {"F_rel_prev": pair[0], "F_rel_next": pair[1]}, part="descent", tol=1e-12 * abs(pair[0]))
+    if variant == "statement" and mode == "stopgrad":
+        _free_energy_figure(tally, trace, events, checks)
     tally.details.update({"final_F_rel": Fr, "checks": checks, "N": N,
                           "largest relative one-step change of F_rel": worst_rel})
     return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def _free_energy_figure(tally: Tally, trace: list[tuple[int, float]], events: list[tuple[int, str, float]],
+                        checks: int) -> None:
+    """Figure data: F_rel along the stopgrad schedule (one point per check, at most 500), growth and
+    pruning events marked."""
+    stride = max(1, len(trace) // 400)
+    pts = trace[::stride]
+    tally.figure(
+        title="Free energy F_rel along training, growth and pruning (seed Theorem 8)",
+        caption=(f"ddcl.lyapunov.free_energy: F_rel = F_tau - tr C_H after each check ({checks} checks of 5 stopgrad "
+                 f"steps); growth at checks {[c for c, k, _ in events if k == 'growth']} leaves F_rel unchanged "
+                 f"(L2), the pruning at {[c for c, k, _ in events if k == 'pruning']} may raise it by at most "
+                 "eps_tr (L3); between events it never rises (L1)."),
+        series=[{"label": "F_rel", "x": [c for c, _ in pts], "y": [f for _, f in pts]},
+                {"label": "growth", "x": [c for c, k, _ in events if k == "growth"],
+                 "y": [f for _, k, f in events if k == "growth"]},
+                {"label": "pruning", "x": [c for c, k, _ in events if k == "pruning"],
+                 "y": [f for _, k, f in events if k == "pruning"]}],
+        xlabel="check (5 optimiser steps each)", ylabel="F_rel", kind="line")

@@ -17,9 +17,9 @@ import math
 
 import numpy as np
 
-from verify import Evidence, Profile, Tally, Verdict, refuted
+from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
 
-from .dictionary import all_losses, grad_detached, grad_live_Lq, gibbs
+from .dictionary import all_losses, gibbs, grad_detached, grad_live_Lq
 
 Z2 = np.array([[-0.3], [0.3]])
 P0 = np.array([[0.0], [2.0]])
@@ -79,12 +79,14 @@ def unbounded(*, seed: int, profile: Profile, max_rise: float = math.inf) -> Evi
             f"p_2 rises by {rise:.4f} > {max_rise} between step 2000 and step {steps}", p2=p2, p2_end=p2_end,
             sub_check="p2_rise"))
         return tally.evidence(level_cap=Verdict.CONSISTENT)
-    lyapunov_ok = worst_L <= 1e-14
-    no_limit = worst_p > 0 and max(dLdx) < 0
-    tally.exact(not (lyapunov_ok and no_limit), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+    if worst_L > 1e-14:  # the setting of the claim (L_q is a Lyapunov function of the flow) is not met
+        return Evidence(Verdict.UNKNOWN, notes=f"L_q rose by {worst_L:.3g} along the full-gradient run")
+    # the statement: a finite limit needs p_2 to stop increasing or a stationary point ahead on p_1 = 0
+    tally.statement(statement_of("ddcl.lyapunov.full_gradient"), {"min_p2_step": worst_p, "max_dLq_dp2": max(dLdx)},
+                    part="converges", tol=0.0, counterexample=lambda: refuted(
         f"full-gradient training from p(0) = (0, 2) (Z = {{-0.3, 0.3}}, tau = 1/2, eta = 1/2) has no finite "
         f"limit: L_q never increases, yet p_2 increases at every step ({', '.join(f'{v:.3f}' for v in p2.values())} "
         f"after {', '.join(f'{t:.0e}' for t in p2)} steps; p_2^2 grows ~ tau ln t) and dL_q/dp_2 (0, x) < 0 for "
         f"every x in [2, {xs[-1]:.2f}], so no stationary point waits on the branch p_1 = 0",
-        Z=[-0.3, 0.3], tau=TAU, eta=ETA, p0=[0.0, 2.0], p2=p2, p1_end=float(P[0, 0])))
+        Z=[-0.3, 0.3], tau=TAU, eta=ETA, p0=[0.0, 2.0], p2=p2, p1_end=float(P[0, 0]), sub_check="converges"))
     return tally.evidence(level_cap=Verdict.CONSISTENT)

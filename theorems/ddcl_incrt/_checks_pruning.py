@@ -23,10 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from numerics.precision import Tri, arb_precision, float_tolerance, tri_gt
-from verify import Evidence, Profile, Tally, Verdict, refuted
+from numerics.precision import arb_precision, float_tolerance
+from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
+from verify._evaluate import decide
+from verify._statement import select
 
-from ._checks_separation import _count_above
+from ._checks_separation import _count_above, top_eigenvalue_order
+from ._statement_eval import record, rhs_value
 from .dictionary import gibbs, grad_live_Lq
 from .incrt import growth_signal, residual_operator
 
@@ -64,18 +67,28 @@ BOUND_VARIANTS = ("statement", "no_sqrt", "kept_or_increased", "madd_cat_bound",
                   "r3_quarter")
 
 
-def _r2_bounds(eps: float, lam1_sub: float, variant: str) -> tuple[float, float]:
-    """(M-cat bound, M-add bound) under ``variant``: eps + sqrt(lambda_1 eps), eps + 2 sqrt(lambda_1 eps)."""
-    r = math.sqrt(max(lam1_sub, 0.0) * eps)
-    if variant == "no_sqrt":
-        return eps, eps
-    if variant == "madd_cat_bound":
-        return eps + r, eps + r
-    return eps + r, eps + 2 * r
+SAFETY_ID = "ddcl.pruning.safety"
+# the statement change each control makes (the claim's own part, a term dropped or a constant changed)
+_CHANGES = {"no_sqrt": (("R2_Mcat", "no_sqrt"), ("R2_Madd", "no_sqrt")),
+            "madd_cat_bound": (("R2_Madd", "sqrt_once"),),
+            "r4_half": (("R4", "halve:b_res"),), "r4_witness_half": (("R4", "halve:b_res"),),
+            "r3_quarter": (("R3", "constant:4/1"),)}
 
 
-def _r3_bound(N: int, epstr: float, nmin: float, variant: str) -> float:
-    return (1 if variant == "r3_quarter" else 4) * N * epstr / nmin
+def _statements(variant: str) -> dict[str, Any]:
+    """Part label -> the statement a sub-check evaluates: the claim's own, or the control's variant."""
+    from ._statements_pruning import variant as changed
+
+    st = statement_of(SAFETY_ID)
+    out = {p: st for p in ("R2_Mcat_lower", "R2_Mcat", "R2_Madd", "R3", "R4", "invariance")}
+    for part, change in _CHANGES.get(variant, ()):
+        out[part] = changed(st, part, change)
+    return out
+
+
+def _rhs(sts: dict[str, Any], part: str, values: dict[str, Any]) -> float:
+    """The bound of part ``part`` (the right-hand side of its relation), evaluated on ``values``."""
+    return rhs_value(sts[part], part, values)
 
 
 def _r4_chain(G: np.ndarray, heads: list[np.ndarray], h: int, U: np.ndarray) -> tuple[float, float, float, float]:
@@ -89,8 +102,13 @@ def _r4_chain(G: np.ndarray, heads: list[np.ndarray], h: int, U: np.ndarray) -> 
     return diff, b1, float(np.linalg.norm(GM, 2)), float(np.linalg.norm(GM))
 
 
-def _witnesses(tally: Tally, variant: str, worst: dict) -> None:
-    """Two-sided: each bound is approached by a witness family within a recorded factor.
+def _r4_values(chain: tuple[float, float, float, float]) -> dict[str, float]:
+    return dict(zip(("Delta_lambda_max", "b_res", "b_2", "b_F"), chain, strict=True))
+
+
+def _witnesses(tally: Tally, variant: str, worst: dict, sts: dict[str, Any]) -> None:
+    """Two-sided: each bound (the statement's right-hand side, evaluated) holds on a witness family and
+    is approached there within a recorded factor.
 
     * R2 M-cat: C_full = [[t^2, t], [t, 1]] (rank one), pruning the second coordinate: drop = 1 = eps,
       bound = 1 + t, so drop (1 + t) >= bound: the bound is approached within the factor 1 + t
@@ -103,29 +121,33 @@ def _witnesses(tally: Tally, variant: str, worst: dict) -> None:
       prototypes are (0, -+1) up to e^-80, drop = 4 = half the bound 4 N eps_tr / min n_k = 8 (the bound
       is tight up to the recorded factor 2, from |p_k - p_l|^2 <= 2 |p_k - mu|^2 + 2 |p_l - mu|^2).
     Budget: float_tolerance(ops = 64, scale = bound)."""
+    from verify._evaluate import observe_statement
+
     run_all = variant == "statement"
     for t in (1.0, 0.1, 0.01, 0.001):
         Cf = np.array([[t * t, t], [t, 1.0]])
-        eps = 1.0
-        lf, ls = np.linalg.eigvalsh(Cf)[-1], t * t
-        b_cat, _ = _r2_bounds(eps, ls, variant)
+        gap = float(np.linalg.eigvalsh(Cf)[-1] - t * t)
+        vals = {"delta_j": gap, "epsilon": float(np.linalg.eigvalsh(Cf[1:, 1:])[-1]), "lambda_1": t * t}
         if run_all or variant in ("no_sqrt",):
-            gap = float(lf - ls)
+            b_cat = _rhs(sts, "R2_Mcat", vals)
             tol = float_tolerance(ops=64, scale=b_cat)
             worst["witness R2 M-cat (1 + t) drop / bound"] = min(
                 worst.get("witness R2 M-cat (1 + t) drop / bound", math.inf), gap * (1 + t) / b_cat)
-            tally.named("R2_Mcat").le(gap, b_cat, tol, counterexample=lambda: refuted(
-                f"R2 M-cat witness t = {t}: drop {gap:.6g} exceeds the bound {b_cat:.6g}", variant=variant))
+            record(tally, sts["R2_Mcat"], vals, part="R2_Mcat", tol=tol, counterexample=lambda: refuted(
+                f"R2 M-cat witness t = {t}: drop {gap:.6g} exceeds the bound {b_cat:.6g}", variant=variant,
+                sub_check="R2_Mcat"))
             tally.named("R2_Mcat").le(b_cat, gap * (1 + t), tol, counterexample=lambda: refuted(
                 f"R2 M-cat witness t = {t}: the bound {b_cat:.6g} is not approached within 1 + t "
                 f"(drop {gap:.6g})", variant=variant))
         C, Dd, B = 1.0, t * t, t
-        _, b_add = _r2_bounds(Dd, C, variant)
         if run_all or variant in ("no_sqrt", "madd_cat_bound"):
             change = (C + 2 * B + Dd) - C
+            vals = {"change_j": change, "epsilon": Dd, "lambda_1": C}
+            b_add = _rhs(sts, "R2_Madd", vals)
             tol = float_tolerance(ops=64, scale=b_add)
-            tally.named("R2_Madd").le(change, b_add, tol, counterexample=lambda: refuted(
-                f"R2 M-add witness t = {t}: change {change:.6g} exceeds the bound {b_add:.6g}", variant=variant))
+            record(tally, sts["R2_Madd"], vals, part="R2_Madd", tol=tol, counterexample=lambda: refuted(
+                f"R2 M-add witness t = {t}: change {change:.6g} exceeds the bound {b_add:.6g}", variant=variant,
+                sub_check="R2_Madd"))
             tally.named("R2_Madd").le(b_add, change, tol, counterexample=lambda: refuted(
                 f"R2 M-add witness t = {t}: the bound {b_add:.6g} is not attained (change {change:.6g})",
                 variant=variant))
@@ -133,16 +155,15 @@ def _witnesses(tally: Tally, variant: str, worst: dict) -> None:
             return
     if run_all or variant == "r4_witness_half":
         J = np.array([[0.0, 1.0], [-1.0, 0.0]])
-        diff, b1, b2, b3 = _r4_chain(np.diag([2.0, 1.0]), [J], 0, np.zeros((2, 0)))
-        b1 = b1 / 2 if variant == "r4_witness_half" else b1
+        chain = _r4_chain(np.diag([2.0, 1.0]), [J], 0, np.zeros((2, 0)))
         tol = float_tolerance(ops=64, scale=1.0)
-        tally.named("R4_witness").le(diff, b1, tol, counterexample=lambda: refuted(
-            f"R4 witness: |Delta lambda_max| = {diff:.6g} exceeds {b1:.6g}", variant=variant))
-        tally.named("R4_witness").le(b1, diff, tol, counterexample=lambda: refuted(
-            f"R4 witness: the bound {b1:.6g} is not attained ({diff:.6g})", variant=variant))
-        if run_all:
-            _, _, c2, c3 = _r4_chain(np.diag([1.0, 0.0]), [J], 0, np.zeros((2, 0)))
-            tally.named("R4_witness").close(c2, c3, tol)
+        with tally.sub("R4_witness"):
+            tally.add(observe_statement(sts["R4"], _r4_values(chain), part="R4", tol=tol))
+            tally.le(chain[1], chain[0], tol, counterexample=lambda: refuted(
+                f"R4 witness: the bound {chain[1]:.6g} is not attained ({chain[0]:.6g})", variant=variant))
+            if run_all:
+                _, _, c2, c3 = _r4_chain(np.diag([1.0, 0.0]), [J], 0, np.zeros((2, 0)))
+                tally.close(c2, c3, tol)
     if run_all or variant == "r3_quarter":
         Y = np.array([[0.0, -1.0], [0.0, 1.0]])
         P = Y + np.array([[0.0, 0.1], [0.0, -0.1]])
@@ -151,32 +172,37 @@ def _witnesses(tally: Tally, variant: str, worst: dict) -> None:
             P = (Q.T @ Y) / Q.sum(0)[:, None]
         n = gibbs(Y, P, 0.05).sum(0)
         drop = float(((P[0, 1:] - P[1, 1:]) ** 2).sum())
-        bound = _r3_bound(2, float(Y[:, 1].var()), float(n.min()), variant)
+        vals = {"drop_kl": drop, "N": 2, "epsilon_tr": float(Y[:, 1].var()), "n_min": float(n.min())}
+        bound = _rhs(sts, "R3", vals)
         tol = float_tolerance(ops=64, scale=bound)
         worst["witness R3 drop / bound"] = drop / bound
-        tally.named("R3").le(drop, bound, tol, counterexample=lambda: refuted(
-            f"R3 witness: drop {drop:.6g} exceeds the bound {bound:.6g}", variant=variant))
+        record(tally, sts["R3"], vals, part="R3", tol=tol, counterexample=lambda: refuted(
+            f"R3 witness: drop {drop:.6g} exceeds the bound {bound:.6g}", variant=variant, sub_check="R3"))
         if run_all:
             tally.named("R3").le(bound, 2 * drop, tol, counterexample=lambda: refuted(
                 f"R3 witness: the bound {bound:.6g} is not approached within the factor 2 (drop {drop:.6g})"))
 
 
 def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """float64 sweeps of R2 (M-cat and M-add), R4 and R3 (EM fixed points), each bound also approached
-    by a witness family within a recorded factor (:func:`_witnesses`).  Budget of the sweeps:
-    float_tolerance(ops = 8 d^3, scale = lambda_1(C_full)).
+    """float64 sweeps of R2 (M-cat and M-add), R4 and R3 (EM fixed points): the claim's statement parts
+    evaluated on spectra and distances computed by numpy and the product (``growth_signal``,
+    ``residual_operator``, ``gibbs``); each bound also approached by a witness family within a recorded
+    factor (:func:`_witnesses`).  Budget of the sweeps: float_tolerance(ops = 8 d^3, scale =
+    lambda_1(C_full)).
 
-    Variants (negative controls), each running only the sub-checks of the bound it changes:
-    ``no_sqrt`` (R2 bounds eps only), ``kept_or_increased`` (lambda_j(C_sub) >= lambda_j(C_full)),
-    ``madd_cat_bound`` (M-add with the M-cat bound eps + sqrt(lambda_1 eps)), ``r4_half`` (half R4's
-    first bound, on the sweep), ``r4_witness_half`` (the same on the R4 witness alone), ``r3_quarter``
-    (R3 with N eps_tr / min n_k)."""
+    Variants (negative controls), each running only the sub-checks of the bound it changes, on the
+    claim's statement with that change (:func:`_statements_pruning.variant`): ``no_sqrt`` (R2 bounds
+    eps only), ``madd_cat_bound`` (M-add with the M-cat bound eps + sqrt(lambda_1 eps)), ``r4_half``
+    (half R4's first bound, on the sweep), ``r4_witness_half`` (the same on the R4 witness alone),
+    ``r3_quarter`` (R3 with N eps_tr / min n_k); ``kept_or_increased`` (lambda_j(C_sub) >=
+    lambda_j(C_full))."""
     if variant not in BOUND_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose from {BOUND_VARIANTS}")
     rng = np.random.default_rng(seed)
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
+    sts = _statements(variant)
     worst: dict[str, float] = {"Mcat": 0.0, "Madd": 0.0, "R4": 0.0, "R3": 0.0}
-    _witnesses(tally, variant, worst)
+    _witnesses(tally, variant, worst, sts)
     if tally.counterexample is not None:
         return tally.evidence(level_cap=Verdict.CONSISTENT)
     run_r2 = variant in ("statement", "no_sqrt", "kept_or_increased", "madd_cat_bound")
@@ -195,13 +221,13 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
                 break
             continue
         if variant != "madd_cat_bound":
-            bound, _ = _r2_bounds(eps, ls[0], variant)
-            tally.named("R2_Mcat").le(-float((lf - ls).min()), 0.0, tol)
-            gap = float((lf - ls).max())
-            worst["Mcat"] = max(worst["Mcat"], gap / bound if bound > 0 else 0.0)
-            tally.named("R2_Mcat").le(gap, bound, tol, counterexample=lambda: refuted(
-                f"M-cat drop {gap:.6g} exceeds the bound {bound:.6g}", variant=variant, C_full=Cf.tolist(),
-                d_sub=ds))
+            vals = {"delta_j": lf - ls, "epsilon": eps, "lambda_1": float(ls[0])}
+            record(tally, sts["R2_Mcat_lower"], vals, part="R2_Mcat_lower", tol=tol)
+            bound = _rhs(sts, "R2_Mcat", vals)
+            worst["Mcat"] = max(worst["Mcat"], float((lf - ls).max()) / bound if bound > 0 else 0.0)
+            record(tally, sts["R2_Mcat"], vals, part="R2_Mcat", tol=tol, counterexample=lambda: refuted(
+                f"M-cat drops {(lf - ls).tolist()} exceed the bound {bound:.6g}", variant=variant,
+                C_full=Cf.tolist(), d_sub=ds, sub_check="R2_Mcat"))
             if tally.counterexample is not None:
                 break
         # M-add: C_with = C + B + B^T + D on the same dimension
@@ -209,14 +235,14 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
         Cj = _psd(2 * d, rng)
         C, B, Dd = Cj[:d, :d], Cj[:d, d:], Cj[d:, d:]
         Cw = C + B + B.T + Dd
-        e2 = float(np.linalg.eigvalsh(Dd)[-1])
-        _, bound2 = _r2_bounds(e2, float(np.linalg.eigvalsh(C)[-1]), variant)
-        gap2 = float(np.abs(np.linalg.eigvalsh(Cw) - np.linalg.eigvalsh(C)).max())
-        worst["Madd"] = max(worst["Madd"], gap2 / bound2 if bound2 > 0 else 0.0)
-        tally.named("R2_Madd").le(gap2, bound2,
-                                  float_tolerance(ops=8 * (2 * d) ** 3, scale=float(np.abs(Cw).max())),
-                                  counterexample=lambda: refuted(f"M-add change {gap2:.6g} exceeds {bound2:.6g}",
-                                                                 variant=variant))
+        vals = {"change_j": np.abs(np.linalg.eigvalsh(Cw) - np.linalg.eigvalsh(C)),
+                "epsilon": float(np.linalg.eigvalsh(Dd)[-1]), "lambda_1": float(np.linalg.eigvalsh(C)[-1])}
+        bound2 = _rhs(sts, "R2_Madd", vals)
+        worst["Madd"] = max(worst["Madd"], float(vals["change_j"].max()) / bound2 if bound2 > 0 else 0.0)
+        record(tally, sts["R2_Madd"], vals, part="R2_Madd",
+                        tol=float_tolerance(ops=8 * (2 * d) ** 3, scale=float(np.abs(Cw).max())),
+                        counterexample=lambda: refuted(f"M-add change {vals['change_j'].tolist()} exceeds "
+                                                       f"{bound2:.6g}", variant=variant, sub_check="R2_Madd"))
         if tally.counterexample is not None:
             break
     if variant in ("statement", "r4_half"):
@@ -230,13 +256,10 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
             m = int(rng.integers(0, d))
             U = np.linalg.qr(rng.standard_normal((d, d)))[0][:, :m]
             h = int(rng.integers(0, H))
-            diff, b1, b2, b3 = _r4_chain(G, heads, h, U)
-            if variant == "r4_half":
-                b1 = b1 / 2
+            chain = _r4_chain(G, heads, h, U)
             tol = float_tolerance(ops=8 * d ** 3, scale=float(np.linalg.norm(G, 2) * np.linalg.norm(sum(heads), 2)))
-            worst["R4"] = max(worst["R4"], diff / b1 if b1 > 0 else 0.0)
-            for a, b in (((diff, b1),) if variant == "r4_half" else ((diff, b1), (b1, b2), (b2, b3))):
-                tally.named("R4").le(a, b, tol)
+            worst["R4"] = max(worst["R4"], chain[0] / chain[1] if chain[1] > 0 else 0.0)
+            record(tally, sts["R4"], _r4_values(chain), part="R4", tol=tol)
             if tally.counterexample is not None:
                 break
     if variant in ("statement", "r3_quarter"):
@@ -253,10 +276,11 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
             epstr = float(np.trace(np.cov(Y[:, ds:].T, bias=True).reshape(dh, dh)))
             for k in range(K):
                 for l in range(k + 1, K):
-                    drop = float(((P[k, ds:] - P[l, ds:]) ** 2).sum())
-                    bound = _r3_bound(N, epstr, min(n[k], n[l]), variant)
-                    worst["R3"] = max(worst["R3"], drop / bound)
-                    tally.named("R3").le(drop, bound, float_tolerance(ops=100, scale=bound))
+                    vals = {"drop_kl": float(((P[k, ds:] - P[l, ds:]) ** 2).sum()), "N": N, "epsilon_tr": epstr,
+                            "n_min": float(min(n[k], n[l]))}
+                    bound = _rhs(sts, "R3", vals)
+                    worst["R3"] = max(worst["R3"], vals["drop_kl"] / bound)
+                    record(tally, sts["R3"], vals, part="R3", tol=float_tolerance(ops=100, scale=bound))
     tally.details["max observed bound ratio"] = worst
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
@@ -266,6 +290,11 @@ def per_head_invariance(*, seed: int, profile: Profile, variant: str = "statemen
     every other head's final prototypes and temperature are bitwise identical.  ``variant="shared"``
     runs the same comparison for a shared dictionary on the concatenated channels (refuted: the
     remaining coordinates of the prototypes change)."""
+    from verify._statement import current_claim
+
+    # shared by ddcl.pruning.safety and ddcl.pruning.per_head: both statements have the part invariance
+    cur = current_claim()
+    st = cur[1] if cur is not None else statement_of("ddcl.pruning.per_head")
     tally = Tally(precision="float64 (bitwise)", backend="numpy", seeds=(seed,), tolerance=0.0)
     lams = [0.05, 0.3, 1.0]
     steps = profile.pick(300, 2000, 5000)
@@ -274,11 +303,12 @@ def per_head_invariance(*, seed: int, profile: Profile, variant: str = "statemen
         keep = [j for j in range(len(lams)) if j != h]
         sub = simulate_heads_states(lams, steps=steps, seed=seed, keep=keep, shared=(variant == "shared"))
         for j_sub, j in enumerate(keep):
-            same = bool(np.array_equal(full["P"][j], sub["P"][j_sub]) and full["tau"][j] == sub["tau"][j_sub])
-            tally.exact(same, level=Verdict.CONSISTENT, counterexample=lambda: refuted(
-                f"removing head {h} changed head {j}'s prototypes ({variant} dictionary)", variant=variant,
-                lams=lams, removed=h, changed=j, sub_check="invariance"))
-            if not same:
+            # observable: how many of head j's prototype entries and temperature differ bitwise
+            n_changed = int(np.sum(full["P"][j] != sub["P"][j_sub])) + int(full["tau"][j] != sub["tau"][j_sub])
+            tally.statement(st, {"n_changed": n_changed}, part="invariance", counterexample=lambda: refuted(
+                f"removing head {h} changed {n_changed} entries of head {j}'s prototypes ({variant} dictionary)",
+                variant=variant, lams=lams, removed=h, changed=j, sub_check="invariance"))
+            if n_changed:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
@@ -294,7 +324,8 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
     every j whose margin c lambda_j(C_full)/tau - 1 exceeds (c/tau)(eps + sqrt(lambda_1(C_sub) eps)),
     certified in arb (eigenvalues of C_full enclosed), the count of unstable modes of C_sub is >= j.
     ``variant="bound_halved"`` uses half the R2 bound in the margin condition; ``variant="unchanged"``
-    (without margin) claims pruning never changes the number of unstable directions."""
+    (without margin) claims pruning leaves lambda_1 of the dictionary input unchanged, decided exactly
+    (:func:`top_eigenvalue_order`; sub-check ``lambda_1``), the quantity whose drop makes the count fall."""
     from numerics.linalg import exact_spectrum
 
     rng = np.random.default_rng(seed)
@@ -325,23 +356,39 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
         tau = Fraction(str(top.mid().str(12, radius=False))) * c * Fraction(int(rng.integers(80, 100)), 100) \
             if top.mid() > 0 else Fraction(1)
         cases.append((C, keep, K, c, tau))
+    st = statement_of("ddcl.pruning.force_kept_with_margin" if with_margin else "ddcl.pruning.force_kept")
+    if with_margin and variant == "bound_halved":
+        from ._statements_pruning import variant as changed
+
+        st = changed(st, "margin_count", "scale_premise_rhs:1/2")
+    if not with_margin and variant == "statement":
+        # the refuted statement is evaluated on the pinned counterexamples only: its refutation is the
+        # statement failing there, and a negated statement is not refuted
+        cases = cases[:2]
     n_cond = 0
     for case_no, (C, keep, K, c, tau) in enumerate(cases):
         Cs = [[C[a][b] for b in keep] for a in keep]
         pruned = [i for i in range(len(C)) if i not in keep]
         inst = {"C_full": [[str(x) for x in r] for r in C], "kept": keep, "K": K, "c": c, "tau": str(tau)}
         before, after = _count_above(C, tau / c), _count_above(Cs, tau / c)
+        if not with_margin and variant == "unchanged":
+            # the control's own quantity: lambda_1 of the dictionary input, ordered exactly
+            order = top_eigenvalue_order(C, Cs)
+            tally.exact(order == 0, margin=order, counterexample=lambda: refuted(
+                f"pruning changes lambda_1 of the dictionary input (sign of the change: {order})", **inst,
+                sub_check="lambda_1"))
+            if order != 0:
+                break
+            continue
         if not with_margin:
-            ok = after == before if variant == "unchanged" else after >= before
-            tally.exact(ok, margin=after - before, counterexample=lambda: refuted(
+            obs = tally.statement(st, {"n_u_sub": after, "n_u_full": before}, part="count",
+                                  counterexample=lambda: refuted(
                 f"pruning lowers the number of unstable directions from {before} to {after}: before "
                 f"c lambda_1/tau > 1, after < 1 (collapse becomes stable)", **inst, sub_check="count"))
-            if not ok:
+            if obs.level is Verdict.REFUTED:
                 break
             continue
         with arb_precision(128):
-            import flint
-
             D = [[C[a][b] for b in pruned] for a in pruned]
             eps = exact_spectrum(D)[-1].enclosure
             lam1s = exact_spectrum(Cs)[-1].enclosure
@@ -349,23 +396,19 @@ def force_kept(*, seed: int, profile: Profile, with_margin: bool = False, varian
             # certainly ascending order (decided on exact endpoints, never through floats, which
             # underflow to 0.0 for eigenvalues below 1e-308)
             full_spec = [cl.enclosure for cl in reversed(exact_spectrum(C)) for _ in range(cl.multiplicity)]
-            factor = Fraction(1, 2) if variant == "bound_halved" else Fraction(1)
-            tq = flint.arb(flint.fmpq(tau.numerator, tau.denominator))
-            bound = (eps + (lam1s * eps).sqrt()) * (c * flint.arb(flint.fmpq(factor.numerator, factor.denominator))) / tq
+            premise = select(st, "margin_count").args[0]
             met = []
             for j, lamj in enumerate(full_spec[: len(keep)], start=1):
-                margin = c * lamj / tq - 1
-                cond = tri_gt(margin, bound)
-                if cond is not Tri.TRUE:
-                    continue
-                met.append(j)
-                n_cond += 1
-                ok = after >= j
-                tally.exact(ok, counterexample=lambda: refuted(
-                    f"mode {j} had margin {margin} > bound {bound} yet only {after} unstable modes remain",
+                vals = {"lambda_j": lamj, "epsilon": eps, "lambda_1": lam1s, "tau": tau, "c": c, "j": j,
+                        "n_u_sub": after}
+                obs = tally.statement(st, vals, part="margin_count", counterexample=lambda: refuted(
+                    f"mode {j} meets the margin condition yet only {after} unstable modes remain",
                     **inst, sub_check="margin_count"))
-                if not ok:
+                if obs.level is Verdict.REFUTED:
                     return tally.evidence()
+                if decide(premise, vals)[0] is True:  # the statement's own premise, decided in arb
+                    met.append(j)
+                    n_cond += 1
             if case_no in witnesses and 1 not in met:
                 # a pinned witness of the implication was not exercised: the check would be vacuous
                 # there (e.g. eigenvalues taken in the wrong order); undecided, never a pass

@@ -203,7 +203,8 @@ def _product_subchecks(tally: Tally, Z: Any, K: int, mode: str, tau: Fraction, C
     differentiation of the loss on the small cases):
 
     * ``collapse_is_stable(Z, K, tau, mode)`` is FALSE iff the Hessian has a negative eigenvalue,
-      UNKNOWN iff it is singular without one, TRUE otherwise;
+      UNKNOWN iff it is singular without one, TRUE otherwise; for dyadic data also on Z as a float
+      array (the a-posteriori route of numerics.aposteriori);
     * ``critical_temperature(Z, mode)`` (dyadic data only, the certified enclosure is for the data as
       floats): the Hessian at tau_lo = lower (1 - 1e-20) has a negative eigenvalue and at
       tau_hi = upper (1 + 1e-20) none and no zero one, i.e. the sign change lies in the enclosure
@@ -221,6 +222,14 @@ def _product_subchecks(tally: Tally, Z: Any, K: int, mode: str, tau: Fraction, C
         f"collapse_is_stable says {ans.name} ({claimed} constant) but the exact Hessian has {H_neg} negative "
         f"and {H_zero} zero eigenvalues", variant=variant, **inst, sub_check="product_stable"))
     if not ok or not _dyadic(Z):
+        return ok
+    ans = collapse_is_stable(np.array([[float(x) for x in z] for z in Z]), K, tau, claimed).answer
+    ok = ans is truth  # the float-array route: a-posteriori enclosures, exact inertia only if undecided
+    tally.exact(ok, counterexample=lambda: refuted(
+        f"collapse_is_stable on the data as a float array says {ans.name} ({claimed} constant) but the exact "
+        f"Hessian has {H_neg} negative and {H_zero} zero eigenvalues", variant=variant, **inst,
+        sub_check="product_stable_float"))
+    if not ok:
         return ok
     tc = critical_temperature([[float(x) for x in z] for z in Z], claimed)
     lo, hi = _exact_endpoints(tc.enclosure)  # exact: lower()/upper() at 53 bits would widen by ~1e-16

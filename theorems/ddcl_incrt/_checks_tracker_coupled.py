@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from verify import Evidence, Profile, Tally, Verdict, refuted
+from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
 
 from .incrt import tracker_step
 
@@ -78,6 +78,7 @@ def coupled_scales(*, seed: int, profile: Profile, max_scale: float = math.inf) 
     starts j = 0..n-1 (n = 2 / 5 / 10 at quick / ci / thorough; at c = 49 always starts 0..4, which hold
     the recorded stall start 4).  ``max_scale`` restricts the statement to c <= max_scale (a control:
     "below c_hi = 100 every start converges")."""
+    st = statement_of("ddcl.growth.tracker_fixed_step")
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,), tolerance=1e-6)
     if abs(gamma_star(A0) - 5 / 18) > 1e-12:
         return Evidence(Verdict.UNKNOWN, notes="gamma* of A0 is not 5/18")
@@ -95,7 +96,9 @@ def coupled_scales(*, seed: int, profile: Profile, max_scale: float = math.inf) 
                                 f"(recorded 0.824; c > c_hi = 100 must stall)")
             if s > 1e-6:
                 stalls.append(j)
-            tally.le(s, 1e-6, 0.0, counterexample=lambda: refuted(
+            if max_scale == math.inf and not (c == 120.0 and j == 0):
+                continue  # recorded only: the refuted statement is evaluated on the pinned case c = 120, start 0
+            tally.statement(st, {"sin_angle": s}, part="convergence", tol=0.0, counterexample=lambda: refuted(
                 f"the code's coupled tracker (gamma* = 5/18, eta_+ = 1/60, eta_- = 1/120) stalls at sin angle "
                 f"{s:.3f} after 2e4 steps on A = {c:g} A0 from start {j} (default_rng({j}); "
                 f"{'48 < c < c_hi = 100: stability depends on the start' if c < C_HI else 'c > c_hi = 100: unstable from every start'})",
@@ -118,6 +121,7 @@ def coupled_thresholds(*, seed: int, profile: Profile, variant: str = "statement
     claims every start stalls at c = 47; ``variant="converge_at_120"`` claims every start converges at 120."""
     if variant not in ("statement", "stall_at_47", "converge_at_120"):
         raise ValueError(f"unknown variant {variant!r}")
+    st = statement_of("ddcl.growth.tracker_coupled_thresholds")
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
     n = profile.pick(2, 5, 10)
     # c = 80 lies between the thresholds: the recorded starts 0..39 all converge there (the coupling
@@ -128,11 +132,15 @@ def coupled_thresholds(*, seed: int, profile: Profile, variant: str = "statement
         A = c * A0
         for j in range(n):
             s = coupled_run(A, j)
-            ok = (s > 1e-3) if stall_expected else (s < 1e-6)
-            tally.exact(bool(ok), level=Verdict.CONSISTENT, counterexample=lambda: refuted(
+            ce = lambda: refuted(  # noqa: E731
                 f"start {j} (default_rng({j})) on A = {c:g} A0 ends at sin angle {s:.3g} after 2e4 coupled "
                 f"steps; {'stall' if stall_expected else 'convergence'} claimed", c=c, start=j, sin_angle=s,
-                sub_check=f"c={c:g}"))
+                sub_check=f"c={c:g}")
+            if variant == "statement" or c == 80.0:
+                tally.statement(st, {f"sin_{c:g}": s}, part=f"c={c:g}", tol=0.0, counterexample=ce)
+            else:  # the control's own (false) claim at its scale: the opposite outcome
+                ok = (s > 1e-3) if stall_expected else (s < 1e-6)
+                tally.named(f"c={c:g}").exact(bool(ok), level=Verdict.CONSISTENT, counterexample=ce)
             if tally.counterexample is not None:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
         tally.details[f"c={c:g}"] = {"starts": n, "all": "stall" if stall_expected else "converge",

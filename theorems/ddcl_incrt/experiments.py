@@ -73,7 +73,7 @@ def online_grow(S: np.ndarray, theta: float, rng: np.random.Generator, iters: in
     eta_- = eta_+/2, gamma = 1/2, MCA step without the factor y), a birth when the dwell time
     T = ceil(2 log 20 / (0.5 gap/|A|_2)) has passed, R(u_+) > theta and R(u_-) < theta/2; new trackers
     drawn from ``rng`` after each birth.  Returns the grown directions (d x K) and the birth values."""
-    from .incrt import residual_operator, tracker_step
+    from .incrt import dwell_time_normalised, residual_operator, tracker_step
 
     d = S.shape[0]
     U = np.zeros((d, 0))
@@ -89,7 +89,7 @@ def online_grow(S: np.ndarray, theta: float, rng: np.random.Generator, iters: in
         nA = max(np.linalg.norm(A, 2), 1e-300)
         w = np.linalg.eigvalsh(A)
         gp = max(w[-1] - w[-2], 1e-12)
-        T = math.ceil(2 * math.log(20) / (0.5 * gp / nA))
+        T = dwell_time_normalised(0.5, gp, nA, kappa=2.0, eps=0.05)
         up, um = tracker_step(A, up, um, 0.5 / nA, 0.25 / nA, 0.5, mca_factor=False)
         up = up - U @ (U.T @ up)
         up /= np.linalg.norm(up)

@@ -23,7 +23,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from numerics.errors import InputError, InputTypeError
-from numerics.linalg import ball_spectrum, exact_spectrum, inertia
+from numerics.dyadic import exact_covariance_of_floats
+from numerics.linalg import ball_spectrum, exact_spectrum, inertia, symmetric_ball_spectrum
 from numerics.precision import Tri, arb_precision, arb_to_float, tri_positive
 
 from .dictionary import as_data, check_tau, mode_constant
@@ -306,27 +307,37 @@ def _top_eigenvalue_enclosure(C: list[list[Fraction]], bits: int) -> Any:
     """An arb ball containing lambda_max of the exact rational symmetric C (certified)."""
     import flint
 
-    with arb_precision(bits):
+    b2 = bits + 32  # the refined Gershgorin enclosure at 32 more bits is at least as tight as acb_mat.eig's
+    with arb_precision(b2):
         rows = [[flint.arb(flint.fmpq(x.numerator, x.denominator)) for x in r] for r in C]
-    try:
-        spec = ball_spectrum(rows, bits=bits)
-    except ArithmeticError:  # the Ostrowski-Gershgorin fallback failed: the exact route always works
-        spec = exact_spectrum(C, bits=bits)
+    try:  # float eigh refined (Ogita-Aishima) + Ostrowski-Gershgorin (numerics.aposteriori)
+        spec = symmetric_ball_spectrum(rows, bits=b2)
+    except ArithmeticError:
+        try:
+            spec = ball_spectrum(rows, bits=bits)
+        except ArithmeticError:  # the Ostrowski-Gershgorin fallback failed: the exact route always works
+            spec = exact_spectrum(C, bits=bits)
     # the clusters are disjoint and certainly ascending (numerics.linalg), so lambda_max lies in the
     # last one
     return spec[-1].enclosure
 
 
 def critical_temperature(data: Any, mode: str = "full", *, certified: bool = True,
-                         bits: int = 128) -> CriticalTemperature:
+                         bits: int = 128, rtol: float | None = None) -> CriticalTemperature:
     """The critical temperature ``tau_c = c lambda_1(C)`` of the collapsed state (spec §3.3).
 
     ``mode="full"`` (L_q with live assignments, c = 4) or ``"free_energy"`` / ``"stopgrad"`` (c = 2).
     C is the empirical covariance (1/N) of ``data`` (N x d, at least two rows).  With
     ``certified=True`` the result carries an arb ball containing tau_c of the *exact* covariance of
     the given data (floats read as the dyadic rationals they are, integers of any size exactly): C is
-    formed exactly (fmpq) and its top eigenvalue enclosed by ``acb_mat.eig`` with rigorous ordering
-    (numerics.linalg.ball_spectrum).  ``certified=False`` gives a float64 estimate only.
+    formed exactly (float arrays by error-free slice products, numerics.dyadic; else fmpz/fmpq) and its
+    top eigenvalue enclosed by refined float eigenvectors and Ostrowski-Gershgorin at ``bits + 32``
+    (numerics.linalg.symmetric_ball_spectrum; ``acb_mat.eig`` / exact roots as fallbacks).  ``certified=False`` gives a float64 estimate only.
+    ``rtol`` (certified only): a relative radius the caller accepts.  Float arrays are then first
+    enclosed a posteriori from floats (numerics.aposteriori.covariance_spectrum: float Gram and eigh,
+    rigorous rounding and residual bounds; radius about N d 2**-53 relative), and the exact route runs
+    only when that enclosure is wider than ``rtol`` times its lower end; ``None`` (default): always
+    the exact route (enclosure as tight as ``bits``).
     Bad input raises :class:`InputError` / :class:`InputTypeError` naming the argument.
     """
     c = mode_constant(mode)
@@ -336,6 +347,9 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
         raise InputTypeError("bits", "must be an integer number of bits", bits)
     if not 32 <= int(bits) <= 1 << 16:
         raise InputError("bits", "must lie in [32, 65536]", bits)
+    if rtol is not None and (isinstance(rtol, (bool, np.bool_)) or not isinstance(rtol, (int, float, np.number))
+                             or not 0 <= float(rtol) < 1):
+        raise InputError("rtol", "must be None or a number in [0, 1)", rtol)
     if not certified:
         Cs, e, N = _scaled_float_covariance(data)
         if N < 2:
@@ -357,7 +371,10 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
     if A is not None:  # fast exact path for float arrays: integers over a power of two
         if A.shape[0] < 2:
             raise InputError("data", "needs at least two samples (rows) to form a covariance")
-        C = _covariance_of_integers(*_float_array_integers(A))
+        fast = _aposteriori_top(A, mode, c, rtol) if rtol is not None else None
+        if fast is not None:
+            return fast
+        C = exact_covariance_of_floats(A) or _covariance_of_integers(*_float_array_integers(A))
     else:
         rows = _fractions(data)
         if len(rows) < 2:
@@ -367,6 +384,23 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
     with arb_precision(int(bits)):
         enc = top * c
     return CriticalTemperature(mode, c, enc, "arb", arb_to_float(enc), arb_to_float(top))
+
+
+def _aposteriori_top(A: np.ndarray, mode: str, c: int, rtol: float) -> CriticalTemperature | None:
+    """tau_c from the a-posteriori enclosure of lambda_max(C), if its radius is <= rtol |lower end|."""
+    import flint
+
+    from numerics.aposteriori import covariance_spectrum
+
+    cl = covariance_spectrum(A)
+    if cl is None:
+        return None
+    top = cl[-1].enclosure  # clusters certainly ascending: lambda_max lies in the last
+    with arb_precision(128):
+        if top != 0 and not top.rad() <= flint.arb(rtol) * top.lower():
+            return None  # too wide for the caller: the exact route
+        enc = c * top
+    return CriticalTemperature(mode, c, enc, "a-posteriori", arb_to_float(enc), arb_to_float(top))
 
 
 @dataclass(frozen=True)
@@ -386,6 +420,9 @@ def collapse_is_stable(data: Any, K: int, tau: Any, mode: str = "full") -> Stabi
     characteristic polynomial, numerics.linalg.inertia).  Returns ``Tri.TRUE`` (stable: tau > c
     lambda_1), ``Tri.FALSE`` (unstable: tau < c lambda_1) or ``Tri.UNKNOWN`` (degenerate: tau = c
     lambda_1 exactly, a zero Hessian eigenvalue).  K = 1 has no relative mode: always stable.
+    Float arrays are first decided a posteriori (numerics.aposteriori.covariance_spectrum: rigorous
+    enclosures of the exact C's eigenvalues from a float eigh); the exact inertia runs only when an
+    enclosure meets tau / c (so the degenerate case is always decided exactly).
     """
     if isinstance(K, (bool, np.bool_)) or not isinstance(K, (int, np.integer)):
         raise InputTypeError("K", "must be an integer >= 1", K)
@@ -396,7 +433,12 @@ def collapse_is_stable(data: Any, K: int, tau: Any, mode: str = "full") -> Stabi
     t = _exact_scalar(tau, "tau")  # exact: floats as dyadics, no rounding of huge/tiny values
     if t <= 0:
         raise InputError("tau", "the temperature must be > 0", tau)
-    C = exact_covariance(data)
+    A = _finite_float_array(data)
+    if A is not None and K > 1:
+        fast = _aposteriori_stability(A, K, t, c)
+        if fast is not None:
+            return fast
+    C = (exact_covariance_of_floats(A) if A is not None else None) or exact_covariance(data)
     d = len(C)
     M = [[t * (1 if a == b else 0) - c * C[a][b] for b in range(d)] for a in range(d)]
     inn = inertia(M)
@@ -410,6 +452,32 @@ def collapse_is_stable(data: Any, K: int, tau: Any, mode: str = "full") -> Stabi
         return Stability(Tri.FALSE, {**ev, "reason": "tau < c lambda_1: unstable relative modes"})
     if inn.zero > 0:
         return Stability(Tri.UNKNOWN, {**ev, "reason": "degenerate: tau = c lambda_1 exactly"})
+    return Stability(Tri.TRUE, {**ev, "reason": "tau > c lambda_1: strict local minimum"})
+
+
+def _aposteriori_stability(A: np.ndarray, K: int, t: Fraction, c: int) -> Stability | None:
+    """The stability verdict from a-posteriori enclosures of C's eigenvalues (numerics.aposteriori), or
+    None when an enclosure meets tau / c (then the exact inertia decides).  Every cluster certainly
+    below tau / c is a positive direction of tau I - c C, every cluster certainly above a negative one."""
+    import flint
+
+    from numerics.aposteriori import covariance_spectrum
+
+    cl = covariance_spectrum(A)
+    if cl is None:
+        return None
+    with arb_precision(128):
+        x = flint.arb(flint.fmpq(t.numerator, t.denominator)) / c  # a ball containing tau / c
+        if any(k.enclosure.overlaps(x) for k in cl):
+            return None
+        neg = sum(k.multiplicity for k in cl if k.enclosure > x)
+    d = A.shape[1]
+    ev = {"c": c, "K": K, "tau": str(t), "d": d, "inertia(tau I - c C)": (d - neg, 0, neg),
+          "method": "a-posteriori enclosures of the eigenvalues of the exact covariance C (float eigh, "
+                    "rigorous residual bounds) against tau / c",
+          "negative_hessian_eigenvalues": (K - 1) * neg, "zero_hessian_eigenvalues": 0}
+    if neg > 0:
+        return Stability(Tri.FALSE, {**ev, "reason": "tau < c lambda_1: unstable relative modes"})
     return Stability(Tri.TRUE, {**ev, "reason": "tau > c lambda_1: strict local minimum"})
 
 

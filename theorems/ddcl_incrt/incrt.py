@@ -33,6 +33,8 @@ __all__ = [
     "tracker_step",
     "realise_commutator",
     "plane_generator",
+    "dwell_time_code",
+    "dwell_time_normalised",
 ]
 
 
@@ -66,7 +68,14 @@ def asymmetry_index(M: Any) -> float:
 
 
 def growth_signal(G: Any, Ma: Any) -> np.ndarray:
-    """``S = sym(G M_a) = 1/2 (G M_a + (G M_a)^T)``; G symmetric PSD, M_a antisymmetric."""
+    """``S = sym(G M_a) = 1/2 (G M_a + (G M_a)^T)``; G symmetric PSD, M_a antisymmetric.
+
+    Two sympy matrices give the sympy matrix (same formula, exact; symbolic entries allowed)."""
+    if type(G).__module__.startswith("sympy") and type(Ma).__module__.startswith("sympy"):
+        if G.shape != Ma.shape or G.shape[0] != G.shape[1]:
+            raise InputError("Ma", f"must be square with the shape of G {G.shape}", f"shape {Ma.shape}")
+        Xs = G * Ma
+        return (Xs + Xs.T) / 2
     G, Ma = _square(G, "G"), _square(Ma, "Ma")
     if G.shape != Ma.shape:
         raise InputError("Ma", f"must have the shape of G {G.shape}", f"shape {Ma.shape}")
@@ -203,6 +212,36 @@ def tracker_step(A: np.ndarray, up: np.ndarray, um: np.ndarray, eta_p: float, et
     um = um - (um @ up) * up
     um = um / np.linalg.norm(um)
     return up, um
+
+
+def _positive(x: Any, name: str) -> float:
+    if isinstance(x, (bool, np.bool_, str, bytes)) or x is None:
+        raise InputTypeError(name, "must be a real number", x)
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise InputTypeError(name, "must be a real number", x) from None
+    if not math.isfinite(v) or v <= 0:
+        raise InputError(name, "must be finite and > 0", x)
+    return v
+
+
+def dwell_time_code(eta: float, gap: float, *, kappa: float = 2.0, eps: float = 0.05) -> int:
+    """The companion code's dwell time ``T_d = ceil(kappa ln(1/eps) / (eta Delta^2))`` (spec §2.4; the
+    code uses 1e4 when Delta < 1e-8).  Scales as c^-2 under A -> c A."""
+    eta, gap, kappa, eps = (_positive(eta, "eta"), _positive(gap, "gap"), _positive(kappa, "kappa"),
+                            _positive(eps, "eps"))
+    if gap < 1e-8:
+        return 10**4
+    return math.ceil(kappa * math.log(1 / eps) / (eta * gap**2))
+
+
+def dwell_time_normalised(eta0: float, gap: float, norm: float, *, kappa: float = 2.0, eps: float = 0.05) -> int:
+    """The scale-consistent dwell time ``T = ceil(kappa ln(1/eps) / (eta_0 Delta / |A|_2))`` for the
+    normalised step eta = eta_0/|A|_2 (spec §5.5): invariant under A -> c A."""
+    eta0, gap, norm, kappa, eps = (_positive(eta0, "eta0"), _positive(gap, "gap"), _positive(norm, "norm"),
+                                   _positive(kappa, "kappa"), _positive(eps, "eps"))
+    return math.ceil(kappa * math.log(1 / eps) / (eta0 * gap / norm))
 
 
 def plane_generator(a: Any, b: Any, m: float = 1.0) -> np.ndarray:

@@ -12,18 +12,15 @@ import random
 from fractions import Fraction
 
 from numerics.strategies import edge_case_datasets, interpolation_datasets
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted, statement_of
 
 from ._checks_exact import SOFTMAX_PINNED, describe
-from .blocks import FF, SA, Block
+from ._stmt import observe_part, observe_parts, part, syms
+from .blocks import FF, SA, Block, count_parameters
 from .construction import build_interpolator, distinguishing_points, paper_block_count, parameter_formula
-from .dataset import Dataset
+from .dataset import Dataset, hausdorff_sq
 
 F = Fraction
-
-
-def _scratch() -> Tally:
-    return Tally(precision="", backend="")
 
 
 def o_dM_constant(d, attention: str):
@@ -46,16 +43,14 @@ def block_formulas_symbolic(*, seed: int, profile: Profile) -> Evidence:
     a, b = sp.symbols("a b", integer=True, nonnegative=True)  # N = a + 1, R = N - 1 - b
     H = paper_block_count(N, M, "hardmax")
     S = paper_block_count(N, M, "softmax")
-    from .claims import _block_statement, _softmax_blocks_statement
-
-    def stated(stmt):  # the claim's own bound, on this function's symbols
-        rhs = stmt().rhs
+    def stated(claim_id: str):  # the claim's own bound (part block_bound), on this function's symbols
+        rhs = part(statement_of(claim_id), "block_bound").rhs
         return rhs.subs({sym: {"M": M, "N": N}[sym.name] for sym in rhs.free_symbols})
 
     steps = [
         # the product's count function is the bound the claims state (not a restatement of it)
-        ("paper_block_count(hardmax) is the stated 2M + 2N + 1", sp.expand(H - stated(_block_statement)) == 0),
-        ("paper_block_count(softmax) is the stated 2M + 3N", sp.expand(S - stated(_softmax_blocks_statement)) == 0),
+        ("paper_block_count(hardmax) is the stated 2M + 2N + 1", sp.expand(H - stated("interp.hardmax.blocks")) == 0),
+        ("paper_block_count(softmax) is the stated 2M + 3N", sp.expand(S - stated("interp.softmax.blocks")) == 0),
         ("softmax minus hardmax", sp.simplify(S - H - (N - 1)) == 0),
         ("m_j = 1 gives 4N + 1 (v1's O(N))", sp.simplify(H.subs(M, N) - (4 * N + 1)) == 0),
     ]
@@ -115,27 +110,27 @@ def hardmax_blocks(*, seed: int, profile: Profile, bound: str = "paper", pad: st
     positions leaves the exact output lists identical."""
     tally = Tally(precision="exact", backend="python-flint fmpq", seeds=(seed,))
 
+    st = statement_of("interp.hardmax.blocks")
+    if bound == "2M":  # the control's false bound L <= 2M in place of the statement's part
+        import sympy as sp
+
+        from verify import AllOf
+
+        L_, M_ = (part(st, "block_bound").lhs, syms(part(st, "block_bound"))["M"])
+        st = AllOf(block_bound=sp.Le(L_, 2 * M_))
+
     def body(raw) -> Observation:
         D = Dataset(*raw)
         m = build_interpolator(D, "hardmax", seed=seed)
-        lim = paper_block_count(D.N, D.M, "hardmax") if bound == "paper" else 2 * D.M
-        if m.num_blocks > lim:
-            return _scratch().exact(False, counterexample=refuted(
-                f"L = {m.num_blocks} > {lim} ({bound} bound)", L=m.num_blocks, N=D.N, M=D.M, R=m.R,
-                sub_check="block_bound"))
-        if m.R > D.N - 1 or m.width > 4 or m.num_blocks != m.R + 2 * D.M:
-            return _scratch().exact(False, counterexample=refuted(
-                "R > N-1, a width > 4, or L != R + 2M", R=m.R, width=m.width, L=m.num_blocks,
-                sub_check="structure"))
         padded = _pad_random(m, seed, bad=(pad == "nonzero_W"))
-        if padded.num_blocks != m.paper_count and pad == "identity":
-            return _scratch().exact(False, counterexample=refuted("padding missed the paper's count",
-                                                                  sub_check="padding"))
         a, b = m.evaluate_dataset(), padded.evaluate_dataset()
-        if a != b:
-            return _scratch().exact(False, counterexample=refuted(
-                "padding changed the output lists", padding=pad, sub_check="padding"))
-        return _scratch().exact(True, margin=lim - m.num_blocks)
+        n_pad = sum(x != y for x, y in zip(a, b))  # sequences whose output list the padding changed
+        obs = {"L_H": m.num_blocks, "M": D.M, "N": D.N, "R": m.R, "d'": m.width, "L_pad": padded.num_blocks,
+               "n_{pad changed}": n_pad}
+        parts = {"block_bound": obs} if bound == "2M" else {p: obs for p in
+                                                            ("block_bound", "structure", "padding", "closed_form")}
+        return observe_parts(st, parts, margin=paper_block_count(D.N, D.M, "hardmax") - m.num_blocks,
+                             padding_kind=pad, bound=bound)
 
     explore(interpolation_datasets(), body, tally, seed=seed, max_examples=profile.pick(10, 40, 300),
             examples=edge_case_datasets(), describe=describe)
@@ -165,6 +160,7 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
         return P
 
     used_mean = [0]
+    st = statement_of("interp.hardmax.params")
     if variant in (None, "per_N") and separation == "bondy":
         vals = []
         for k in range(1, profile.pick(21, 21, 41)):
@@ -187,27 +183,26 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
                 P_over_dN=[v / d for v in vals], limit=str(lim), sub_check="per_N_growth"))
             return tally.evidence()
         for k, P in enumerate(vals, start=1):
-            with tally.sub("dM_bound"):
-                tally.exact(P <= o_dM_constant(d, "hardmax") * k, margin=o_dM_constant(d, "hardmax") * k - P)
+            tally.statement(st, {"P_H": P, "d": d, "M": k}, part="dM_bound")
         tally.details["family_P"] = vals
 
     def body(raw) -> Observation:
         D = Dataset(*raw)
         m = build_interpolator(D, "hardmax", seed=seed, collapse=collapse, separation=separation)
-        P = m.num_parameters
         used_mean[0] += m.separation == "mean"
-        formula = m.parameter_formula()
-        if variant == "mean_as_bondy":
-            formula = parameter_formula(m.R, D.M, D.d, "hardmax", m.kappa, "bondy")
-        if P != formula:
-            return _scratch().exact(False, counterexample=refuted("P differs from the §3.6 formula",
-                                                                  P=P, formula=formula, separation=m.separation,
-                                                                  variant=variant, sub_check="formula"))
-        bound = (D.N - 1) * (10 * D.d + 7) + D.M * (12 * D.d + 12) + 2 * D.d + 1 + m.kappa
-        if not P <= bound <= o_dM_constant(D.d, "hardmax") * D.M:
-            return _scratch().exact(False, counterexample=refuted("P exceeds the O(dM) bound", P=P, bound=bound,
-                                                                  sub_check="dM_bound"))
-        return _scratch().exact(True, margin=o_dM_constant(D.d, "hardmax") * D.M - P)
+        P_sep = count_parameters([b for b in m.blocks if b.stage == "S"], D.d)
+        if variant == "mean_as_bondy":  # the control's costing: every separation block a Bondy round
+            P_sep = m.R * (10 * D.d + 7)
+        obs = {"P_H": m.num_parameters, "P_sep": P_sep, "M": D.M, "d": D.d, "kappa": m.kappa, "R": m.R}
+        first = observe_parts(st, {p: obs for p in ("formula", "separation", "dM_bound", "closed_form")},
+                              margin=o_dM_constant(D.d, "hardmax") * D.M - m.num_parameters,
+                              separation_used=m.separation, variant=variant)
+        if first.level is Verdict.REFUTED:
+            return first
+        # the product's count function (the model's parameter_formula) must state the same count
+        pred = observe_part(st, dict(obs, P_H=m.parameter_formula()), "formula", source="parameter_formula",
+                            separation_used=m.separation)
+        return pred if pred.level is Verdict.REFUTED else first
 
     if variant == "dense_V":
         base = ([[(F(0), F(0)), (F(1), F(0))], [(F(0), F(0)), (F(0), F(1))]],
@@ -218,12 +213,8 @@ def hardmax_params(*, seed: int, profile: Profile, variant: str | None = None,
             D = Dataset(ins, outs)
             m = build_interpolator(D, "hardmax", seed=seed)
             P = count(m, dense=True)
-            C = o_dM_constant(d, "hardmax")
-            ok = P <= C * D.M
-            tally.exact(ok, margin=C * D.M - P, counterexample=refuted(
-                f"dense-V count P = {P} > (22d+19)M = {C * D.M} at d = {d}", d=d, P=P,
-                P_over_dM=P / (d * D.M), sub_check="dM_bound"))
-            if not ok:
+            o = tally.statement(st, {"P_H": P, "d": d, "M": D.M}, part="dM_bound")
+            if o.level is Verdict.REFUTED:
                 break
         return tally.evidence()
     explore(interpolation_datasets(), body, tally, seed=seed, max_examples=profile.pick(10, 40, 300),
@@ -242,30 +233,27 @@ def softmax_blocks(*, seed: int, profile: Profile, bound: str = "paper") -> Evid
 
     tally = Tally(precision="exact counts; mpmath dps=30 outputs", backend="python-flint, mpmath", seeds=(seed,))
 
+    st = statement_of("interp.softmax.blocks")
+    if bound == "2M":  # the control's false bound L_S <= 2M in place of the statement's part
+        import sympy as sp
+
+        from verify import AllOf
+
+        st = AllOf(block_bound=sp.Le(part(st, "block_bound").lhs, 2 * syms(part(st, "block_bound"))["M"]))
+
     def body(raw) -> Observation:
         D = Dataset(*raw)
         m = build_interpolator(D, "softmax", seed=seed)
-        lim = paper_block_count(D.N, D.M, "softmax") if bound == "paper" else 2 * D.M
-        if m.num_blocks > lim:
-            return _scratch().exact(False, counterexample=refuted(
-                f"L_S = {m.num_blocks} > {lim} ({bound} bound)", L=m.num_blocks, N=D.N, M=D.M,
-                sub_check="block_bound"))
-        ok = (m.num_blocks == m.R + 2 * D.M + 1 and m.width <= 4 and m.num_parameters == m.parameter_formula()
-              and m.num_parameters <= o_dM_constant(D.d, "softmax") * D.M)
-        if not ok:
-            return _scratch().exact(False, counterexample=refuted(
-                "softmax count mismatch", L=m.num_blocks, P=m.num_parameters, formula=m.parameter_formula(),
-                sub_check="structure"))
         padded = m.pad_to_paper_count(seed=seed)
-        if padded.num_blocks != lim:
-            return _scratch().exact(False, counterexample=refuted("padding missed 2M + 3N", sub_check="padding"))
-        for tau in (F(1, 1000), F(1, 10)):
-            a = softmax_outputs(m, tau, 30)
-            b = softmax_outputs(padded, tau, 30)
-            if a != b:
-                return _scratch().exact(False, counterexample=refuted(
-                    f"identity padding changed the mpmath outputs at tau = {tau}", sub_check="padding"))
-        return _scratch().exact(True, margin=lim - m.num_blocks)
+        n_pad = 0
+        for tau in (F(1, 1000), F(1, 10)):  # mpmath outputs of the padded network, compared exactly
+            n_pad += sum(x != y for x, y in zip(softmax_outputs(m, tau, 30), softmax_outputs(padded, tau, 30)))
+        P_sep = count_parameters([b for b in m.blocks if b.stage == "S"], D.d)
+        obs = {"L_S": m.num_blocks, "M": D.M, "N": D.N, "R": m.R, "d'": m.width, "P_S": m.num_parameters,
+               "P_sep": P_sep, "d": D.d, "kappa": m.kappa, "L_pad": padded.num_blocks, "n_{pad changed}": n_pad}
+        parts = {"block_bound": obs} if bound == "2M" else {p: obs for p in ("block_bound", "structure", "padding",
+                                                                             "closed_form")}
+        return observe_parts(st, parts, margin=paper_block_count(D.N, D.M, "softmax") - m.num_blocks, bound=bound)
 
     explore(interpolation_datasets(d_max=3, N_max=3, n_max=4), body, tally, seed=seed,
             max_examples=profile.pick(4, 10, 40), examples=SOFTMAX_PINNED, describe=describe)
@@ -355,23 +343,26 @@ def length_independence(*, seed: int, profile: Profile, builder: str = "construc
                     for j, x in enumerate(D.inputs)]
             D = Dataset(D.inputs, outs)
         m = build_interpolator(D, "hardmax", seed=seed, distinguishing=E)
-        return m.num_blocks, m.num_parameters, m.interpolates()
+        dH2 = max(hausdorff_sq(o, y) for o, y in zip(m.evaluate_dataset(), D.outputs))
+        return m.num_blocks, m.num_parameters, dH2
+
+    st = statement_of("interp.length_independence")
 
     def body(raw) -> Observation:
         D = Dataset(*raw)
         E = distinguishing_points(D.inputs)
-        L0, P0, ok0 = counts(D, E)
+        L0, P0, _ = counts(D, E)
         seen = []
         for scale in (1, 2, 5, 10):
             ks = [rng.randint(0, 20) if scale == 1 else (scale - 1) * n for n in D.lengths]
             Dp = Dataset(*_extend(raw, ks, 1000))
-            L1, P1, ok1 = counts(Dp, E)
+            L1, P1, dH2 = counts(Dp, E)
             seen.append((scale, L1, P1))
-            if (L1, P1) != (L0, P0) or not ok1:
-                return _scratch().exact(False, counterexample=refuted(
-                    f"(L, P) changed from {(L0, P0)} to {(L1, P1)} when the inputs grew (scale {scale})",
-                    builder=builder, counts=seen, interpolates=ok1, sub_check="counts_unchanged"))
-        return _scratch().exact(True)
+            obs = observe_part(st, {"L(D^+)": L1, "L(D)": L0, "P(D^+)": P1, "P(D)": P0, "d_H^2(D^+)": dH2},
+                               "counts_unchanged", builder=builder, scale=scale, counts=seen)
+            if obs.level is Verdict.REFUTED:
+                return obs
+        return observe.exact(True)
 
     explore(interpolation_datasets(N_max=4, n_max=5), body, tally, seed=seed,
             max_examples=profile.pick(6, 20, 100), examples=edge_case_datasets()[:4], describe=describe)
@@ -423,11 +414,11 @@ def padded_params(*, seed: int, profile: Profile, attention: str = "hardmax", co
         m, p, P = padded_count(D)
         if p.num_blocks != paper_block_count(D.N, D.M, attention) or not all(
                 b.is_identity for b in p.blocks if b.stage == "pad"):
-            return _scratch().exact(False, counterexample=refuted(
+            return observe.exact(False, counterexample=refuted(
                 "padding did not reach the paper's count with identity blocks", L=p.num_blocks, N=D.N, M=D.M,
                 sub_check="padding"))
         bound = C(D.d) * D.M
-        return _scratch().exact(P <= bound, margin=bound - P, counterexample=refuted(
+        return observe.exact(P <= bound, margin=bound - P, counterexample=refuted(
             f"padded P = {P} > {C(D.d)} M = {bound} ({attention}, constant {constant})",
             P_padded=P, P_unpadded=m.num_parameters, L=p.num_blocks, N=D.N, M=D.M, d=D.d, R=m.R,
             sub_check="upper_bound"))
@@ -495,6 +486,7 @@ def length_profile(*, seed: int, profile: Profile, builder: str = "construction"
     from .blocks import count_parameters
 
     tally = Tally(precision="exact + sympy", backend="python-flint fmpq, sympy", seeds=(seed,))
+    st = statement_of("interp.length_independence")
     n = sp.Symbol("n", positive=True, integer=True)
     K = profile.pick(3, 5, 8)
     bases = [("edge case %d" % i, raw) for i, raw in enumerate(edge_case_datasets()[:3])]
@@ -520,15 +512,20 @@ def length_profile(*, seed: int, profile: Profile, builder: str = "construction"
                 pts["L"].append((nn, len(m.blocks)))
                 pts["P"].append((nn, count_parameters(m.blocks, m.d)))
                 pts["width"].append((nn, m.width))
+            slopes, polys = {}, {}
             for q, xy in pts.items():
-                poly = sp.expand(sp.interpolate(xy, n))
-                slope = sp.diff(poly, n)
-                tally.exact(slope == 0, counterexample=refuted(
-                    f"{label}, {att}: the observed {q} depends on the input lengths: {q}(n) = {poly} through "
-                    f"{xy} (n = sum n_j)", base=label, attention=att, quantity=q, points=xy, interpolant=str(poly),
-                    builder=builder, sub_check="length_slope"))
-                if slope != 0:
-                    return tally.evidence()
+                polys[q] = sp.expand(sp.interpolate(xy, n))
+                # the observable: the largest |coefficient| of d q/dn (0 iff q does not depend on n)
+                coeffs = sp.Poly(sp.diff(polys[q], n), n).coeffs() if sp.diff(polys[q], n) != 0 else [0]
+                slopes[q] = max(abs(sp.Rational(c)) for c in coeffs)
+            vals = {"dL/dn": Fraction(str(slopes["L"])), "dP/dn": Fraction(str(slopes["P"])),
+                    "dd'/dn": Fraction(str(slopes["width"]))}
+            o = tally.statement(st, vals, part="length_slope", counterexample=refuted(
+                f"{label}, {att}: the observed counts depend on the input lengths: "
+                + "; ".join(f"{q}(n) = {polys[q]}" for q in polys) + " (n = sum n_j)",
+                base=label, attention=att, points=pts, builder=builder, sub_check="length_slope"))
+            if o.level is Verdict.REFUTED:
+                return tally.evidence()
             profiles[f"{label}/{att}"] = {"L": pts["L"][0][1], "P": pts["P"][0][1],
                                           "n": [x for x, _ in pts["P"]]}
     tally.details.update(K=K, observed=profiles)

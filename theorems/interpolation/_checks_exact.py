@@ -22,18 +22,14 @@ from typing import Any
 
 from numerics.strategies import (NESTED_CHAIN, INVALID_KINDS, edge_case_datasets, interpolation_datasets,
                                  invalid_datasets)
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted, statement_of
 
 from .blocks import FF, Block, run_generic
 from .construction import ConstructionError, build_interpolator
-from .dataset import Dataset, DatasetError
+from ._stmt import observe_part
+from .dataset import Dataset, DatasetError, hausdorff_sq
 
 F = Fraction
-
-
-def _scratch() -> Tally:
-    """A throw-away tally used only to build one Observation (explore records it)."""
-    return Tally(precision="", backend="")
 
 
 def describe(raw: Any) -> dict[str, Any]:
@@ -60,33 +56,38 @@ def hardmax_exact(*, seed: int, profile: Profile, variant: str | None = None,
     tally = Tally(precision="exact", backend="python-flint fmpq (+ Fraction reference)", seeds=(seed,))
     stats = {"instances": 0, "max_tokens": 0, "reference_checked": 0, "max_den_bits": 0}
 
+    st = statement_of("interp.hardmax.exact")
+
     def body(raw) -> Observation:
         D = Dataset(*raw)
         try:
             model = build_interpolator(D, "hardmax", separation=separation, seed=seed, collapse=collapse,
                                        _variant=variant)
         except ConstructionError as e:
-            return _scratch().exact(False, counterexample=refuted(f"post-condition failed: {e}", variant=variant,
-                                                                  sub_check="construction"))
+            return observe.exact(False, counterexample=refuted(f"post-condition failed: {e}", variant=variant,
+                                                               sub_check="construction"))
         outs = model.evaluate_dataset()
         stats["instances"] += 1
         stats["max_tokens"] = max(stats["max_tokens"], D.num_tokens)
         stats["max_den_bits"] = max(stats["max_den_bits"], model.max_denominator_bits())
         for j, (o, y) in enumerate(zip(outs, D.outputs)):
-            if set(o) != set(y):
-                return _scratch().exact(False, counterexample=refuted(
-                    f"sequence {j}: output set differs from the targets", sequence=j, outputs=_fmt([o]),
-                    variant=variant, sub_check="outputs"))
+            # the statement's set equality, observed as the exact squared Hausdorff distance (spec §2.4)
+            obs = observe_part(st, {"d_H^2": hausdorff_sq(o, y)}, "outputs", sequence=j, outputs=_fmt([o]),
+                               variant=variant)
+            if obs.level is Verdict.REFUTED:
+                return obs
         if D.num_tokens <= 40:  # independent reference evaluator (numerics.attention, Fractions)
             stats["reference_checked"] += 1
+            differ = []
             for j, x in enumerate(D.inputs):
                 ref = run_generic(model.blocks, x, "fraction")
                 fast = [tuple(F(int(v.p), int(v.q)) if hasattr(v, "p") else F(v) for v in t) for t in outs[j]]
                 if ref != fast:
-                    return _scratch().exact(False, counterexample=refuted(
-                        f"reference and fast exact evaluators disagree on sequence {j}",
-                        reference=_fmt([ref]), fast=_fmt([fast]), sub_check="reference"))
-        return _scratch().exact(True, margin=model.gadget_margin())
+                    differ.append(j)
+            obs = observe_part(st, {"n_{ref != fast}": len(differ)}, "reference", sequences=differ)
+            if obs.level is Verdict.REFUTED:
+                return obs
+        return observe.exact(True, margin=model.gadget_margin())
 
     if variant in ("skip_separation", "no_collapse"):
         examples, n = [NESTED_CHAIN], 0
@@ -110,8 +111,29 @@ def hardmax_exact(*, seed: int, profile: Profile, variant: str | None = None,
             explore(invalid_datasets(kind), inv, tally, seed=seed, max_examples=profile.pick(3, 10, 50),
                     describe=describe)
         stats["invalid_kinds"] = list(INVALID_KINDS)
+        if separation == "bondy" and collapse == "identity":
+            _stage_figure(tally, seed)
     tally.details.update(stats)
     return tally.evidence()
+
+
+def _stage_figure(tally: Tally, seed: int) -> None:
+    """Figure data: the nested chain's token positions after each stage of the hardmax construction."""
+    from ._figures import stage_positions
+
+    model = build_interpolator(Dataset(*NESTED_CHAIN), "hardmax", seed=seed)
+    stages = stage_positions(model)
+    targets = sorted({(float(t[0]), float(t[1])) for y in model.dataset.outputs for t in y})
+    series = [{"label": label, "x": [p[0] for p in pts], "y": [p[1] for p in pts]} for label, pts in stages]
+    series.append({"label": "targets Y^j", "x": [p[0] for p in targets], "y": [p[1] for p in targets]})
+    counts = ", ".join(f"{label}: {len(pts)} distinct points" for label, pts in stages)
+    tally.figure(
+        title="Theorem H: the interpolation stages on the nested chain (d = 2, N = 4, M = 7)",
+        caption=(f"interp.hardmax.exact, check 'exact', seed {seed}: token positions (union over the four "
+                 f"sequences) of the nested chain {{0}} c {{0, e1}} c {{0, e1, e2}} c {{0, e1, e2, e1+e2}} "
+                 f"through the {model.num_blocks}-block construction (R = {model.R} separation rounds). {counts}; "
+                 f"the {len(targets)} targets are reached exactly (exact rationals, drawn as floats)."),
+        series=series, xlabel="x_1", ylabel="x_2", kind="scatter")
 
 
 #: the float64 forward-error budget of the whole network (:func:`_network_budget`) is multiplied by this
@@ -368,6 +390,7 @@ def softmax_certificate(*, seed: int, profile: Profile) -> Evidence:
     from .softmax import certify
 
     tally = Tally(precision="arb 256 bits", backend="python-flint arb", seeds=(seed,))
+    st = statement_of("interp.softmax.exact")
     taus = []
 
     def body(raw) -> Observation:
@@ -377,7 +400,8 @@ def softmax_certificate(*, seed: int, profile: Profile) -> Evidence:
         if not cert.certified:
             return Observation(Verdict.UNKNOWN)
         taus.append(cert.tau_c)
-        return Observation(Verdict.CERTIFIED, margin=cert.tau_c)
+        obs = observe_part(st, {"tau_c": F(cert.tau_c)}, "certificate")
+        return obs if obs.level is Verdict.REFUTED else Observation(obs.level, margin=cert.tau_c)
 
     explore(_softmax_instances(profile), body, tally, seed=seed, max_examples=profile.pick(0, 6, 20),
             examples=SOFTMAX_PINNED, describe=describe)
@@ -427,11 +451,12 @@ def _resnapped(model, variant: str):
 
 def softmax_grid(*, seed: int, profile: Profile, variant: str | None = None) -> Evidence:
     """High-precision exactness on the tau grid below tau_c (dps and 2 dps); tau*_grid recorded."""
-    from .softmax import certify, exact_at
+    from .softmax import certify, exact_at, exactness_tolerance, max_hausdorff_mp
 
     dps = profile.pick(50, 50, 60)
     tally = Tally(precision=f"dps={dps} and {2 * dps}", backend="mpmath", tolerance=10.0 ** -(dps - 12),
                   seeds=(seed,))
+    st = statement_of("interp.softmax.exact")
     records = []
 
     def body(raw) -> Observation:
@@ -454,11 +479,10 @@ def softmax_grid(*, seed: int, profile: Profile, variant: str | None = None) -> 
         if variant is None:
             for t in [t for t in grid if t <= F(cert.tau_c)]:
                 for p in (dps, 2 * dps):
-                    ok, dev = exact_at(model, t, p)
-                    if not ok:
-                        return Observation(Verdict.REFUTED, error=dev, counterexample=refuted(
-                            f"not exact at tau = {t} <= tau_c = {cert.tau_c} (dps {p}): d_H = {dev:.3g}",
-                            tau=str(t), dps=p, deviation=dev, sub_check="grid_exact"))
+                    obs = observe_part(st, {"d_H": max_hausdorff_mp(model, t, p), "epsilon_p": exactness_tolerance(p)},
+                                       "exact", tol=0.0, tau=str(t), tau_c=cert.tau_c, dps=p)
+                    if obs.level is Verdict.REFUTED:
+                        return obs
             if tstar is None or F(cert.tau_c) > tstar:
                 return Observation(Verdict.REFUTED, counterexample=refuted(
                     f"tau_c = {cert.tau_c} exceeds tau*_grid = {tstar}", **rec, sub_check="tau_c_vs_grid"))
@@ -490,12 +514,10 @@ def softmax_grid(*, seed: int, profile: Profile, variant: str | None = None) -> 
             t = F(cert.tau_c)
         else:
             raise ValueError(f"unknown variant {variant!r}")
-        ok, dev = exact_at(model, t, dps, blocks=blocks)
-        if ok:
-            return Observation(Verdict.CONSISTENT, error=dev)
-        return Observation(Verdict.REFUTED, error=dev, counterexample=refuted(
-            f"variant {variant}: not exact at tau = {t}: d_H = {dev:.3g}", tau=str(t), deviation=dev,
-            variant=variant, sub_check="variant_exactness"))
+        dev = max_hausdorff_mp(model, t, dps, blocks=blocks)
+        obs = observe_part(st, {"d_H": dev, "epsilon_p": exactness_tolerance(dps)}, "exact", tol=0.0,
+                           tau=str(t), variant=variant)
+        return obs if obs.level is Verdict.REFUTED else Observation(Verdict.CONSISTENT, error=float(dev))
 
     examples = SOFTMAX_PINNED if variant != "tau_infinity" else SOFTMAX_PINNED[1:]
     explore(_softmax_instances(profile), body, tally, seed=seed,

@@ -25,23 +25,20 @@ from fractions import Fraction
 from typing import Any
 
 from numerics.strategies import edge_case_datasets, interpolation_datasets
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted, statement_of
 
 from ._checks_counts import _chain, _pad_random, o_dM_constant, padded_constant
 from ._checks_exact import SOFTMAX_PINNED, describe
+from ._stmt import observe_part, observe_parts, part, record_proved, syms
 from .blocks import run_generic
 from .construction import _as_fraction as _frac
 from .construction import build_interpolator
-from .dataset import Dataset
+from .dataset import Dataset, hausdorff_sq
 
 F = Fraction
 
 #: seeds of the pinned d = 20 datasets (quick uses the first, ci two, thorough all)
 D20_SEEDS = (20, 21, 22, 23)
-
-
-def _scratch() -> Tally:
-    return Tally(precision="", backend="")
 
 
 def _ref(sub: str, description: str, **data):
@@ -87,33 +84,41 @@ def _independent_count(blocks, d: int) -> int:
     return P
 
 
-def _structure(net, D: Dataset, L_paper: int, C: int, attention: str) -> Observation | None:
-    """Block count, width, attention structure and the padded parameter bound on ``net``."""
-    L = len(net.blocks)
-    if net.num_blocks != L or L != L_paper:
-        return _scratch().exact(False, counterexample=_ref("block_count", 
-            f"{attention}: the network has {L} blocks, the theorem says exactly {L_paper}",
-            L=L, L_paper=L_paper, N=D.N, M=D.M))
-    width = max((len(b.ff.U) for b in net.blocks), default=0)
-    if width > 4 or net.width != width:
-        return _scratch().exact(False, counterexample=_ref("width", 
-            f"FF width {width} (model reports {net.width}) exceeds 4", width=width))
-    for i, b in enumerate(net.blocks):
-        A = b.sa.A
-        if A is not None and (A.dense is not None or len(A.factors) > 1):
-            return _scratch().exact(False, counterexample=_ref("attention_rank", 
-                f"block {i}: attention matrix is not alpha I + (rank <= 1)", block=i,
-                rank=None if A.dense is not None else len(A.factors)))
-    P = _independent_count(net.blocks, D.d)
-    if P != net.num_parameters:
-        return _scratch().exact(False, counterexample=_ref("param_recount", 
-            f"num_parameters {net.num_parameters} != recount {P}", P=P, reported=net.num_parameters))
-    bound = C * D.M
-    if P > bound:
-        return _scratch().exact(False, margin=bound - P, counterexample=_ref("param_bound", 
-            f"{attention}: P = {P} > {C} M = {bound} on the network with {L} blocks",
-            P=P, bound=bound, C=C, L=L, N=D.N, M=D.M, d=D.d))
-    return None
+def _structure_values(net, D: Dataset) -> dict[str, Any]:
+    """Observables of the network read off its blocks: L, the FF width d', the largest low-rank part r_A
+    of any attention matrix (d for a dense one), P (``num_parameters``) and the spec §2.5 recount."""
+    ranks = [(D.d if b.sa.A.dense is not None else len(b.sa.A.factors)) for b in net.blocks if b.sa.A is not None]
+    return {"L": len(net.blocks), "M": D.M, "N": D.N, "d": D.d, "R": net.R, "kappa": net.kappa,
+            "d'": max((len(b.ff.U) for b in net.blocks), default=0), "r_A": max(ranks, default=0),
+            "P": net.num_parameters, "P_recount": _independent_count(net.blocks, D.d)}
+
+
+def _statement(claim_id: str, attention: str, variant: str | None) -> Any:
+    """The running claim's statement; the ``unpadded_constant`` control replaces its param_bound part by
+    the unpadded constant (22d + 19 / 24d + 20) M (padding claimed free)."""
+    st = statement_of(claim_id)
+    if variant != "unpadded_constant":
+        return st
+    import sympy as sp
+
+    from verify import AllOf
+
+    rel = part(st, "param_bound")
+    v = syms(rel)
+    return AllOf(param_bound=sp.Le(rel.lhs, o_dM_constant(v["d"], attention) * v["M"]))
+
+
+_STRUCTURE_PARTS = ("block_count", "width", "attention_rank", "param_recount", "param_bound")
+
+
+def _structure(st: Any, net, D: Dataset, variant: str | None, attention: str) -> Observation:
+    """Block count, width, attention structure and the padded parameter bound on ``net``: the statement's
+    parts evaluated on the network's observables (only param_bound under ``unpadded_constant``)."""
+    vals = _structure_values(net, D)
+    parts = ("param_bound",) if variant == "unpadded_constant" else _STRUCTURE_PARTS + (
+        ("padded_closed_form",) if attention == "hardmax" else ())
+    return observe_parts(st, {p: vals for p in parts}, attention=attention, blocks=len(net.blocks), N=D.N,
+                         M=D.M, d=D.d, variant=variant)
 
 
 def _constant(d: int, attention: str, variant: str | None) -> int:
@@ -148,27 +153,29 @@ def hardmax_theorem(*, seed: int, profile: Profile, variant: str | None = None) 
     tally = Tally(precision="exact", backend="python-flint fmpq + Fraction reference", seeds=(seed,))
     stats: dict[str, Any] = {"instances": 0, "d_seen": set(), "max_P_over_dM": 0.0}
 
+    st = _statement("interp.hardmax.theorem", "hardmax", variant)
+
     def body(raw) -> Observation:
         D = Dataset(*raw)
         net = _network(D, "hardmax", seed, variant)
-        bad = _structure(net, D, 2 * D.M + 2 * D.N + 1, _constant(D.d, "hardmax", variant), "hardmax")
-        if bad is not None:
-            return bad
+        obs = _structure(st, net, D, variant, "hardmax")
+        if obs.level is Verdict.REFUTED or variant == "unpadded_constant":
+            return obs
         fast = net.evaluate_dataset()
+        dH2, differ = F(0), []
         for j, (x, y) in enumerate(zip(D.inputs, D.outputs)):
             ref = run_generic(net.blocks, x, "fraction")
-            want = {tuple(_frac(v) for v in t) for t in y}
-            if set(ref) != want:
-                return _scratch().exact(False, counterexample=_ref("exactness", 
-                    f"sequence {j}: T_0(X_j) != Y_j as sets on the {len(net.blocks)}-block network",
-                    sequence=j, outputs=[[str(v) for v in t] for t in ref], variant=variant))
+            dH2 = max(dH2, hausdorff_sq(ref, y))
             if {tuple(_frac(v) for v in t) for t in fast[j]} != set(ref):
-                return _scratch().exact(False, counterexample=_ref("evaluator_agreement", 
-                    f"sequence {j}: fast and reference exact evaluators disagree", sequence=j))
+                differ.append(j)
+        obs = observe_parts(st, {"exactness": {"d_H^2": dH2}, "evaluator_agreement": {"n_{ref != fast}": len(differ)}},
+                            blocks=len(net.blocks), variant=variant)
+        if obs.level is Verdict.REFUTED:
+            return obs
         stats["instances"] += 1
         stats["d_seen"].add(D.d)
         stats["max_P_over_dM"] = max(stats["max_P_over_dM"], net.num_parameters / (D.d * D.M))
-        return _scratch().exact(True, margin=_constant(D.d, "hardmax", variant) * D.M - net.num_parameters)
+        return observe.exact(True, margin=_constant(D.d, "hardmax", variant) * D.M - net.num_parameters)
 
     explore(interpolation_datasets(), body, tally, seed=seed,
             max_examples=profile.pick(8, 30, 150), examples=_instances(profile, "hardmax"), describe=describe)
@@ -186,7 +193,7 @@ def softmax_theorem(*, seed: int, profile: Profile, mode: str = "certificate",
     and tau_c/1000 at dps and 2 dps (tolerance 10^-(dps-12), as :func:`.softmax.exact_at`).  Variants:
     ``unpadded`` (block count), ``unpadded_constant`` ((24d + 20) M on the padded net) and
     ``tau_infinity`` (grid: exactness claimed at tau = 10^3 max |score|, near-uniform attention)."""
-    from .softmax import certify, exact_at
+    from .softmax import certify, exactness_tolerance, max_hausdorff_mp
 
     dps = profile.pick(50, 50, 60)
     if mode == "grid":
@@ -196,18 +203,21 @@ def softmax_theorem(*, seed: int, profile: Profile, mode: str = "certificate",
         tally = Tally(precision="exact + arb 256 bits", backend="python-flint", seeds=(seed,))
     taus: list[float] = []
 
+    st = _statement("interp.softmax.theorem", "softmax", variant)
+
     def body(raw) -> Observation:
         D = Dataset(*raw)
         net = _network(D, "softmax", seed, variant)
-        bad = _structure(net, D, 2 * D.M + 3 * D.N, _constant(D.d, "softmax", variant), "softmax")
-        if bad is not None:
-            return bad
+        obs = _structure(st, net, D, variant, "softmax")
+        if obs.level is Verdict.REFUTED or variant == "unpadded_constant":
+            return obs
         cert = certify(net)
-        if not cert.certified or not cert.tau_c > 0:
+        if not cert.certified:
             return Observation(Verdict.UNKNOWN)
         taus.append(cert.tau_c)
         if mode != "grid":
-            return Observation(Verdict.CERTIFIED, margin=cert.tau_c)
+            obs = observe_part(st, {"tau_c": F(cert.tau_c)}, "certificate")
+            return obs if obs.level is Verdict.REFUTED else Observation(obs.level, margin=cert.tau_c)
         if variant == "tau_infinity":
             from .softmax import _summaries
 
@@ -222,12 +232,12 @@ def softmax_theorem(*, seed: int, profile: Profile, mode: str = "certificate",
         worst = 0.0
         for t in grid:
             for p in (dps, 2 * dps):
-                ok, dev = exact_at(net, t, p)
-                worst = max(worst, dev)
-                if not ok:
-                    return Observation(Verdict.REFUTED, error=dev, counterexample=_ref("grid_exactness", 
-                        f"not exact at tau = {float(t):.4g} (dps {p}) on the {len(net.blocks)}-block network: "
-                        f"d_H = {dev:.3g}", tau=str(t), dps=p, deviation=dev, variant=variant))
+                dev = max_hausdorff_mp(net, t, p)
+                worst = max(worst, float(dev))
+                obs = observe_part(st, {"d_H": dev, "epsilon_p": exactness_tolerance(p)}, "grid_exactness",
+                                   tol=0.0, tau=str(t), dps=p, blocks=len(net.blocks), variant=variant)
+                if obs.level is Verdict.REFUTED:
+                    return obs
         return Observation(Verdict.CONSISTENT, error=worst)
 
     n = profile.pick(0, 3, 12) if variant is None else 0
@@ -294,13 +304,16 @@ def resnet_order(*, seed: int, profile: Profile, mode: str = "symbolic", variant
 
     if mode == "symbolic":
         tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
+        st = statement_of("interp.resnet.order")
         N, M, d, n, c = sp.symbols("N M d n c", positive=True)
         for kappa in (1, 4 * d):
             PT = parameter_formula(N - 1, M, d, "hardmax", kappa)
             PR = c * d * N * n
             dn = sp.diff(PT, n)
-            tally.exact(bool(dn == 0), level=Verdict.PROVED, counterexample=_ref("n_free", 
-                f"P_TF depends on n: dP/dn = {dn}"))
+            if not dn.is_number:
+                tally.exact(False, counterexample=_ref("n_free", f"P_TF depends on n: dP/dn = {dn}"))
+                return tally.evidence()
+            record_proved(tally, st, {"dP_TF/dn": Fraction(str(dn))}, "n_free", kappa=str(kappa))
             # O(d M): (22d+19)M - P_TF >= 0 for N <= M, d >= 2 (substitute M = N + k, d = 2 + e)
             k, e = sp.symbols("k e", nonnegative=True)
             gap = sp.expand(((22 * d + 19) * M - PT).subs({M: N + k, d: 2 + e}).subs(N, 1 + sp.Symbol("r", nonnegative=True)))
@@ -309,9 +322,12 @@ def resnet_order(*, seed: int, profile: Profile, mode: str = "symbolic", variant
                 f"(22d+19)M - P_TF has a negative coefficient: {gap}", kappa=str(kappa)))
             ratio = PR / PT if variant == "reversed" else PT / PR
             lim = sp.limit(ratio, n, sp.oo)
-            tally.exact(bool(lim == 0), level=Verdict.PROVED, counterexample=_ref("ratio_limit", 
-                f"lim_(n->oo) {'P_Res/P_TF' if variant == 'reversed' else 'P_TF/P_Res'} = {lim}, not 0",
-                limit=str(lim), kappa=str(kappa)))
+            if not lim.is_finite:
+                tally.exact(False, counterexample=_ref("ratio_limit",
+                    f"lim_(n->oo) {'P_Res/P_TF' if variant == 'reversed' else 'P_TF/P_Res'} = {lim}, not 0",
+                    limit=str(lim), kappa=str(kappa)))
+                return tally.evidence()
+            record_proved(tally, st, {"lim_{n->oo}P_TF/P_Res": Fraction(str(lim))}, "ratio_limit", kappa=str(kappa))
         return tally.evidence()
 
     from ._checks_counts import _extend

@@ -1,8 +1,9 @@
 """Checks of the three attention lemmas (readings of Lemmas 4.1-4.3, figure 4 panels; spec §4.7-4.9).
 
 All layers are hardmax with ``rho = 0``, ``V = I`` (``lam = 1``), evaluated exactly by
-:func:`numerics.attention.self_attention` over Fractions.  The *predictions* are computed independently
-from the lemma statements (:func:`rank_one_prediction`, ...), then compared exactly.
+:func:`numerics.attention.self_attention` over Fractions.  The checks compute observables only (outputs,
+scores, squared distances to the points a lemma names) and evaluate the claim's own statement
+(``_statements_lemmas``) on them; the lemma's case split lives in the statement.
 """
 
 from __future__ import annotations
@@ -12,20 +13,22 @@ from fractions import Fraction
 from hypothesis import strategies as st
 
 from numerics.attention import AttentionMatrix, self_attention
+from numerics.exact import dot
 from numerics.strategies import token_lists
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted, statement_of
 
+from ._stmt import observe_part
 from .construction import sph, sph_neg
 
 F = Fraction
 
 
-def _scratch() -> Tally:
-    return Tally(precision="", backend="")
-
-
-def _dot(u, v):
-    return sum((F(a) * F(b) for a, b in zip(u, v)), F(0))
+def _score(A: AttentionMatrix, q, k) -> Fraction:
+    """sc = k^T A q for A = alpha I + sum p q^T (spec §2.3): the score of query q against key k."""
+    sc = F(A.alpha) * dot(q, k)
+    for p_, q_ in A.factors:
+        sc += dot(q_, q) * dot(p_, k)
+    return sc
 
 
 def _mean(X, idx):
@@ -41,25 +44,6 @@ def _attend(X, A) -> list[tuple]:
 
 
 # -- Lemma 4.1 (reading): rank-one collapse ----------------------------------------------------------
-def rank_one_prediction(X, v, variant: str | None = None) -> list[tuple]:
-    """Token i goes to the mean of argmax v.x if v.x_i > 0, of argmin if < 0, to the sequence mean if 0.
-
-    Variants (false statements): ``all_top`` everything goes to the top; ``boundary_extreme``
-    tokens with v.x = 0 go to the top extreme."""
-    p = [_dot(v, x) for x in X]
-    top = [l for l, s in enumerate(p) if s == max(p)]
-    bot = [l for l, s in enumerate(p) if s == min(p)]
-    out = []
-    for s in p:
-        if variant == "all_top" or s > 0 or (s == 0 and variant == "boundary_extreme"):
-            out.append(_mean(X, top))
-        elif s < 0:
-            out.append(_mean(X, bot))
-        else:
-            out.append(_mean(X, range(len(X))))
-    return out
-
-
 RANK_ONE_PINNED = (
     # one token above, one below, none on v.x = 0 (refutes "everything goes to the top")
     ([(F(1),), (F(-2),)], (1,)),
@@ -74,8 +58,17 @@ RANK_ONE_PINNED = (
 )
 
 
+def _sq(u, v) -> Fraction:
+    return sum(((F(a) - F(b)) ** 2 for a, b in zip(u, v)), F(0))
+
+
 def rank_one_collapse(*, seed: int, profile: Profile, variant: str | None = None) -> Evidence:
+    """Lemma 4.1 (reading) evaluated as the claim's statement on the layer's exact outputs T_i: the
+    observables are s_i = v.x_i and |T_i - m|^2 for the three points the lemma names (means of argmax,
+    argmin, all).  Controls perturb an observable: ``all_top`` offers the argmax mean as the argmin mean,
+    ``boundary_extreme`` offers it as the sequence mean."""
     tally = Tally(precision="exact", backend="fractions (numerics.attention)", seeds=(seed,))
+    stmt = statement_of("interp.lemma.rank_one_collapse")
     reduced = [0]
 
     def body(inst) -> Observation:
@@ -86,19 +79,23 @@ def rank_one_collapse(*, seed: int, profile: Profile, variant: str | None = None
             reject()
         A = AttentionMatrix(factors=((tuple(F(c) for c in v), tuple(F(c) for c in v)),))
         got = _attend(X, A)
-        want = rank_one_prediction(X, v, variant)
-        if got != want:
-            i = next(i for i, (g, w) in enumerate(zip(got, want)) if g != w)
-            return _scratch().exact(False, counterexample=refuted(
-                f"token {i} (v.x = {_dot(v, X[i])}) goes to {_fmt([got[i]])[0]}, predicted {_fmt([want[i]])[0]}",
-                tokens=_fmt(X), v=list(v), variant=variant, sub_check="prediction"))
-        p = [_dot(v, x) for x in X]
-        if 0 not in p and p.count(max(p)) == 1 and p.count(min(p)) == 1:
-            reduced[0] += 1
-            if len(set(got)) > 2:
-                return _scratch().exact(False, counterexample=refuted("more than two distinct outputs",
-                                                                      sub_check="two_outputs"))
-        return _scratch().exact(True)
+        p = [dot(v, x) for x in X]
+        top = _mean(X, [l for l, s in enumerate(p) if s == max(p)])
+        bot = _mean(X, [l for l, s in enumerate(p) if s == min(p)])
+        mean = _mean(X, range(len(X)))
+        if variant == "all_top":
+            bot = top
+        elif variant == "boundary_extreme":
+            mean = top
+        for i, g in enumerate(got):
+            vals = {"s_i": F(p[i]), "|T_i - xbar_argmax|^2": _sq(g, top), "|T_i - xbar_argmin|^2": _sq(g, bot),
+                    "|T_i - xbar|^2": _sq(g, mean)}
+            obs = observe_part(stmt, vals, "prediction", token=i, tokens=_fmt(X), v=list(v), variant=variant)
+            if obs.level is Verdict.REFUTED:
+                return obs
+        u = int(0 not in p and p.count(max(p)) == 1 and p.count(min(p)) == 1)
+        reduced[0] += u
+        return observe_part(stmt, {"u": u, "k_out": len(set(got))}, "two_outputs", tokens=_fmt(X))
 
     @st.composite
     def inst(dr):
@@ -145,6 +142,7 @@ def box_to_corner(*, seed: int, profile: Profile, variant: str | None = None) ->
     Variants: ``closed_box`` (leader exactly at R, tokens in the closed box: refuted by a tie),
     ``include_zero`` (the token 0 admitted: it maps to the sequence mean)."""
     tally = Tally(precision="exact", backend="fractions (numerics.attention)", seeds=(seed,))
+    stmt = statement_of("interp.lemma.box_to_corner")
 
     def body(inst) -> Observation:
         R, delta, toks = inst
@@ -162,12 +160,12 @@ def box_to_corner(*, seed: int, profile: Profile, variant: str | None = None) ->
         leader = tuple(Rp for _ in range(d))
         X = toks + [leader]
         got = _attend(X, AttentionMatrix(alpha=1))
-        for i, g in enumerate(got):
-            if g != leader:
-                return _scratch().exact(False, counterexample=refuted(
-                    f"token {_fmt([X[i]])[0]} maps to {_fmt([g])[0]}, not to the leader {_fmt([leader])[0]}",
-                    R=str(R), leader=str(Rp), tokens=_fmt(X), variant=variant, sub_check="to_leader"))
-        return _scratch().exact(True, margin=float(Rp - R) if variant != "closed_box" else 0.0)
+        dist = max(_sq(g, leader) for g in got)
+        obs = observe_part(stmt, {"max_i|T_i - leader|^2": dist}, "to_leader", R=str(R), leader=str(Rp),
+                           tokens=_fmt(X), variant=variant)
+        if obs.level is Verdict.REFUTED:
+            return obs
+        return observe.exact(True, margin=float(Rp - R) if variant != "closed_box" else 0.0)
 
     @st.composite
     def inst(dr):
@@ -231,6 +229,7 @@ def sphere_fixed(*, seed: int, profile: Profile, variant: str | None = None) -> 
     extra tokens z with <s_i, z> < R^2 (inside the open ball, or in the opposite orthant).
     Variants: ``outer_point`` (z = 2 s_1 added: s_1 moves to z), ``rank_one`` (A = v v^T, k >= 3)."""
     tally = Tally(precision="exact", backend="fractions (numerics.attention)", seeds=(seed,))
+    stmt = statement_of("interp.lemma.sphere_fixed")
 
     def body(inst) -> Observation:
         k, d, R, negative, shift, extra = inst
@@ -250,22 +249,25 @@ def sphere_fixed(*, seed: int, profile: Profile, variant: str | None = None) -> 
             if len(S) < 3:
                 S = _sphere_points(max(3, k), d, R, negative, shift)
             A = AttentionMatrix(factors=((tuple(F(1) for _ in range(d)), tuple(F(1) for _ in range(d))),))
-        if any(_dot(s, s) != R * R for s in S):  # the lemma's hypothesis |s_i| = R, on the product's Sph maps
-            return _scratch().exact(False, counterexample=refuted(
+        if any(dot(s, s) != R * R for s in S):  # the lemma's hypothesis |s_i| = R, on the product's Sph maps
+            return observe.exact(False, counterexample=refuted(
                 "generator: a Sph/Sph^- point is not on the sphere of radius R", R=str(R),
-                norms2=[str(_dot(s, s)) for s in S], sub_check="generator"))
+                norms2=[str(dot(s, s)) for s in S], sub_check="generator"))
         for z in Z[: extra]:  # the hypothesis <s_i, z> < R^2
-            if any(_dot(s, z) >= R * R for s in S):
-                return _scratch().exact(False, counterexample=refuted("generator broke <s, z> < R^2",
+            if any(dot(s, z) >= R * R for s in S):
+                return observe.exact(False, counterexample=refuted("generator broke <s, z> < R^2",
                                                                       sub_check="generator"))
         X = S + Z
         got = _attend(X, A)
         for i, s in enumerate(S):
-            if got[i] != s:
-                return _scratch().exact(False, counterexample=refuted(
-                    f"sphere point {_fmt([s])[0]} moved to {_fmt([got[i]])[0]}", tokens=_fmt(X), variant=variant,
-                    sub_check="fixed"))
-        return _scratch().exact(True)
+            sc = [_score(A, s, x) for x in X]
+            other = max((c for l, c in enumerate(sc) if l != i), default=sc[i] - 1)
+            obs = observe_part(stmt, {"max_{l != i}<s_i, x_l>": other, "R^2": sc[i] if variant == "rank_one" else R * R,
+                                      "|T_i - s_i|^2": _sq(got[i], s)}, "fixed", point=_fmt([s])[0],
+                               tokens=_fmt(X), variant=variant)
+            if obs.level is Verdict.REFUTED:
+                return obs
+        return observe.exact(True)
 
     @st.composite
     def inst(dr):

@@ -17,8 +17,9 @@ from numerics.arithmetic import ArbArithmetic, MPArithmetic
 from numerics.attention import mix, softmax_weights
 from numerics.precision import Tri, arb_precision, float_tolerance, tri_positive, tolerance_for
 from numerics.strategies import attention_rows
-from verify import Evidence, Profile, Tally, Verdict, explore, refuted
-from verify import Observation, reject
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted, reject, statement_of
+
+from ._stmt import observe_part, part
 
 from .softmax_limit import deviation_bound, maximisers, row_mean, score_gap
 
@@ -156,6 +157,13 @@ def _decide_row(scores: list[Fraction], values: list[tuple[Fraction, ...]], p: t
         return tri_positive(ratio), ratio
 
 
+def _row_values(st: Any, n: int, c: int, D: Any, gap: Any, tau: Any, dev: Any, exponent_factor: int) -> dict:
+    """The statement's observables for one row at one tau.  ``exponent_factor`` (the control's rate
+    exp(-f Delta/tau)) enters as the gap the statement sees, f Delta."""
+    return {"n": n, "c": c, "D": D, "Delta": exponent_factor * gap, "tau": tau,
+            part(st, "bound").lhs.name: dev}
+
+
 def _kernel_agrees(scores: list[Fraction], tau: Fraction, bits: int) -> bool:
     """The shared kernel's weights (arb) overlap ``exp((s_l - max)/tau) / sum`` in the factored form."""
     with ArbArithmetic(bits) as ar:
@@ -164,6 +172,31 @@ def _kernel_agrees(scores: list[Fraction], tau: Fraction, bits: int) -> bool:
         e = [ar.convert((s - top) / tau).exp() for s in scores]
         z = sum(e[1:], e[0])
         return all(wl.overlaps(el / z) for wl, el in zip(w, e))
+
+
+#: the claim's statement is also evaluated directly in arb balls where exp(Delta/tau) <= e^60: the
+#: deviation is resolved there at 128 + 4.4 Delta/tau bits (raised while undecided, up to 2^14)
+STATEMENT_MAX_EXPONENT = 60
+
+
+def _statement_in_arb(st: Any, scores, values, p, C, gap, tau, exponent_factor: int) -> Observation | None:
+    """The statement's part ``bound`` on one row at one tau, evaluated on arb balls: the deviation of the
+    shared softmax kernel's output from ``p`` and D = max_l |x_l - p|.  None when still undecided at
+    2^14 bits (the log-form decision above stands)."""
+    bits = 128 + int(4.4 * float(gap / tau))
+    while bits <= 2 ** 14:
+        with ArbArithmetic(bits) as ar:
+            w = softmax_weights([ar.convert(s) for s in scores], ar.convert(tau), ar)
+            out = mix([ar.vector(v) for v in values], w, ar)
+            dev = _sqdist(out, ar.vector(p)).sqrt()
+            D = max((ar.convert(_sqdist(v, p)) for v in values), key=lambda b: b.mid()).sqrt()
+            vals = _row_values(st, len(scores), len(C), D, gap, tau, dev, exponent_factor)
+            obs = observe_part(st, vals, "bound", tau=str(tau), scores=[str(x) for x in scores],
+                               exponent_factor=exponent_factor)
+        if obs.level is not Verdict.UNKNOWN:
+            return obs
+        bits *= 4
+    return None
 
 
 def certified_bound(*, seed: int, profile: Profile, exponent_factor: int = 1,
@@ -187,6 +220,7 @@ def certified_bound(*, seed: int, profile: Profile, exponent_factor: int = 1,
                   tolerance=0.0, seeds=(seed,))
     max_bits = [0]
     smallest = [None]
+    st = statement_of("interp.softmax_to_hardmax")
 
     def body(row: tuple[list[Fraction], list[tuple[Fraction, ...]]]) -> Observation:
         scores, values = row
@@ -220,6 +254,10 @@ def certified_bound(*, seed: int, profile: Profile, exponent_factor: int = 1,
                     values=[[str(x) for x in v] for v in values],
                     log_bound_over_deviation=None if ratio is None else ratio.str(10),
                     exponent_factor=exponent_factor, limit_point=limit_point, sub_check="bound"))
+            if decision is Tri.TRUE and gap / tau <= STATEMENT_MAX_EXPONENT:
+                st_obs = _statement_in_arb(st, scores, values, p, C, gap, tau, exponent_factor)
+                if st_obs is not None and st_obs.level is Verdict.REFUTED:
+                    return st_obs
             obs = Observation(Verdict.CERTIFIED if decision is Tri.TRUE else Verdict.UNKNOWN,
                               margin=margin)
             if worst is None or obs.level.strength < worst.level.strength or (
@@ -244,6 +282,7 @@ def mp_bound(*, seed: int, profile: Profile, exponent_factor: int = 1) -> Eviden
     dps = profile.dps
     taus = [Fraction(10) ** e for e in (1, 0, -1, -2, -3, -4, -5, -6)]
     ar = MPArithmetic(dps)
+    st = statement_of("interp.softmax_to_hardmax")
     tally = Tally(precision=f"dps={dps}", backend="mpmath", tolerance=tolerance_for(dps),
                   seeds=(seed,))
 
@@ -260,12 +299,9 @@ def mp_bound(*, seed: int, profile: Profile, exponent_factor: int = 1) -> Eviden
             out = mix([ar.vector(v) for v in values], w, ar)
             dev = ar.ctx.sqrt(_sqdist(out, ar.vector(p)))
             D = ar.ctx.sqrt(max(ar.convert(_sqdist(v, p)) for v in values))
-            bound = deviation_bound(len(scores), len(C), D, ar.convert(gap), ar.convert(tau),
-                                    exp=ar.exp, exponent_factor=exponent_factor)
             tol = tolerance_for(dps, scale=max(float(D), 1.0))
-            obs = Tally(precision="", backend="").le(dev, bound, tol, counterexample=lambda: refuted(
-                f"deviation {ar.ctx.nstr(dev, 8)} > bound {ar.ctx.nstr(bound, 8)} at tau = {tau}",
-                tau=str(tau), scores=[str(s) for s in scores]))
+            vals = _row_values(st, len(scores), len(C), D, gap, tau, dev, exponent_factor)
+            obs = observe_part(st, vals, "bound", tol=tol, tau=str(tau), scores=[str(x) for x in scores])
             if obs.level is Verdict.REFUTED:
                 return obs
             worst = obs if worst is None or (obs.margin or 0) < (worst.margin or 0) else worst
@@ -294,7 +330,7 @@ def torch_agreement(*, seed: int, profile: Profile) -> Evidence:
             err = max(abs(g - float(r)) for g, r in zip(got, ref))
             tol = float_tolerance(ops=4 * n, scale=1.0)
             tally.tolerance = tol
-            obs = Tally(precision="", backend="").close(err, 0.0, tol)
+            obs = observe.close(err, 0.0, tol)
             if obs.level is Verdict.REFUTED:
                 return obs
             worst = obs

@@ -30,6 +30,7 @@ Two exact evaluators share these definitions:
 from __future__ import annotations
 
 import math
+import operator
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -252,6 +253,43 @@ class ExactState:
         self.F[i] = [_f(v) for v in t]
         self.exact_updates += 1
 
+    def _set_rows(self, a: int, rows: list[tuple[Any, ...]]) -> None:
+        """``P[a:a+len(rows)] = rows`` and their float shadows, in one batch."""
+        b = a + len(rows)
+        changed = [i for i, (t, x) in enumerate(zip(rows, self.P[a:b])) if t != x]
+        if not changed:
+            return
+        self.P[a:b] = rows
+        try:
+            self.F[a:b] = [tuple(map(float, t)) for t in rows]
+        except OverflowError:
+            self.F[a:b] = [[_f(v) for v in t] for t in rows]
+        self.exact_updates += len(changed)
+
+    # -- hooks (a subclass may keep tokens as base + a pending per-sequence translation) -----------
+    def _shadows(self, a: int = 0, b: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Float shadows of tokens a..b and an entrywise bound ``B >= |F|`` such that every exact
+        coordinate is within ``2^-49 B`` of its shadow (here ``B = |F|``, error ``<= 2^-50 |F|``)."""
+        F = self.F[a:b]
+        return F, np.abs(F)
+
+    def _token(self, i: int) -> tuple[Any, ...]:
+        return self.P[i]
+
+    def _store(self, i: int, t: tuple[Any, ...]) -> None:
+        self._set(i, t)
+
+    def _translate_sequence(self, j: int, a: int, b: int, rho: Any, lm: tuple[Any, ...]) -> None:
+        """Every token x of sequence j (tokens a..b) becomes ``rho x + lm``."""
+        X = self.P[a:b]
+        if rho == 0:
+            new = [lm] * (b - a)
+        elif rho == 1:
+            new = [tuple(map(operator.add, x, lm)) for x in X]
+        else:
+            new = [tuple(rho * v + mv for v, mv in zip(x, lm)) for x in X]
+        self._set_rows(a, new)
+
     # -- float filter helpers -----------------------------------------------------------------
     def _ffc(self, ff: FF) -> _FFCache:
         key = id(ff)
@@ -290,18 +328,18 @@ class ExactState:
         the float filter certifies ``w.x <= lo`` or (``right_zero`` and ``w.x >= hi``): there the
         group's output is exactly 0."""
         eta = to_Q(ff.eta, self.Q)
-        T = len(self.P)
+        T = self.offsets[-1]
         if ff.width == 0:
             if eta != 1:
                 for i in range(T):
                     self._set(i, tuple(eta * v for v in self.P[i]))
             return
         c = self._ffc(ff)
-        absF = np.abs(self.F)
+        F, absF = self._shadows()
         active = []
         for g in c.groups:
             with np.errstate(all="ignore"):  # inf/nan shadows mark tokens for the exact path
-                s = self.F @ g.wf
+                s = F @ g.wf
                 # + an absolute term for subnormal shadows (|x - F| <= 2^-1074 each)
                 err = ((self.d + 4) * 2 * _U) * (absF @ g.wabs) + 1e-300 * (1.0 + float(g.wabs.sum()))
                 a = s + err + 2 * _U * abs(g.lo_f) > g.lo_f
@@ -318,7 +356,7 @@ class ExactState:
             rows = np.nonzero(anyact)[0]
         Q = self.Q
         for i in rows:
-            x = self.P[i]
+            x = self._token(i)
             y = [eta * v for v in x] if eta != 1 else list(x)
             moved = eta != 1
             if c.const is not None:
@@ -340,7 +378,22 @@ class ExactState:
             if moved:
                 t = tuple(y)
                 if t != x:
-                    self._set(i, t)
+                    self._store(i, t)
+
+    def _sac(self, sa: SA) -> tuple[Any, list]:
+        """``sa.A`` with exact entries of type Q, and the float shadows of its factors (cached)."""
+        key = ("sa", id(sa))
+        c = self._cache.get(key)
+        if c is None or c[0] is not sa:
+            Q, A = self.Q, sa.A
+            if A is not None and A.dense is None:
+                A = AttentionMatrix(alpha=to_Q(A.alpha, Q), factors=tuple(
+                    (tuple(to_Q(v, Q) for v in p), tuple(to_Q(v, Q) for v in q)) for p, q in A.factors))
+            fl = [] if A is None or A.dense is not None else [
+                (np.array([_f(v) for v in p]), np.array([_f(v) for v in q])) for p, q in A.factors]
+            c = (sa, A, fl)
+            self._cache[key] = c
+        return c[1], c[2]
 
     def apply_sa(self, sa: SA) -> None:
         rho, lam = to_Q(sa.rho, self.Q), to_Q(sa.lam, self.Q)
@@ -349,20 +402,48 @@ class ExactState:
                 for i in range(len(self.P)):
                     self._set(i, tuple(rho * v for v in self.P[i]))
             return
+        A, fl = self._sac(sa)
+        win = self._top_winners(fl[0]) if (A is not None and A.dense is None and A.alpha == 0
+                                           and len(A.factors) == 1) else None
         for j in range(self.num_sequences):
             a, b = self.offsets[j], self.offsets[j + 1]
-            self._sa_sequence(sa, a, b)
+            if win is not None and win[j] >= 0:
+                m = self._token(a + int(win[j]))
+                self._translate_sequence(j, a, b, rho, m if lam == 1 else tuple(lam * mv for mv in m))
+            else:
+                self._sa_sequence(sa, a, b, j)
 
-    def _sa_sequence(self, sa: SA, a: int, b: int) -> None:
+    def _top_winners(self, pq_f: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        """Rank-one ``A = p q^T`` (alpha = 0), all sequences at once: scores ``(q.x_i)(p.x_l)``.  Where the
+        filter certifies ``q.x_i > 0`` for every query of a sequence, every row's maximisers are those of
+        ``p.x_l``; if the filter leaves one candidate key, it is every row's only winner.  Returns that
+        key's index in its sequence, or -1 (undecided: the sequence goes through :meth:`_sa_sequence`).
+        Bounds as in :meth:`apply_ff`: ``(d + 4) 2^-49 (B.|w|)`` per projection, ``B`` from :meth:`_shadows`."""
+        pf, qf = pq_f
+        F, B = self._shadows()
+        off = np.asarray(self.offsets[:-1])
+        T = self.offsets[-1]
+        c = (self.d + 4) * 2 * _U
+        with np.errstate(all="ignore"):
+            qx, px = F @ qf, F @ pf
+            eq = c * (B @ np.abs(qf)) + 1e-300 * (1.0 + float(np.abs(qf).sum()))
+            ep = c * (B @ np.abs(pf)) + 1e-300 * (1.0 + float(np.abs(pf).sum()))
+            fin = np.isfinite(qx) & np.isfinite(eq) & np.isfinite(px) & np.isfinite(ep)
+            ok = np.logical_and.reduceat(fin & (qx - eq > 0), off)
+            top = np.maximum.reduceat(np.where(fin, px - ep, -np.inf), off)
+            seq = np.repeat(np.arange(len(off)), np.diff(self.offsets))
+            cand = (px + ep >= top[seq]) | ~fin
+        count = np.add.reduceat(cand.astype(np.int64), off)
+        first = np.maximum.reduceat(np.where(cand, np.arange(T), -1), off)
+        return np.where(ok & (count == 1), first - off, -1)
+
+    def _sa_sequence(self, sa: SA, a: int, b: int, j: int = 0) -> None:
         Q = self.Q
         n = b - a
-        X = self.P[a:b]
         rho, lam = to_Q(sa.rho, Q), to_Q(sa.lam, Q)
-        A = sa.A
-        if A is not None and A.dense is None:
-            A = AttentionMatrix(alpha=to_Q(A.alpha, Q), factors=tuple(
-                (tuple(to_Q(v, Q) for v in p), tuple(to_Q(v, Q) for v in q)) for p, q in A.factors))
+        A, fl = self._sac(sa)
         if A is None or (A.dense is None and A.alpha == 0 and not A.factors):
+            X = self.P[a:b]
             # all scores are 0: uniform attention, exactly (hardmax full tie = softmax)
             mean = tuple(sum((x[k] for x in X), Q(0)) / n for k in range(self.d))
             for i, x in enumerate(X):
@@ -370,17 +451,14 @@ class ExactState:
             return
         if A.dense is not None:
             raise NotImplementedError("the fast exact evaluator handles structured A only; use run_generic")
-        Fs = self.F[a:b]
-        Fa = np.abs(Fs)
+        Fs, Fa = self._shadows(a, b)
         alpha = A.alpha
         with np.errstate(all="ignore"):  # inf/nan shadows mark rows for the exact path
             alf = abs(_f(alpha))
             S = _f(alpha) * (Fs @ Fs.T) if alpha != 0 else np.zeros((n, n))
             Sabs = alf * (Fa @ Fa.T) if alpha != 0 else np.zeros((n, n))
             proj = []
-            for p, q in A.factors:
-                pf = np.array([_f(v) for v in p])
-                qf = np.array([_f(v) for v in q])
+            for (p, q), (pf, qf) in zip(A.factors, fl):
                 qx, px = Fs @ qf, Fs @ pf
                 S = S + np.outer(qx, px)
                 Sabs = Sabs + np.outer(Fa @ np.abs(qf), Fa @ np.abs(pf))
@@ -390,6 +468,12 @@ class ExactState:
             cand = (S + err) >= top_lo[:, None]
             bad = ~(np.isfinite(S).all(axis=1) & np.isfinite(err).all(axis=1) & np.isfinite(top_lo))
         cand[bad] = True  # overflow: every key is a candidate, decided exactly
+        only = cand.any(axis=0)
+        if int(only.sum()) == 1:  # one key is every row's only candidate (e.g. top attention, c.x > 0)
+            m = self._token(a + int(np.argmax(only)))
+            self._translate_sequence(j, a, b, rho, m if lam == 1 else tuple(lam * mv for mv in m))
+            return
+        X = self.P[a:b]
         exact_proj = None
         lam_means: dict[tuple, tuple] = {}
         new = []

@@ -58,6 +58,22 @@ def as_rational(x: Any, backend: str = "flint" if HAVE_FLINT else "fraction") ->
         raise DatasetError(f"coordinate {x!r} is not an exact real number: {e}") from None
 
 
+def hausdorff_sq(P: Sequence[Sequence[Any]], Q: Sequence[Sequence[Any]]) -> Fraction:
+    """Squared Hausdorff distance (Euclidean) between two finite token sets, exact for rational tokens:
+    ``max(max_p min_q |p - q|^2, max_q min_p |p - q|^2)`` (spec §2.4); 0 iff set(P) = set(Q)."""
+    from numerics.exact import to_fraction
+
+    if not P or not Q:
+        raise InputError("P, Q", "both token sets must be non-empty", (len(P), len(Q)), has_value=True)
+    A = [tuple(to_fraction(v) for v in p) for p in P]
+    B = [tuple(to_fraction(v) for v in q) for q in Q]
+
+    def d2(u: tuple, v: tuple) -> Fraction:
+        return sum(((a - b) * (a - b) for a, b in zip(u, v, strict=True)), Fraction(0))
+
+    return max(max(min(d2(a, b) for b in B) for a in A), max(min(d2(a, b) for a in A) for b in B))
+
+
 def fmt_token(t: Sequence[Any]) -> str:
     """``(1, 1/2)`` style rendering of an exact token."""
     return "(" + ", ".join(str(v) for v in t) + ")"

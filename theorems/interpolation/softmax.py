@@ -17,7 +17,9 @@ Then every token lands on the active side of the line map within ``gamma`` of it
 the snap moves send it exactly to its target (spec §3.5).  Every step is nondecreasing in ``r`` and
 ``tau``, so ``Cert(tau_c)`` implies ``Cert(tau)`` for all ``tau <= tau_c``: one set of weights, every
 smaller temperature.  ``tau_c`` is found by bisection on ``log tau`` in floats and then **certified in
-arb ball arithmetic** (python-flint); only the certified value is returned.
+arb ball arithmetic** (python-flint); only the certified value is returned.  The recursion is written
+once (:func:`_run`) against a ``numerics.arithmetic`` context: ``FloatArithmetic`` for the search,
+``ArbArithmetic`` for the certificate.
 
 "Exact at precision p" (spec §3.7): every output within ``10^-(p-12)`` of a target and every target
 within ``10^-(p-12)`` of an output, required at ``dps`` and ``2 dps``.
@@ -26,18 +28,21 @@ within ``10^-(p-12)`` of an output, required at ``dps`` and ``2 dps``.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from numerics.arithmetic import MPArithmetic
+from numerics.arithmetic import ArbArithmetic, Arithmetic, FloatArithmetic, MPArithmetic
 from numerics.errors import InputError, InputTypeError
+from numerics.precision import Tri
 from numerics.validation import check_dps, check_int, check_positive_real
-from numerics.precision import Tri, arb_precision, tri_le, tri_positive
 
 from .blocks import ExactState, run_generic
 from .construction import InterpolatingTransformer, _as_fraction
 
-__all__ = ["Certificate", "certify", "hausdorff_mp", "exact_at", "softmax_outputs"]
+__all__ = ["Certificate", "certify", "exact_at", "exactness_tolerance", "hausdorff_mp", "max_hausdorff_mp",
+           "softmax_outputs"]
 
 
 def _sq(v: Any) -> Any:
@@ -107,97 +112,68 @@ def _summaries(model: InterpolatingTransformer) -> list[_Step]:
     return steps
 
 
-def _run(steps: list[_Step], tau: Any, line: dict, ops: Any) -> Tri:
-    """The recursion in arithmetic ``ops`` (floats or arb); returns a three-valued Cert(tau).
+def _run(steps: list[_Step], tau: Any, line: dict, ar: Arithmetic) -> Tri:
+    """The recursion, written once against the arithmetic context ``ar``; returns a three-valued Cert(tau).
 
-    ``ops = (conv, sqrt, exp, pos, le, upper_max)``; ``upper_max(a, b)`` must return an upper bound of
-    both (the plain max for floats, the larger upper endpoint for balls), so that the running worst
-    term stays rigorous.
+    ``FloatArithmetic`` drives the bisection; ``ArbArithmetic`` certifies.  Comparisons go through
+    ``ar.le`` (undecided balls or a NaN give UNKNOWN, never a pass) and the running worst term through
+    ``ar.upper`` (the exact upper endpoint of a ball), so the arb run stays rigorous.  A FALSE step ends
+    the run: FALSE & anything is FALSE.
     """
-    conv, sqrt, exp, pos, le, upper_max = ops
+    conv, sqrt, absv = ar.convert, ar.sqrt, ar.abs
     r = conv(0)
     result = Tri.TRUE
     for stp in steps:
         if stp.kind == "line":
             u2 = sum(_as_fraction(v) ** 2 for v in line["u"])
             bound = min(_as_fraction(line["gamma"]), _as_fraction(1) / 2)
-            result = result & le(sqrt(conv(u2)) * r, conv(bound))
+            result = result & ar.le(sqrt(conv(u2)) * r, conv(bound))
         elif stp.kind == "ff":
             eta, terms = stp.data
-            lip = abs(conv(eta)) + sum((sqrt(conv(a)) * sqrt(conv(b)) for a, b in terms), conv(0))
+            lip = absv(conv(eta)) + ar.fsum(sqrt(conv(a)) * sqrt(conv(b)) for a, b in terms)
             r = lip * r
         elif stp.kind == "sa_none":
-            r = abs(conv(stp.data)) * r
+            r = absv(conv(stp.data)) * r
         elif stp.kind == "sa_uniform":
             rho, lam = stp.data
-            r = (abs(conv(rho)) + abs(conv(lam))) * r
+            r = (absv(conv(rho)) + absv(conv(lam))) * r
         else:
             rho, lam, rows, B2, (alpha, fac) = stp.data
-            normA = abs(conv(alpha)) + sum((sqrt(conv(a)) * sqrt(conv(b)) for a, b in fac), conv(0))
+            normA = absv(conv(alpha)) + ar.fsum(sqrt(conv(a)) * sqrt(conv(b)) for a, b in fac)
             B = sqrt(conv(B2))
             delta = normA * (2 * B * r + r * r)
             worst = conv(0)
             for nm1, gap, D2 in rows:
                 ex = conv(gap) - 2 * delta
-                result = result & pos(ex)
-                term = conv(nm1) * exp(-ex / conv(tau)) * sqrt(conv(D2))
-                worst = upper_max(worst, term)
-            r = abs(conv(rho)) * r + abs(conv(lam)) * (r + worst)
+                result = result & ~ar.le(ex, conv(0))  # Delta_i - 2 delta > 0
+                if result is Tri.FALSE:
+                    return result
+                term = conv(nm1) * ar.exp(-ex / conv(tau)) * sqrt(conv(D2))
+                worst = max(worst, ar.upper(term))
+            r = absv(conv(rho)) * r + absv(conv(lam)) * (r + worst)
+        if result is Tri.FALSE:
+            return result
     return result
 
 
-class _OutOfFloatRange(Exception):
-    """A quantity of the recursion is beyond float64 (overflow, or a nonzero that underflows)."""
+def _fits_float(steps: list[_Step], line: dict) -> bool:
+    """Every rational input of the recursion is 0 or a normal float64 (no overflow, no silent underflow)."""
+    def ok(x: Any) -> bool:
+        f = abs(_as_fraction(x))
+        return f == 0 or Fraction(2) ** -1022 <= f <= Fraction(sys.float_info.max)
 
-
-def _float_ops():
-    def conv(x):
-        if isinstance(x, float):
-            return x
-        f = _as_fraction(x)
-        try:
-            v = float(f)
-        except OverflowError:
-            raise _OutOfFloatRange from None
-        if v == 0.0 and f != 0:
-            raise _OutOfFloatRange
-        return v
-
-    def exp(x):
-        try:
-            return math.exp(x)
-        except OverflowError:
-            return math.inf
-
-    def pos(x):
-        return Tri.TRUE if x > 0 else Tri.FALSE
-
-    def le(a, b):
-        return Tri.TRUE if a <= b else Tri.FALSE
-
-    return conv, math.sqrt, exp, pos, le, max
-
-
-def _arb_ops():
-    import flint
-
-    def conv(x):
-        if isinstance(x, flint.arb):
-            return x
-        f = _as_fraction(x)
-        return flint.arb(flint.fmpq(f.numerator, f.denominator))
-
-    def sqrt(x):
-        return x.sqrt()
-
-    def exp(x):
-        return x.exp()
-
-    def upper_max(a, b):
-        # the upper endpoint of the union: a rigorous upper bound of every point of both balls
-        return a.union(b).upper()
-
-    return conv, sqrt, exp, tri_positive, tri_le, upper_max
+    vals: list[Any] = list(line.get("u", ())) + ([line["gamma"]] if "gamma" in line else [])
+    for stp in steps:
+        if stp.kind == "ff":
+            vals += [stp.data[0]] + [v for t in stp.data[1] for v in t]
+        elif stp.kind == "sa_none":
+            vals.append(stp.data)
+        elif stp.kind == "sa_uniform":
+            vals += list(stp.data)
+        elif stp.kind == "sa_attn":
+            rho, lam, rows, B2, (alpha, fac) = stp.data
+            vals += [rho, lam, B2, alpha] + [v for t in fac for v in t] + [v for row in rows for v in row]
+    return all(ok(v) for v in vals)
 
 
 def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: int = 256) -> Certificate:
@@ -215,16 +191,15 @@ def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: in
     bits = check_int(bits, "bits", minimum=32, maximum=2**20, what="arb precision in bits")
     steps = _summaries(model)
     line = model.stats["line"]
-    fops = _float_ops()
+    in_float = _fits_float(steps, line)
 
     def fcert(t: float) -> bool:
         # the search runs in floats; a quantity beyond the float range (huge weights, tiny gaps) sends
         # it to arb at 64 bits (unbounded exponents); only the final arb run below certifies
-        try:
-            return _run(steps, t, line, fops) is Tri.TRUE
-        except _OutOfFloatRange:
-            with arb_precision(64):
-                return _run(steps, _as_fraction(t), line, _arb_ops()) is Tri.TRUE
+        if in_float:
+            return _run(steps, t, line, FloatArithmetic()) is Tri.TRUE
+        with ArbArithmetic(64) as ar:
+            return _run(steps, _as_fraction(t), line, ar) is Tri.TRUE
 
     lo, hi = math.log(1e-300), math.log(tau_max)
     if fcert(tau_max):
@@ -239,12 +214,10 @@ def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: in
             else:
                 hi = mid
         cand = math.exp(lo)
-    with arb_precision(bits):
-        aops = _arb_ops()
-
+    with ArbArithmetic(bits) as ar:
         for _ in range(40):
             tau_q = _as_fraction(float(f'{cand:.3g}'))  # a short decimal, as a rational
-            if _run(steps, tau_q, line, aops) is Tri.TRUE:
+            if _run(steps, tau_q, line, ar) is Tri.TRUE:
                 return Certificate(float(tau_q), True, "certified in arb", len(steps))
             cand *= 0.8
     return Certificate(None, False, "arb could not certify the float candidate", len(steps))
@@ -272,11 +245,22 @@ def hausdorff_mp(out: list[tuple], targets: list[tuple], ar: MPArithmetic) -> An
     return max(d1, d2)
 
 
-def exact_at(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> tuple[bool, float]:
-    """Is the softmax network exact at ``tau`` at precision ``dps`` (spec §3.7)?  Returns (ok, max d_H)."""
+def exactness_tolerance(dps: int) -> Any:
+    """``10^-(dps-12)``: "exact at precision p" means every output within it of a target and every target
+    within it of an output (spec §3.7), as an mpf at ``dps`` digits."""
     dps = check_dps(dps, minimum=13)  # the tolerance 10^-(dps-12) must be < 1
+    return MPArithmetic(dps).ctx.mpf(10) ** (-(dps - 12))
+
+
+def max_hausdorff_mp(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> Any:
+    """max_j d_H(T_tau(X^j), Y^j) in mpmath at ``dps`` digits (an mpf)."""
+    dps = check_dps(dps, minimum=13)
     ar = MPArithmetic(dps)
     outs = softmax_outputs(model, tau, dps, blocks=blocks)
-    worst = max(hausdorff_mp(o, y, ar) for o, y in zip(outs, model.dataset.outputs))
-    tol = ar.ctx.mpf(10) ** (-(dps - 12))
-    return bool(worst <= tol), float(worst)
+    return max(hausdorff_mp(o, y, ar) for o, y in zip(outs, model.dataset.outputs))
+
+
+def exact_at(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> tuple[bool, float]:
+    """Is the softmax network exact at ``tau`` at precision ``dps`` (spec §3.7)?  Returns (ok, max d_H)."""
+    worst = max_hausdorff_mp(model, tau, dps, blocks=blocks)
+    return bool(worst <= exactness_tolerance(dps)), float(worst)

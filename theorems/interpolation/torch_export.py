@@ -16,14 +16,16 @@ Each block is FF then SA with the exact weights rounded once to float64:
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
 from numerics.errors import InputError, InputTypeError
+from numerics.exact import _as_fraction
 from numerics.validation import check_positive_real
 
-from .construction import InterpolatingTransformer, _as_fraction
+if TYPE_CHECKING:  # the model imports this module lazily (to_torch); no import back at run time
+    from .network import InterpolatingTransformer
 
 __all__ = ["TorchInterpolator", "pad_batch"]
 
@@ -59,7 +61,7 @@ def _t(rows: Any, shape: tuple[int, ...]) -> torch.Tensor:
 
 
 class TorchInterpolator(torch.nn.Module):
-    def __init__(self, model: InterpolatingTransformer, *, tau: float | None = None):
+    def __init__(self, model: "InterpolatingTransformer", *, tau: float | None = None):
         super().__init__()
         if tau is not None:
             tau = _float_tau(tau)
@@ -88,12 +90,33 @@ class TorchInterpolator(torch.nn.Module):
                     self.register_buffer(f"Q{bi}", _t([q for _, q in A.factors], (r, d)))
             self.blocks_meta.append(meta)
 
+    def _user_attention(self, bi: int, m: dict[str, Any], X: torch.Tensor, mask: torch.Tensor, tau: float,
+                        layer: Any) -> torch.Tensor:
+        A = _score_matrix(self, bi, m)
+        V = torch.eye(self.d, dtype=torch.float64)
+        out = torch.zeros_like(X)
+        for b in range(X.shape[0]):
+            n = int(mask[b].sum())
+            Xb = X[b, :n]
+            Y = layer(Xb, A.to(Xb.dtype), V.to(Xb.dtype), tau)
+            if not isinstance(Y, torch.Tensor) or tuple(Y.shape) != tuple(Xb.shape):
+                raise InputError("attention_layer", f"must return a tensor of shape {tuple(Xb.shape)} "
+                                 "(the attention output for the sequence)",
+                                 getattr(Y, "shape", type(Y).__name__), has_value=True)
+            out[b, :n] = Y.to(X.dtype)
+        return out
+
     @property
     def num_blocks(self) -> int:
         return len(self.blocks_meta)
 
     def forward(self, X: torch.Tensor, mask: torch.Tensor | None = None, *, tau: float | None = None,
-                kernel: str | None = None) -> torch.Tensor:
+                kernel: str | None = None, attention_layer: Any = None) -> torch.Tensor:
+        """The network on a batch; ``attention_layer`` (a user's self-attention sublayer ``(X, A, V,
+        tau) -> softmax(X A X^T / tau) X V^T`` on one sequence, or with ``tau=None`` the tie-averaging
+        hardmax, :class:`.models.AttentionSublayer`) replaces the built-in attention of every block,
+        with the block's score matrix ``A`` and value matrix ``V = I`` loaded into it
+        (``theorems.interpolation.models``)."""
         kernel = kernel or self.attention
         if kernel not in ("hardmax", "softmax"):
             raise InputError("kernel", "must be 'hardmax' or 'softmax'", kernel, has_value=True)
@@ -143,6 +166,10 @@ class TorchInterpolator(torch.nn.Module):
                 mean = (X * mask[:, :, None]).sum(dim=1, keepdim=True) / cnt
                 X = m["rho"] * X + m["lam"] * mean.expand_as(X)
                 continue
+            if attention_layer is not None:  # tau is None for hardmax
+                X = m["rho"] * X + m["lam"] * self._user_attention(
+                    bi, m, X, mask, tau if kernel == "softmax" else None, attention_layer)
+                continue
             S = torch.zeros(X.shape[0], X.shape[1], X.shape[1], dtype=X.dtype)
             if m["alpha"]:
                 S = S + m["alpha"] * (X @ X.transpose(1, 2))
@@ -166,6 +193,14 @@ class TorchInterpolator(torch.nn.Module):
             raise InputError("X", "the float64 forward overflowed on these tokens (too large for float64); "
                              "evaluate them exactly with the InterpolatingTransformer itself")
         return X[0] if single else X
+
+
+def _score_matrix(tm: TorchInterpolator, bi: int, m: dict[str, Any]) -> torch.Tensor:
+    """The block's score matrix A (d x d) with S = X A X^T: alpha I + sum_r q_r p_r^T."""
+    A = m.get("alpha", 0.0) * torch.eye(tm.d, dtype=torch.float64)
+    if m.get("rank"):
+        A = A + getattr(tm, f"Q{bi}").T @ getattr(tm, f"P{bi}")
+    return A
 
 
 def pad_batch(sequences: list[list[tuple]]) -> tuple[torch.Tensor, torch.Tensor]:

@@ -101,3 +101,31 @@ def test_bad_inputs_are_named():
         arithmetic("float32")
     with pytest.raises(RuntimeError, match="with"):
         ArbArithmetic(64).convert(1)
+
+
+def test_taylor_oracle_matches_closed_form_at_30_digits():
+    from numerics.flows import taylor_mp
+    from numerics.precision import mp_context
+
+    ctx = mp_context(30)
+    y = taylor_mp(lambda v: [v[1], -v[0]], [0, 1], 2, ctx)  # y = sin t
+    assert abs(y[0] - ctx.sin(2)) < ctx.mpf(10) ** -28
+    import pytest
+
+    with pytest.raises(ValueError, match="finite time"):
+        taylor_mp(lambda v: v, [1], -1, ctx)
+
+
+def test_markov_stationary_law_by_flint_solve_is_exact():
+    from fractions import Fraction
+
+    from numerics.markov import _solve_exact
+
+    P = [[Fraction(1, 2), Fraction(1, 2), 0], [Fraction(1, 3), 0, Fraction(2, 3)], [0, Fraction(1, 4), Fraction(3, 4)]]
+    pi = _solve_exact(P)
+    assert sum(pi) == 1
+    assert all(sum(pi[i] * P[i][j] for i in range(3)) == pi[j] for j in range(3))
+    import pytest
+
+    with pytest.raises(ValueError, match="not unique"):
+        _solve_exact([[1, 0], [0, 1]])

@@ -42,6 +42,19 @@ def test_sympy_to_arb_keeps_rationals_exact():
         krawczyk([x], [x, y], [0, 0], "1e-3")
 
 
+def test_sympy_to_arb_complex_balls_principal_branch():
+    # casus irreducibilis: a real root of x^3 - 3x + 1 written with complex cube roots
+    roots = sp.solve(x**3 - 3 * x + 1, x)
+    with arb_precision(128):
+        for r in roots:
+            z = sympy_to_arb(r, {}, complex_balls=True)
+            assert z.imag.contains(0) and abs(float(z.real.mid()) ** 3 - 3 * float(z.real.mid()) + 1) < 1e-12
+        i = sympy_to_arb(sp.I**2, {}, complex_balls=True)
+        assert i.real.overlaps(to_arb(-1)) and i.imag.contains(0)
+        with pytest.raises(TypeError):
+            sympy_to_arb(sp.I, {})
+
+
 def test_krawczyk_fn_with_forward_mode_interval_jacobian():
     from numerics.krawczyk import krawczyk_fn
 

@@ -132,3 +132,45 @@ def test_spot_checked_step_records_its_level():
     d2 = verify.Derivation(verify.Step("start", sp.gamma(x + 1) / sp.gamma(x)), verify.Step("rec", x))
     ev2 = verify.check_derivation(d2)
     assert ev2.level in (Verdict.PROVED, Verdict.UNKNOWN, Verdict.CONSISTENT)
+
+
+def test_conclusion_needs_both_sides_or_an_observable():
+    x = sp.Symbol("x", positive=True)
+    obs = sp.Symbol("q", positive=True)
+    chain = verify.Derivation(verify.Step("start", x**2 + 1), verify.Step("bound", x**2 + 2, relation="<="),
+                              concludes=True)
+    assert verify.check_derivation(chain, sp.Le(obs, x**2 + 2)).level is Verdict.PROVED
+    # the bound side altered: the chain's end is no longer the statement's bound
+    bad = verify.check_derivation(chain, sp.Le(obs, x**2 + 3))
+    assert bad.level is Verdict.REFUTED and bad.details["steps"][-1]["status"] == "REFUTED"
+    # both sides formulas: one matching end is not enough
+    y = sp.Symbol("y", positive=True)
+    assert verify.check_derivation(chain, sp.Le(x**2 + 1, 2 * y)).level is Verdict.REFUTED
+
+
+def test_numpy_arrays_are_evaluated_elementwise():
+    import numpy as np
+
+    ok = _t().statement(sp.Eq(a, 2 * b), {"a": np.array([2.0, 4.0]), "b": np.array([1.0, 2.0])}, tol=1e-12)
+    bad = _t().statement(sp.Eq(a, 2 * b), {"a": np.array([2.0, 4.1]), "b": np.array([1.0, 2.0])}, tol=1e-12)
+    assert ok.level is Verdict.CONSISTENT and bad.level is Verdict.REFUTED
+
+
+def test_a_step_losing_symbols_is_refuted_not_unknown():
+    x, y = sp.symbols("x y", positive=True)
+    d = verify.Derivation(verify.Step("start", x * y + x), verify.Step("wrong", x))
+    ev = verify.check_derivation(d)
+    assert ev.level is Verdict.REFUTED and ev.details["steps"][1]["status"] == "REFUTED"
+
+
+def test_strict_steps_are_decided_symbolically():
+    x = sp.Symbol("x", positive=True)
+    ev = verify.check_derivation(verify.Derivation(verify.Step("a", x), verify.Step("b", x + 1, relation="<")))
+    assert ev.level is Verdict.PROVED
+    ev = verify.check_derivation(verify.Derivation(verify.Step("a", x), verify.Step("b", x, relation="<")))
+    assert ev.level is Verdict.REFUTED
+
+
+def test_observe_statement_is_public():
+    obs = observe.statement(sp.Eq(a, b), {"a": Fraction(1), "b": Fraction(1)})
+    assert obs.level is Verdict.CERTIFIED

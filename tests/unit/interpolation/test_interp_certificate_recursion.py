@@ -19,6 +19,7 @@ from fractions import Fraction
 
 import pytest
 
+from numerics.arithmetic import ArbArithmetic, FloatArithmetic
 from numerics.precision import Tri
 from theorems.interpolation import softmax as sm
 
@@ -38,13 +39,35 @@ def test_thresholds_are_apart() -> None:
     assert TAU_STAR == pytest.approx(0.669887, rel=1e-5) and TAU_HALVED > 1.4 * TAU_STAR
 
 
-@pytest.mark.parametrize("ops", ["float", "arb"])
-def test_delta_threshold(ops: str) -> None:
-    o = sm._float_ops() if ops == "float" else sm._arb_ops()
-    conv = float if ops == "float" else Fraction
-    below = sm._run(_steps(), conv(TAU_STAR * (1 - 1e-6)), {}, o)
-    above = sm._run(_steps(), conv(TAU_STAR * (1 + 1e-6)), {}, o)
-    between = sm._run(_steps(), conv((TAU_STAR + TAU_HALVED) / 2), {}, o)
+def _thresholds(ar) -> tuple[Tri, Tri, Tri]:
+    conv = float if isinstance(ar, FloatArithmetic) else Fraction
+    return tuple(sm._run(_steps(), conv(t), {}, ar)
+                 for t in (TAU_STAR * (1 - 1e-6), TAU_STAR * (1 + 1e-6), (TAU_STAR + TAU_HALVED) / 2))
+
+
+@pytest.mark.parametrize("arith", ["float", "arb"])
+def test_delta_threshold(arith: str) -> None:
+    """One kernel, two numerics.arithmetic contexts: floats (the search) and arb balls (the certificate)."""
+    if arith == "float":
+        below, above, between = _thresholds(FloatArithmetic())
+    else:
+        with ArbArithmetic(128) as ar:
+            below, above, between = _thresholds(ar)
     assert below is Tri.TRUE
     assert above is Tri.FALSE
     assert between is Tri.FALSE  # a halved delta would certify here
+
+
+def test_undecided_ball_is_not_certified() -> None:
+    """At 8 bits the enclosures at the threshold straddle it: the arb run says UNKNOWN, never TRUE."""
+    with ArbArithmetic(8) as ar:
+        out = sm._run(_steps(), Fraction(TAU_STAR), {}, ar)
+    assert out is not Tri.TRUE
+
+
+def test_out_of_float_range_goes_to_arb() -> None:
+    """A gap below the normal float range is not flushed to 0 in the float search."""
+    tiny = Fraction(1, 2**1100)
+    one = Fraction(1)
+    steps = [sm._Step("sa_attn", (0, one, [(1, tiny, one)], one, (0, [(one, one)])))]
+    assert not sm._fits_float(steps, {}) and sm._fits_float(_steps(), {})

@@ -1,0 +1,155 @@
+"""Every benchmark in one command, each as a ratio against its goal (issue 14, item 5).
+
+    python -m benchmarks [--only PATTERN] [--quick] [--json PATH]
+
+Each entry runs one benchmark of a paper's folder (its timings are ratios to a baseline measured in the
+same process and run, so they mean the same on any machine) and reports ``value`` against ``goal``:
+``kind = "max"`` (value must stay <= goal, e.g. certified/float cost) or ``"min"`` (value must stay >=
+goal, e.g. a speed-up); entries without a stated goal are reported as ``info`` (regressions still show
+as numbers).  ``vs goal`` is value/goal for "max" and goal/value for "min": <= 1 means met,
+so a regression shows as a number above 1.  ``--only`` takes fnmatch patterns (comma separated) on the
+entry names; ``--quick`` runs tiny sizes (a smoke run: the figures are noisy, the goals are for the
+full sizes); ``--json`` writes every entry, the machine load (``os.getloadavg``) and the raw results.
+The engine benchmarks (``benchmarks/engine``) run the claim catalogue and stay separate commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+@dataclass
+class Entry:
+    name: str
+    value: float
+    goal: float | None  # None: reported for regressions, no stated goal
+    kind: str  # "max": value <= goal is met; "min": value >= goal is met
+    unit: str = "x"
+
+    @property
+    def vs_goal(self) -> float:
+        if self.goal is None:
+            return float("nan")
+        if self.kind == "max":
+            return self.value / self.goal
+        return self.goal / self.value if self.value else float("inf")
+
+
+def _ddcl(quick: bool) -> tuple[list[Entry], Any]:
+    from benchmarks.ddcl_incrt.bench_critical_temperature import measure
+
+    r = measure(datasets=4 if quick else 100, planted_steps=0 if quick else 300)
+    out = [Entry("ddcl.critical_temperature.aposteriori/float", r["certified_aposteriori_ratio"], 3.0, "max"),
+           Entry("ddcl.critical_temperature.exact/float", r["certified_exact_ratio"], None, "max")]
+    if "stability_ratio" in r:
+        out.append(Entry("ddcl.collapse_is_stable/float", r["stability_ratio"], 3.0, "max"))
+    if "planted_ratio" in r:
+        out.append(Entry("ddcl.planted.coupled/attention", r["planted_ratio"], None, "max"))
+    return out, r
+
+
+def _focus_saddle(quick: bool) -> tuple[list[Entry], Any]:
+    from benchmarks.focus_dilution.bench_flows import bench_certified
+
+    rows = bench_certified(2 if quick else 20)
+    (_, t_f, _), (_, t_c, _) = rows
+    return [Entry("focus.saddle.certified/float", t_c / t_f, 3.0, "max")], {"float_s": t_f, "certified_s": t_c}
+
+
+def _focus_sweep(quick: bool) -> tuple[list[Entry], Any]:
+    from benchmarks.focus_dilution.bench_flows import bench_sweep
+
+    rows = bench_sweep(16 if quick else 256, 2 if quick else 16)
+    return [Entry("focus.sweep.rk4_speedup_vs_lsoda", rows[-1][2], 10.0, "min")], rows
+
+
+def _focus_flow(quick: bool) -> tuple[list[Entry], Any]:
+    from benchmarks.focus_dilution.bench_flows import bench_full_flow
+
+    rows = bench_full_flow()
+    return [Entry("focus.e1_full_flow_cpu_s", rows[0][1], 10.0, "max", "s")], rows
+
+
+def _interpolation(quick: bool) -> tuple[list[Entry], Any]:
+    from benchmarks.interpolation.bench_construction import main as construction
+
+    r = construction(["--quick"] if quick else [])
+    if "target" in r:
+        t = r["target"]
+        return [Entry("interpolation.n200.build+verify_s", t["build_s"] + t["exact_s"], 120.0, "max", "s"),
+                Entry("interpolation.n200.exact/float", t["exact/float"], 20.0, "max")], r
+    rows = r["N (n<=8, d=8)"]["rows"]
+    return [Entry("interpolation.largest_quick.exact/float", rows[-1]["exact/float"], 20.0, "max")], r
+
+
+#: name -> runner; a runner returns its entries and its raw results
+SUITES: dict[str, Callable[[bool], tuple[list[Entry], Any]]] = {
+    "ddcl.critical_temperature": _ddcl,
+    "focus.saddle": _focus_saddle,
+    "focus.sweep": _focus_sweep,
+    "focus.full_flow": _focus_flow,
+    "interpolation.construction": _interpolation,
+}
+
+
+def selected(only: str | None) -> list[str]:
+    """The suite names matching any of the comma-separated fnmatch patterns (all when None)."""
+    if not only:
+        return list(SUITES)
+    pats = [p.strip() for p in only.split(",") if p.strip()]
+    return [s for s in SUITES if any(fnmatch.fnmatch(s, p) or p in s for p in pats)]
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", default=None, help="fnmatch patterns (comma separated) on the suite names")
+    ap.add_argument("--quick", action="store_true", help="tiny sizes (smoke run)")
+    ap.add_argument("--json", default=None, help="write the results as JSON to this path")
+    ap.add_argument("--list", action="store_true", help="list the suites and exit")
+    args = ap.parse_args(argv)
+    names = selected(args.only)
+    if args.list:
+        print("\n".join(names))
+        return {"suites": names}
+    if not names:
+        ap.error(f"no benchmark matches {args.only!r}; suites: {', '.join(SUITES)}")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # effective only before numpy's first import
+    load0 = os.getloadavg()
+    entries: list[Entry] = []
+    raw: dict[str, Any] = {}
+    secs: dict[str, float] = {}
+    for name in names:
+        print(f"\n==== {name} ====", flush=True)
+        t0 = time.perf_counter()
+        got, raw[name] = SUITES[name](args.quick)
+        secs[name] = time.perf_counter() - t0
+        entries.extend(got)
+    load1 = os.getloadavg()
+    print(f"\n{'benchmark':<46} {'value':>10} {'goal':>8} {'vs goal':>8}  status   (load {load0[0]:.1f} -> {load1[0]:.1f})")
+    for e in entries:
+        op = "<=" if e.kind == "max" else ">="
+        goal = f"{op}{e.goal:>6g}{e.unit}" if e.goal is not None else f"{'-':>9}"
+        status = "info" if e.goal is None else ("met" if e.vs_goal <= 1 else "MISSED")
+        print(f"{e.name:<46} {e.value:>9.3g}{e.unit} {goal} {e.vs_goal:>8.2f}  {status}")
+    out = {"quick": args.quick, "load_before": load0, "load_after": load1, "seconds": secs,
+           "entries": [{**asdict(e), "vs_goal": None if e.goal is None else e.vs_goal,
+                        "met": None if e.goal is None else e.vs_goal <= 1} for e in entries], "raw": raw}
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1, default=str))
+    return out
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Check your own one-layer transformer on Markov data against the focus-dilution theory.
+
+Your model satisfies ``theorems.focus_dilution.models.OneLayerTransformer`` with one method,
+``population_loss(pi, P, W0, W1, WQ, WK)``: its population loss on the chain ``(pi, P)`` when its weights
+are the paper's parameters -- embedding ``W0`` (d x m), unembedding ``W1`` (m x d), query and key maps
+``WQ``, ``WK`` (m x m_k).  The check takes the Hessian of your loss at the saddle theta_c^1 with
+``torch.func.hessian`` and evaluates ``focus.stage2.saddle_eigenstructure`` on it::
+
+    python examples/focus_user_transformer.py
+    verify run focus.stage2.saddle_eigenstructure --model examples.focus_user_transformer:MyTransformer
+
+The broken variants are what the check catches: a 1/sqrt(m_k) score scaling the paper's model does not
+have (the growth rate c changes), and an attention normalised over the queries instead of the keys.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+
+class MyTransformer(torch.nn.Module):
+    """A user-written one-layer attention-only transformer, evaluated in the population limit: a query
+    token q attends over context tokens k in proportion to their frequency pi_k times exp(score)."""
+
+    def attend(self, scores: torch.Tensor, pi: torch.Tensor) -> torch.Tensor:
+        w = pi[None, :] * torch.exp(scores - scores.max(dim=1, keepdim=True).values)
+        return w / w.sum(dim=1, keepdim=True)
+
+    def population_loss(self, pi, P, W0, W1, WQ, WK):
+        emb = W0                                  # one-hot tokens embedded: row q of W0
+        scores = (emb @ WQ) @ (emb @ WK).T        # query-key scores
+        A = self.attend(scores, pi)
+        logits = A @ emb @ W1                     # attention output through the unembedding
+        logp = torch.log_softmax(logits, dim=1)
+        return -(pi[:, None] * P * logp).sum()
+
+
+class ScaledScores(MyTransformer):
+    """Broken: a 1/sqrt(m_k) scaling of the scores that the paper's model does not have."""
+
+    def population_loss(self, pi, P, W0, W1, WQ, WK):
+        return super().population_loss(pi, P, W0, W1, WQ / math.sqrt(WQ.shape[1]), WK)
+
+
+class AttentionOverQueries(MyTransformer):
+    """Broken: the attention weights are normalised over the queries (dim 0)."""
+
+    def attend(self, scores: torch.Tensor, pi: torch.Tensor) -> torch.Tensor:
+        w = pi[None, :] * torch.exp(scores)
+        return w / w.sum(dim=0, keepdim=True)
+
+
+def main() -> int:
+    from verify import check_model
+
+    for model in (MyTransformer(), ScaledScores(), AttentionOverQueries()):
+        out = check_model("focus.stage2.saddle_eigenstructure", model)
+        ev = out.checks[0].evidence
+        print(f"{type(model).__name__:22s} {out.verdict.value}")
+        if ev.counterexample is not None:
+            print(f"    {ev.counterexample.description[:160]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,31 @@
+"""Mutations of the model-level checks (users' models against the theory, issue 12).
+
+Each breaks how a model check reads its observables off the user's model; the user-model tests (which
+run the toolkit's own and the examples' correct models) must then see a correct model refuted.
+"""
+
+from ._model import Mutation
+
+DDCL = "pytest:tests/unit/ddcl_incrt/test_ddcl_user_models.py"
+FOCUS = "pytest:tests/unit/focus_dilution/test_focus_user_models.py"
+INTERP = "pytest:tests/unit/interpolation/test_interp_user_models.py"
+
+
+def _m(id, path, old, new, kills, why):
+    return Mutation(id=id, path=path, old=old, new=new, kills=kills, why=why, family="check")
+
+
+MUTATIONS: list[Mutation] = [
+    _m("models.ddcl_variance_dropped", "theorems/ddcl_incrt/models.py",
+       '"V": float(parts.V),', '"V": 0.0,',
+       (DDCL,), "the decomposition model check forgets the prototype variance V"),
+    _m("models.ddcl_assignments_of_wrong_sample", "theorems/ddcl_incrt/models.py",
+       "q = model.assignments(z, P)[0]", "q = model.assignments(Z[-1:], P)[0]",
+       (DDCL,), "the gradient model check reads the assignments of another sample"),
+    _m("models.focus_attention_entry_misplaced", "theorems/focus_dilution/models.py",
+       "iq = d * M + M * d", "iq = d * M + M * d + 1",
+       (FOCUS,), "the saddle model check reads c off the wrong Hessian entry"),
+    _m("models.interp_tau_above_certificate", "theorems/interpolation/models.py",
+       "tau = float(cert.tau_c) / 2", "tau = float(cert.tau_c) * 50",
+       (INTERP,), "the softmax model check runs far above the certified temperature"),
+]

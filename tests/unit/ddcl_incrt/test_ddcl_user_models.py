@@ -1,0 +1,70 @@
+"""Users' models (issue 12): a user's prototype block against the DDCL model-checkable claims, through
+verify.check_model, the verify_claim fixture and `verify run --model`; broken variants are caught with
+a message naming the claim, the instance and the margin."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from verify import Verdict, check_model
+from verify._cli import main
+
+from examples.ddcl_user_prototype_block import MyBlock, SoftmaxOverSamples, TemperatureOnWrongTerm
+
+CLAIMS = ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients", "ddcl.separation.critical_temperature")
+
+
+@pytest.mark.parametrize("claim", CLAIMS)
+def test_a_correct_float32_block_satisfies_the_claims(claim):
+    out = check_model(claim, MyBlock())
+    assert out.verdict is Verdict.CONSISTENT and out.passed
+
+
+@pytest.mark.parametrize("block,claim", [(SoftmaxOverSamples(), "ddcl.dictionary.decomposition"),
+                                         (SoftmaxOverSamples(), "ddcl.dictionary.gradients"),
+                                         (TemperatureOnWrongTerm(), "ddcl.dictionary.gradients"),
+                                         (TemperatureOnWrongTerm(), "ddcl.separation.critical_temperature")])
+def test_broken_blocks_are_caught_with_claim_instance_and_margin(block, claim):
+    out = check_model(claim, block)
+    assert out.verdict is Verdict.REFUTED and not out.passed
+    ce = out.checks[0].evidence.counterexample
+    assert ce.description.startswith(f"{claim} on {type(block).__name__}")
+    assert "margin" in ce.description
+    assert "Z" in ce.data["values"]["instance"]
+
+
+def test_the_fixture_takes_a_model(verify_claim):
+    assert verify_claim("ddcl.dictionary.gradients", model=MyBlock()).passed
+    assert not verify_claim("ddcl.dictionary.gradients", model=TemperatureOnWrongTerm()).passed
+
+
+def test_the_cli_takes_a_model(capsys):
+    assert main(["run", "ddcl.dictionary.gradients", "--model",
+                 "examples.ddcl_user_prototype_block:MyBlock", "--no-progress"]) == 0
+    assert main(["run", "ddcl.dictionary.gradients", "--model",
+                 "examples.ddcl_user_prototype_block:TemperatureOnWrongTerm", "--no-progress"]) == 1
+    assert "on TemperatureOnWrongTerm" in capsys.readouterr().out
+    assert main(["list", "--model-checkable"]) == 0
+    assert "ddcl.dictionary.gradients" in capsys.readouterr().out
+
+
+def test_a_model_missing_a_member_gets_an_error_naming_it():
+    from verify import InputTypeError
+
+    class NoLoss:
+        tau = 1.0
+
+        def assignments(self, Z, P):
+            return torch.softmax(-torch.cdist(Z, P), dim=1)
+
+    with pytest.raises(InputTypeError, match="missing 'loss'"):
+        check_model("ddcl.dictionary.gradients", NoLoss())
+    class NoSecondDerivative(MyBlock):
+        def _sqdist(self, Z, P):
+            return torch.cdist(Z, P) ** 2
+
+    with pytest.raises(InputTypeError.__mro__[1], match="twice differentiable"):
+        check_model("ddcl.separation.critical_temperature", NoSecondDerivative())
+    with pytest.raises(Exception, match="model-checkable"):
+        check_model("ddcl.separation.unconditional", MyBlock())

@@ -1,0 +1,44 @@
+"""``python -m benchmarks`` (issue 14, item 5): one command, every benchmark as a ratio against its goal.
+
+Run at the tiny ``--quick`` size on one suite: the structure of the table and of the JSON is checked,
+never a timing (timings belong to benchmarks, not tests).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from benchmarks.__main__ import SUITES, Entry, main, selected
+
+
+def test_quick_run_writes_every_entry_with_its_ratio_to_the_goal(tmp_path, capsys):
+    path = tmp_path / "bench.json"
+    out = main(["--quick", "--only", "ddcl.critical*", "--json", str(path)])
+    data = json.loads(path.read_text())
+    assert data["quick"] is True and len(data["load_before"]) == 3
+    names = [e["name"] for e in data["entries"]]
+    assert "ddcl.critical_temperature.aposteriori/float" in names
+    for e in data["entries"]:
+        assert e["kind"] in ("max", "min") and math.isfinite(e["value"]) and e["value"] > 0
+        if e["goal"] is None:  # informational: no stated goal
+            assert e["met"] is None and e["vs_goal"] is None
+        else:
+            assert e["goal"] > 0 and e["met"] == (e["vs_goal"] <= 1)
+    assert data["raw"]["ddcl.critical_temperature"]["aposteriori_accepted"] >= 1
+    assert out["entries"] == data["entries"]
+    assert "vs goal" in capsys.readouterr().out
+
+
+def test_selection_and_goal_direction():
+    assert selected(None) == list(SUITES)
+    assert selected("focus.*") == ["focus.saddle", "focus.sweep", "focus.full_flow"]
+    assert selected("ddcl*,interp*") == ["ddcl.critical_temperature", "interpolation.construction"]
+    assert Entry("a", 6.0, 3.0, "max").vs_goal == 2.0  # twice over a cost goal
+    assert Entry("b", 5.0, 10.0, "min").vs_goal == 2.0  # half of a speed-up goal
+    assert math.isnan(Entry("c", 5.0, None, "max").vs_goal)
+    assert main(["--list", "--only", "focus.saddle"]) == {"suites": ["focus.saddle"]}
+    with pytest.raises(SystemExit):
+        main(["--only", "no_such_benchmark"])

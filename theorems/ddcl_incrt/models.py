@@ -1,0 +1,224 @@
+"""DDCL model-level claims on a user's prototype block (issue 12; spec §2.2, §3.1, §3.3).
+
+A user's block satisfies :class:`PrototypeBlock` -- three members, written as pure functions of the
+prototypes so that gradients come from ``torch.func``:
+
+* ``tau``: the temperature (a float > 0);
+* ``assignments(Z, P) -> Q``: the (N, K) soft assignments, rows on the simplex (Gibbs:
+  ``q_ik ∝ exp(-|z_i - p_k|^2 / tau)``);
+* ``loss(Z, P) -> L_q``: the soft quantisation loss ``mean_i sum_k q_ik |z_i - p_k|^2`` with live
+  assignments.
+
+The checks compute observables from the user's block and evaluate the claim's own statement on them
+(``statement_of`` + ``tally.statement``); the tolerance comes from the block's dtype (machine epsilon
+times the number of terms summed, safety factor 8) and is recorded.  :class:`ToolkitBlock` is the
+toolkit's own implementation of the protocol (the default model).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from verify import Evidence, Profile, Tally, statement_of
+from verify._models import ModelCheck
+
+__all__ = ["MODEL_CHECKS", "PrototypeBlock", "ToolkitBlock"]
+
+SAFETY = 8
+
+
+@runtime_checkable
+class PrototypeBlock(Protocol):
+    """What the model-level DDCL claims need of a prototype (dictionary) block."""
+
+    tau: float
+
+    def assignments(self, Z: Any, P: Any) -> Any:
+        """(N, K) soft assignments of the N rows of Z to the K prototypes P (rows on the simplex)."""
+
+    def loss(self, Z: Any, P: Any) -> Any:
+        """The soft quantisation loss L_q = mean_i sum_k q_ik |z_i - p_k|^2 (a scalar tensor)."""
+
+
+class ToolkitBlock:
+    """The toolkit's prototype block (float64 torch), for comparison and as the default model."""
+
+    def __init__(self, tau: float = 0.7, dtype: Any = None):
+        import torch
+
+        self.tau = float(tau)
+        self.dtype = dtype or torch.float64
+
+    def assignments(self, Z: Any, P: Any) -> Any:
+        import torch
+
+        d2 = ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
+        return torch.softmax(-d2 / self.tau, dim=1)
+
+    def loss(self, Z: Any, P: Any) -> Any:
+        d2 = ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
+        return (self.assignments(Z, P) * d2).sum(1).mean()
+
+
+def _dtype(model: Any) -> Any:
+    import torch
+
+    return getattr(model, "dtype", None) or torch.float64
+
+
+def _instances(seed: int, count: int, dtype: Any) -> list[tuple[Any, Any]]:
+    import torch
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        N, K, d = int(rng.integers(1, 9)), int(rng.integers(2, 5)), int(rng.integers(1, 4))
+        Z = torch.tensor(rng.normal(size=(N, d)), dtype=dtype)
+        P = torch.tensor(rng.normal(size=(K, d)), dtype=dtype)
+        out.append((Z, P))
+    return out
+
+
+def _tol(dtype: Any, terms: int, scale: float) -> float:
+    import torch
+
+    return SAFETY * (terms + 4) * float(torch.finfo(dtype).eps) * max(1.0, scale)
+
+
+def _describe(Z: Any, P: Any) -> dict[str, Any]:
+    return {"Z": Z.detach().double().tolist(), "P": P.detach().double().tolist()}
+
+
+def decomposition(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """ddcl.dictionary.decomposition, part ``identity``: the model's loss L_q equals L_OLS + V computed
+    by :func:`.dictionary.dictionary_losses` from the model's own assignments and the prototypes."""
+    import torch
+
+    from .dictionary import dictionary_losses
+
+    st = statement_of("ddcl.dictionary.decomposition")
+    dtype = _dtype(model)
+    tally = Tally(precision=f"{str(dtype).replace('torch.', '')} (user model)", backend="torch",
+                  seeds=(seed,))
+    worst = 0.0
+    for Z, P in _instances(seed, profile.pick(12, 40, 200), dtype):
+        with torch.no_grad():
+            Lq = model.loss(Z, P)
+            Q = model.assignments(Z, P)
+        N, K, d = Q.shape[0], Q.shape[1], Z.shape[1]
+        parts = dictionary_losses(Z.double().tolist(), P.double().tolist(), Q.double().tolist())
+        scale = float(abs(parts.L_OLS) + abs(parts.V))
+        tol = _tol(dtype, N * K * (d + 2), scale)
+        worst = max(worst, abs(float(Lq) - float(parts.L_OLS + parts.V)) / max(tol, 1e-300))
+        tally.statement(st, {"L_q": Lq.double(), "L_OLS": float(parts.L_OLS), "V": float(parts.V),
+                             "instance": _describe(Z, P)}, part="identity", tol=tol)
+    tally.tolerance = None
+    tally.details.update(worst_error_over_tolerance=worst, safety=SAFETY,
+                         tolerance_rule="8 (N K (d + 2) + 4) eps(dtype) max(1, |L_OLS| + |V|)")
+    return tally.evidence()
+
+
+def gradients(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """ddcl.dictionary.gradients, part ``live grad L_q``: the gradient of the model's one-sample loss
+    with respect to each prototype (``torch.func.grad``) is 2 q_k (1 - (d_k - ell)/tau)(p_k - z), the
+    statement evaluated on the model's own assignments q, the distances d_k and ell = sum_k q_k d_k."""
+    import torch
+    from torch.func import grad
+
+    st = statement_of("ddcl.dictionary.gradients")
+    dtype = _dtype(model)
+    tau = float(model.tau)
+    tally = Tally(precision=f"{str(dtype).replace('torch.', '')} (user model)", backend="torch.func",
+                  seeds=(seed,))
+    for Z, P in _instances(seed + 1, profile.pick(12, 40, 200), dtype):
+        z = Z[:1]
+        g = grad(lambda P_: model.loss(z, P_))(P)
+        with torch.no_grad():
+            q = model.assignments(z, P)[0]
+        dk = ((z - P) ** 2).sum(-1)
+        ell = (q * dk).sum()
+        K, d = P.shape
+        scale = float((2 * q[:, None] * (1 + (dk[:, None] - ell).abs() / tau) * (P - z).abs()).max())
+        tol = _tol(dtype, 4 * K * d, scale / max(1e-300, min(1.0, tau)))
+        # the instance (sample z, prototypes P) rides along with the observables into the report
+        tally.statement(st, {"g": g.double(), "q_k": q[:, None].double(), "d_k": dk[:, None].double(),
+                             "ell": ell.double(), "p_k": P.double(), "z": z.double(), "tau": tau,
+                             "instance": _describe(z, P)},
+                        part="live grad L_q", tol=tol)
+    tally.details.update(safety=SAFETY, tolerance_rule="8 (4 K d + 4) eps(dtype) max(1, max|term|/min(1, tau))")
+    return tally.evidence()
+
+
+def critical_temperature(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """ddcl.separation.critical_temperature on the model's loss (full training, c = 4): at collapse (every
+    prototype at the data mean) the Hessian of the model's loss with respect to the prototypes
+    (``torch.func.jacrev`` twice) has the Rayleigh quotient h_j = (2/K)(1 - 4 lambda_j / tau) along the
+    relative mode (e_1 - e_2)/sqrt 2 (x) v_j (part ``relative_modes``), and negative eigenvalues exactly
+    when tau < 4 lambda_1 (part ``negative_count``; tau = 4 lambda_1 (1 +- 3/10)); lambda_j, v_j from
+    numpy's ``eigh`` of the data covariance (1/N)."""
+    import warnings
+
+    import torch
+    from torch.func import jacrev
+
+    st = statement_of("ddcl.separation.critical_temperature")
+    dtype = _dtype(model)
+    tally = Tally(precision=f"{str(dtype).replace('torch.', '')} (user model)", backend="torch.func",
+                  seeds=(seed,))
+    tau0 = model.tau
+    rng = np.random.default_rng(seed + 2)
+    try:
+        for _ in range(profile.pick(4, 10, 40)):
+            N, K, d = int(rng.integers(3, 9)), int(rng.integers(2, 4)), int(rng.integers(1, 4))
+            Zn = rng.normal(size=(N, d)) * rng.uniform(0.5, 2.0, size=d)
+            C = np.cov(Zn.T, bias=True).reshape(d, d)
+            lams, vecs = np.linalg.eigh(C)
+            lam1, v1 = float(lams[-1]), vecs[:, -1]
+            Z = torch.tensor(Zn, dtype=dtype)
+            P0 = Z.mean(0, keepdim=True).repeat(K, 1)
+            xi = np.zeros(K)
+            xi[0], xi[1] = 1 / np.sqrt(2), -1 / np.sqrt(2)
+            w = torch.tensor(np.outer(xi, v1).reshape(-1), dtype=dtype)
+            inst = {"Z": Zn.tolist(), "K": K}
+            for tau in (4 * lam1 * 0.7, 4 * lam1 * 1.3):
+                model.tau = tau
+                with warnings.catch_warnings():  # torch.func scripts a helper on first use
+                    warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated",
+                                            category=DeprecationWarning)
+                    # reverse over reverse: user code may use ops without forward-mode AD
+                    try:
+                        H = jacrev(jacrev(lambda P: model.loss(Z, P)))(P0).reshape(K * d, K * d)
+                    except NotImplementedError as e:
+                        from verify import InputError
+
+                        raise InputError("model", "loss(Z, P) must be twice differentiable in P with "
+                                         f"torch.func (an op has no second derivative: {e})"[:400],
+                                         type(model).__name__) from None
+                H = (H + H.T) / 2
+                hj = float(w @ H @ w)
+                ev = torch.linalg.eigvalsh(H.double())
+                scale = max(1.0, float(H.abs().max()), 8 * lam1 / tau)
+                tol = _tol(dtype, 4 * N * K * d, scale)
+                tally.statement(st, {"h_j": hj, "lambda_j": lam1, "tau": tau, "K": K, "instance": inst},
+                                part="relative_modes", tol=tol)
+                tally.statement(st, {"n_-": int((ev < -tol).sum()), "tau": tau, "lambda_1": lam1,
+                                     "instance": inst}, part="negative_count", tol=tol)
+    finally:
+        model.tau = tau0
+    tally.details.update(safety=SAFETY, tolerance_rule="8 (4 N K d + 4) eps(dtype) max(1, max|H|, 8 lambda_1/tau)")
+    return tally.evidence()
+
+
+MODEL_CHECKS = (
+    ModelCheck("ddcl.dictionary.decomposition", decomposition, PrototypeBlock,
+               "the model's L_q against L_OLS + V from its own assignments (part 'identity')",
+               default=ToolkitBlock),
+    ModelCheck("ddcl.dictionary.gradients", gradients, PrototypeBlock,
+               "torch.func gradient of the model's one-sample loss against the live-gradient formula",
+               default=ToolkitBlock),
+    ModelCheck("ddcl.separation.critical_temperature", critical_temperature, PrototypeBlock,
+               "torch.func Hessian of the model's loss at collapse: relative-mode eigenvalue and the sign "
+               "change at tau_c = 4 lambda_1", default=ToolkitBlock),
+)

@@ -1,0 +1,153 @@
+"""Interpolation model-level claims on a user's attention sublayer (issue 12; spec §3.5, Theorem S).
+
+A user's self-attention sublayer satisfies :class:`AttentionSublayer`: called as ``layer(X, A, V,
+tau)`` on one sequence ``X`` (n x d), with a score matrix ``A`` and a value matrix ``V`` (d x d) and a
+temperature ``tau > 0``, it returns ``softmax(X A X^T / tau) X V^T`` (n x d; row i attends over every
+token of the sequence).  The toolkit builds the explicit softmax interpolating transformer of the paper
+(Theorem S) for seeded small datasets, loads each block's ``A`` and ``V`` into the user's sublayer, runs
+the network with it (``TorchInterpolator.forward(attention_layer=...)``; the feed-forward sublayers and
+the residual mixing ``X <- rho X + lam Y`` are the construction's) at half the certified temperature,
+and evaluates the claim's own statement (part ``exact``: ``d_H <= epsilon``) on the squared Hausdorff
+distance between the outputs and the targets.  The float budget is derived from the dtype: ``epsilon =
+(8 L (n + d + 4) eps(dtype) S)^2`` with L blocks and S the largest coordinate met along the network.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from verify import Evidence, Profile, Tally, statement_of
+from verify._models import ModelCheck
+
+__all__ = ["MODEL_CHECKS", "AttentionSublayer", "ToolkitAttention"]
+
+SAFETY = 8
+
+
+@runtime_checkable
+class AttentionSublayer(Protocol):
+    """A single-head self-attention sublayer: ``(X, A, V, tau) -> softmax(X A X^T / tau) X V^T``; with
+    ``tau=None`` the hardmax that averages the maximisers of each row (Theorem H's attention)."""
+
+    def __call__(self, X: Any, A: Any, V: Any, tau: float) -> Any: ...
+
+
+class ToolkitAttention:
+    """The toolkit's reference sublayer (float64 torch): softmax, or with ``tau=None`` the hardmax that
+    averages the maximisers (ties within 64 eps of the row's scale, as the exported network's)."""
+
+    def __call__(self, X: Any, A: Any, V: Any, tau: float | None) -> Any:
+        import torch
+
+        S = X @ A @ X.T
+        top = S.max(dim=-1, keepdim=True).values
+        if tau is None:
+            scale = S.abs().amax(dim=-1, keepdim=True).clamp_min(1.0)
+            w = (S >= top - 64 * torch.finfo(S.dtype).eps * scale).to(S.dtype)
+            return (w / w.sum(dim=-1, keepdim=True)) @ X @ V.T
+        return torch.softmax((S - top) / tau, dim=-1) @ X @ V.T
+
+
+def _datasets(seed: int, count: int) -> list[Any]:
+    from .dataset import Dataset
+
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        N, d = int(rng.integers(2, 4)), 2
+        inputs, outputs = [], []
+        for _ in range(N):
+            n = int(rng.integers(1, 4))
+            toks = {tuple(int(v) for v in rng.integers(-3, 4, size=d)) for _ in range(n)}
+            inputs.append(sorted(toks))
+            m = int(rng.integers(1, len(toks) + 1))
+            tg = {tuple(int(v) for v in rng.integers(-4, 5, size=d)) for _ in range(m)}
+            outputs.append(sorted(tg))
+        try:
+            out.append(Dataset(inputs, outputs))
+        except Exception:  # noqa: BLE001 - a draw outside the assumptions: draw again
+            continue
+    return out
+
+
+def _interpolation_errors(model: Any, D: Any, net: Any, tau: float | None) -> tuple[list[float], float]:
+    """The squared Hausdorff distance of each sequence's outputs to its targets when the network runs
+    with the user's sublayer, and the float64 budget 8 L (n + d + 4) eps S of one output coordinate."""
+    import torch
+
+    from .torch_export import pad_batch
+
+    tm = net.to_torch(tau=tau) if tau is not None else net.to_torch()
+    X, mask = pad_batch(D.inputs)
+    with torch.no_grad():
+        Y = tm(X, mask, attention_layer=model)
+    n = max(len(x) for x in D.inputs)
+    scale = max(1.0, float(X.abs().max()), float(Y[mask].abs().max()),
+                max(abs(float(v)) for y in D.outputs for t in y for v in t))
+    budget = SAFETY * tm.num_blocks * (n + D.d + 4) * float(torch.finfo(torch.float64).eps) * scale
+    out = []
+    for j, y in enumerate(D.outputs):
+        T = torch.tensor([[float(v) for v in t] for t in y], dtype=torch.float64)
+        Yj = Y[j, :len(D.inputs[j])].to(torch.float64)
+        d2 = ((Yj[:, None, :] - T[None, :, :]) ** 2).sum(-1)
+        out.append(max(float(d2.min(dim=1).values.max()), float(d2.min(dim=0).values.max())))
+    return out, budget
+
+
+def _instance(D: Any, j: int, tau: float | None) -> dict[str, Any]:
+    return {"inputs": [list(map(list, x)) for x in D.inputs], "outputs": [list(map(list, t)) for t in D.outputs],
+            "sequence": j, "tau": tau}
+
+
+def softmax_exact(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """interp.softmax.exact on the user's sublayer (module docstring)."""
+    import torch
+
+    from .construction import build_interpolator
+    from .softmax import certify
+
+    st = statement_of("interp.softmax.exact")
+    tally = Tally(precision="float64 (user sublayer)", backend=f"torch {torch.__version__}", seeds=(seed,))
+    for D in _datasets(seed, profile.pick(3, 8, 30)):
+        net = build_interpolator(D, "softmax", separation="mean", seed=seed)
+        cert = certify(net)
+        if cert.tau_c is None:
+            continue
+        tau = float(cert.tau_c) / 2
+        errs, budget = _interpolation_errors(model, D, net, tau)
+        for j, dH in enumerate(errs):
+            tally.statement(st, {"d_H": dH, "epsilon_p": budget ** 2, "tau_c": float(cert.tau_c),
+                                 "instance": _instance(D, j, tau)}, part="exact", tol=0.0)
+    tally.details.update(safety=SAFETY, tolerance_rule="d_H <= (8 L (n + d + 4) eps S)^2 at tau = tau_c / 2")
+    return tally.evidence()
+
+
+def hardmax_exact(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """interp.hardmax.exact (Theorem H) on the user's sublayer called with ``tau=None`` (the tie-averaging
+    hardmax): part ``outputs``, d_H^2 = 0 within the float64 budget squared."""
+    import torch
+
+    from .construction import build_interpolator
+
+    st = statement_of("interp.hardmax.exact")
+    tally = Tally(precision="float64 (user sublayer)", backend=f"torch {torch.__version__}", seeds=(seed,))
+    for D in _datasets(seed + 1, profile.pick(3, 8, 30)):
+        net = build_interpolator(D, "hardmax", separation="mean", seed=seed)
+        errs, budget = _interpolation_errors(model, D, net, None)
+        for j, dH in enumerate(errs):
+            tally.statement(st, {"d_H^2": dH, "instance": _instance(D, j, None)}, part="outputs",
+                            tol=budget ** 2)
+    tally.details.update(safety=SAFETY, tolerance_rule="d_H^2 <= (8 L (n + d + 4) eps S)^2")
+    return tally.evidence()
+
+
+MODEL_CHECKS = (
+    ModelCheck("interp.hardmax.exact", hardmax_exact, AttentionSublayer,
+               "the paper's hardmax interpolating transformer with the user's sublayer (tau=None: "
+               "tie-averaging hardmax) interpolates the dataset (part 'outputs')", default=ToolkitAttention),
+    ModelCheck("interp.softmax.exact", softmax_exact, AttentionSublayer,
+               "the paper's softmax interpolating transformer with the user's attention sublayer "
+               "interpolates the dataset (part 'exact')", default=ToolkitAttention),
+)
