@@ -15,8 +15,7 @@ import numpy as np
 from numerics.markov import MarkovChain, anti_persistent, metropolis, two_state_anti_focus
 from numerics.precision import mp_context
 from verify import (Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject,
-                    statement_of)
-from verify._evaluate import observe_statement
+                    observe, statement_of)
 
 from ._checks_model import E1_PI, _describe_chain
 from ._flow_runs import EPS, _first_plateau_alpha, _from_saddle, _kappa, _kappa_along, _local_flow, _refs
@@ -179,7 +178,7 @@ def anti_focus(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
             if variant == "universal_focus":
                 ok = sa == 1.0
             else:
-                ok = observe_statement(stmt, {"A_11": float(tr.A[i, 0, 0]), "pi_1": float(ch.pi[0]), "K_2": R["K2"]},
+                ok = observe.statement(stmt, {"A_11": float(tr.A[i, 0, 0]), "pi_1": float(ch.pi[0]), "K_2": R["K2"]},
                                        part="attention_sign", tol=0.0).level is not Verdict.REFUTED
             if ok:
                 gate("attention_sign").exact(True, level=Verdict.CONSISTENT)
@@ -239,9 +238,9 @@ def anti_focus(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
             want = np.sign(R["K2"])
             ce = refuted(f"sign(kappa) = {sk:+.0f}, sign(A_kk - pi_k) = {sa:+.0f}, sign(K2) = {want:+.0f}")
             # the statement on this chain (for the most frequent token k in place of token 1)
-            obs = [observe_statement(stmt, {"kappa": float(kap[i]), "K_2": R["K2"]}, part="kappa_sign", tol=0.0,
+            obs = [observe.statement(stmt, {"kappa": float(kap[i]), "K_2": R["K2"]}, part="kappa_sign", tol=0.0,
                                      counterexample=ce),
-                   observe_statement(stmt, {"A_11": float(tr.A[i, k, k]), "pi_1": float(ch.pi[k]), "K_2": R["K2"]},
+                   observe.statement(stmt, {"A_11": float(tr.A[i, k, k]), "pi_1": float(ch.pi[k]), "K_2": R["K2"]},
                                      part="attention_sign", tol=0.0, counterexample=ce)]
             bad = [o for o in obs if o.level is Verdict.REFUTED]
             return bad[0] if bad else Observation(Verdict.CONSISTENT)

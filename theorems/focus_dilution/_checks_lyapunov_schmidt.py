@@ -9,8 +9,8 @@ import numpy as np
 from numerics.flows import first_time, integrate
 from numerics.markov import perturbed_rare
 from numerics.precision import float_tolerance, tolerance_for
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, statement_of
-from verify._evaluate import observe_statement
+from verify import (Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted,
+                    statement_of)
 
 from ._stage4_reference import C_DIR, DPS, LAM, PI1, D, F, _top_in_manifold
 from .critical_points import full_jacobian_float, perturbed_point
@@ -113,7 +113,7 @@ def ls_directions(*, seed: int, profile: Profile, variant: str = "statement", cl
             if c in richardson:
                 tally.close(2 * r2 - r1, *richardson[c])
         if variant == "statement":  # the claim's statement: lambda_perp(delta)/lambda_perp(delta/2) = 2 +- 1/5
-            return observe_statement(statement_of(claim), {"lambda_perp": lp1, "lambda_perp_half": lp2},
+            return observe.statement(statement_of(claim), {"lambda_perp": lp1, "lambda_perp_half": lp2},
                                      part="ratio_window", tol=RATIO_WINDOW, counterexample=lambda: refuted(
                 f"lambda_perp(1e-3)/lambda_perp(5e-4) = {ratio:.4f}, outside 2 +- {RATIO_WINDOW}",
                 c=[str(x) for x in c], lambda_perp=[lp1, lp2], sub_check="ratio_window"))

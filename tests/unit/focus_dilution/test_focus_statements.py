@@ -14,7 +14,7 @@ from theorems.focus_dilution._flow_runs import elementwise
 from theorems.focus_dilution._statements_stage4 import lumped_loss_expr, symbols
 from theorems.focus_dilution.population import lumped_loss
 from verify import Verdict, check_derivation, is_formula
-from verify._evaluate import observe_statement
+from verify import observe
 from verify._statement import parts_of
 
 MINE = ("focus.stage1.condensation", "focus.stage2.focus_direction", "focus.stage3.mass_redistribution",
@@ -75,6 +75,6 @@ def test_elementwise_broadcasts_and_the_statement_reads_it_elementwise():
     y = elementwise(3.0, (2,))
     assert tuple(y.shape) == (2,)
     a, b = sp.symbols("a b")
-    assert observe_statement(sp.Lt(a + b, 6), {"a": x, "b": y}, tol=0.0).level is Verdict.CONSISTENT
+    assert observe.statement(sp.Lt(a + b, 6), {"a": x, "b": y}, tol=0.0).level is Verdict.CONSISTENT
     # one element violates: the whole elementwise statement fails
-    assert observe_statement(sp.Lt(a + b, 4.5), {"a": x, "b": y}, tol=0.0).level is Verdict.REFUTED
+    assert observe.statement(sp.Lt(a + b, 4.5), {"a": x, "b": y}, tol=0.0).level is Verdict.REFUTED
