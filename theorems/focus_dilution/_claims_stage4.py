@@ -126,7 +126,7 @@ STALL_ALL = Claim(
              "has eigenvalue 0.0201 > 0 and the full flow leaves L_lump = 0.96323 (sigma2(W0) -> 1.8)."),
     checks=(
         Check("in_manifold_spectrum", _stall.stall_spectrum, {"variant": "all_lambda"},
-              description="30-digit in-manifold spectrum at lam in {1/2, 7/10}"),
+              description="30-digit in-manifold spectrum at the pinned lam = 7/10 (soundness gate at 1/2 and 7/10)"),
         Check("full_flow", _stall.stall_flow, {"variant": "lam_0.7"},
               description="full flow at lam = 7/10, delta = 0 (T = 800)"),
     ),
