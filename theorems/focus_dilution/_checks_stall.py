@@ -108,10 +108,10 @@ def stall_spectrum(*, seed: int, profile: Profile, variant: str = "statement") -
     precision 50) is <= 1e-20 for pi = (0.6, 0.1 x 4) at lam in {1/2, 11/20, 3/5} (the stable regime).
     The Hessian itself is cross-checked against the torch autograd Hessian of L (:func:`_hessian_cross_check`)
     at every lam (statement and 'all_lambda').
-    Variants: 'all_lambda' evaluates the unconditional statement at the pinned lam = 7/10 (lam = 1/2 only through
-    the soundness gate), 'unstable_at_half' asserts an
-    instability (> 1e-20) at lam = 1/2, 'hessian_sign' asserts the in-manifold Hessian equals +J (the
-    cross-check's control; only that sub-check is asserted)."""
+    Variants: 'all_lambda' evaluates the unconditional statement (focus.stage4.stall_all_lambda) at the
+    pinned lam = 7/10 (lam = 1/2 only through the soundness gate), 'unstable_at_half' asserts an instability
+    (> 1e-20) at lam = 1/2, 'hessian_sign' asserts the in-manifold Hessian equals +J (the cross-check's
+    control; only that sub-check is asserted)."""
     tally = Tally(precision=f"dps={DPS}", backend="mpmath", tolerance=1e-20, seeds=(seed,))
     if variant == "all_lambda":
         void = _stall_all_soundness(seed)
