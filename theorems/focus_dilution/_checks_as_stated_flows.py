@@ -153,7 +153,7 @@ def cycle_as_stated(*, seed: int, profile: Profile, variant: str = "statement") 
         raise ValueError(f"unknown variant {variant!r}")
     import numpy as np
 
-    from ._checks_dynamics import e1_run
+    from ._flow_runs import e1_run
     from .flow import events
 
     lams = profile.pick(("1/2",), ("1/2", "9/10"), ("1/2", "9/10"))

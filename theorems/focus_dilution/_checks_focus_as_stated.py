@@ -19,17 +19,8 @@ from numerics.precision import arb_precision
 from numerics.strategies import lazy_chains
 from verify import Evidence, Gate, Observation, Profile, Tally, Verdict, explore, refuted, reject, statement_of
 
-from ._checks_dynamics import (
-    FOCUS_C_MIN,
-    FOCUS_PINNED,
-    RATE_SAFETY,
-    SADDLE_E_INT,
-    _event_time,
-    _from_saddle,
-    _rate_budget,
-    _refs,
-    e1_run,
-)
+from ._checks_focus_direction import FOCUS_C_MIN, FOCUS_PINNED
+from ._flow_runs import RATE_SAFETY, SADDLE_E_INT, _event_time, _from_saddle, _rate_budget, _refs, e1_run
 from ._checks_model import _describe_chain
 from ._hessians import ARB_BITS, _att_index, saddle_hessian_arb
 from ._statements_common import part_observation

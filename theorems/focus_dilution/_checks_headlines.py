@@ -291,7 +291,7 @@ def opposite_motion_crosscheck(*, seed: int, profile: Profile) -> Evidence:
     pinned chains (E1, the singular reading's counterexample, the |pi|^2-threshold counterexample and
     (1/2, 3/10, 1/10, 1/10) at lam = 9/10); the smallest |rho_q| is recorded as the margin (the two
     computations agree to 1e-20 by focus.stage3.mass_redistribution's rho_mp, far inside it)."""
-    from ._checks_dynamics import _rho_derivative_mp
+    from ._checks_redistribution import _rho_derivative_mp
 
     tally = Tally(precision="mpmath dps=40 vs arb 256 bits", backend="mpmath+python-flint", seeds=(seed,))
     pinned = [MarkovChain.lazy(E1_PI, "1/2"), MarkovChain.lazy(*SINGULAR_CE), MarkovChain.lazy(*THRESHOLD_CE),
@@ -332,7 +332,7 @@ def escape_as_stated(*, seed: int, profile: Profile, variant: str = "statement")
     from numerics.flows import first_time, integrate
     from numerics.markov import perturbed_rare
 
-    from ._checks_stage4 import C_DIR, D, LAM, PI1
+    from ._stage4_reference import C_DIR, D, LAM, PI1
     from .critical_points import perturbed_point
     from .flow import Shapes, full_rhs, pack
 
