@@ -7,6 +7,7 @@ run the toolkit's own and the examples' correct models) must then see a correct 
 from ._model import Mutation
 
 DDCL = "pytest:tests/unit/ddcl_incrt/test_ddcl_user_models.py"
+DDCL_LYAPUNOV = DDCL + "::test_free_energy_descent_on_the_toolkit_block_records_its_budget"
 FOCUS = "pytest:tests/unit/focus_dilution/test_focus_user_models.py"
 INTERP = "pytest:tests/unit/interpolation/test_interp_user_models.py"
 
@@ -22,6 +23,12 @@ MUTATIONS: list[Mutation] = [
     _m("models.ddcl_assignments_of_wrong_sample", "theorems/ddcl_incrt/models.py",
        "q = model.assignments(z, P)[0]", "q = model.assignments(Z[-1:], P)[0]",
        (DDCL,), "the gradient model check reads the assignments of another sample"),
+    _m("models.ddcl_free_energy_step_too_long", "theorems/ddcl_incrt/models.py",
+       "eta, steps, worst = 0.5, 25, 0.0", "eta, steps, worst = 2.5, 25, 0.0",
+       (DDCL_LYAPUNOV,), "the free-energy model check trains beyond the admissible step eta <= 1/2"),
+    _m("models.ddcl_free_energy_pair_reversed", "theorems/ddcl_incrt/models.py",
+       "rise, pair = F_next - F_prev, (F_prev, F_next)", "rise, pair = F_next - F_prev, (F_next, F_prev)",
+       (DDCL_LYAPUNOV,), "the free-energy model check records the step's values in the wrong order"),
     _m("models.focus_attention_entry_misplaced", "theorems/focus_dilution/models.py",
        "iq = d * M + M * d", "iq = d * M + M * d + 1",
        (FOCUS,), "the saddle model check reads c off the wrong Hessian entry"),

@@ -211,6 +211,63 @@ def critical_temperature(model: Any, *, seed: int, profile: Profile) -> Evidence
     return tally.evidence()
 
 
+def _free_energy(model: Any, Z: Any, P: Any) -> Any:
+    """F = L_q - tau H of the model: its own loss and the entropy H = -mean_i sum_k q_ik log q_ik of its own
+    assignments (``torch.special.xlogy``: 0 log 0 = 0)."""
+    import torch
+
+    Q = model.assignments(Z, P)
+    return model.loss(Z, P) + float(model.tau) * torch.special.xlogy(Q, Q).sum(1).mean()
+
+
+def free_energy_descent(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """ddcl.lyapunov.free_energy, part ``descent`` (seed Theorem 8, L1/L5; spec §3.8): stop-gradient
+    training of the model's prototypes at fixed tau -- gradient descent on the model's free energy
+    F = L_q - tau H (``torch.autograd.grad`` of the model's loss and of the entropy of its assignments; for
+    Gibbs assignments this is the detached gradient, the envelope theorem) at the largest admissible step
+    eta = 1/2 -- never raises F.  Between events the channels are frozen, so F_rel = F - tr C_H differs
+    from F by a constant and the statement is evaluated on F.  Per instance, gradient steps from random
+    prototypes (25 steps); the step with the largest rise of F is recorded.  Tolerance 8 (N K (d + 2) + 4)
+    eps(dtype) max(1, |F|)."""
+    import torch
+
+    st = statement_of("ddcl.lyapunov.free_energy")
+    dtype = _dtype(model)
+    tally = Tally(precision=f"{str(dtype).replace('torch.', '')} (user model)", backend="torch.autograd",
+                  seeds=(seed,))
+    eta, steps, worst = 0.5, 25, 0.0
+    for Z, P in _instances(seed + 3, profile.pick(6, 20, 80), dtype):
+        N, K, d = Z.shape[0], P.shape[0], Z.shape[1]
+
+        def gF(P_: Any) -> Any:
+            P_ = P_.detach().requires_grad_(True)
+            return torch.autograd.grad(_free_energy(model, Z, P_), P_)[0]
+
+        with torch.no_grad():
+            F_prev = float(_free_energy(model, Z, P))
+        pair, rise, scale, P0 = (F_prev, F_prev), -float("inf"), abs(F_prev), P.clone()
+        for _ in range(steps):
+            P = P - eta * gF(P)
+            with torch.no_grad():
+                F_next = float(_free_energy(model, Z, P))
+            if F_next - F_prev > rise:
+                rise, pair = F_next - F_prev, (F_prev, F_next)
+            scale = max(scale, abs(F_next))
+            F_prev = F_next
+            if rise > _tol(dtype, N * K * (d + 2), scale):
+                break  # a rise beyond the budget: the witness (diverging steps only slow the rest down)
+        tol = _tol(dtype, N * K * (d + 2), scale)
+        worst = max(worst, rise / tol)
+        tally.statement(st, {"F_rel_prev": pair[0], "F_rel_next": pair[1], "instance": _describe(Z, P0)
+                             | {"tau": float(model.tau), "eta": eta, "steps": steps}},
+                        part="descent", tol=tol)
+        if tally.counterexample is not None:
+            break
+    tally.details.update(worst_rise_over_tolerance=worst, safety=SAFETY, eta=eta, steps=steps,
+                         tolerance_rule="8 (N K (d + 2) + 4) eps(dtype) max(1, max|F|)")
+    return tally.evidence()
+
+
 MODEL_CHECKS = (
     ModelCheck("ddcl.dictionary.decomposition", decomposition, PrototypeBlock,
                "the model's L_q against L_OLS + V from its own assignments (part 'identity')",
@@ -221,4 +278,7 @@ MODEL_CHECKS = (
     ModelCheck("ddcl.separation.critical_temperature", critical_temperature, PrototypeBlock,
                "torch.func Hessian of the model's loss at collapse: relative-mode eigenvalue and the sign "
                "change at tau_c = 4 lambda_1", default=ToolkitBlock),
+    ModelCheck("ddcl.lyapunov.free_energy", free_energy_descent, PrototypeBlock,
+               "gradient descent (eta = 1/2, fixed tau) on the model's free energy L_q - tau H never raises it "
+               "(part 'descent')", default=ToolkitBlock),
 )
