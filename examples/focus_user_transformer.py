@@ -9,6 +9,9 @@ are the paper's parameters -- embedding ``W0`` (d x m), unembedding ``W1`` (m x 
     python examples/focus_user_transformer.py
     verify run focus.stage2.saddle_eigenstructure --model examples.focus_user_transformer:MyTransformer
 
+``focus.stage1.condensation`` integrates the gradient flow of your loss from a small start and compares the
+growth rate of sigma1(W0) with mu0 = |pi||v| (``verify run focus.stage1.condensation --model ...``).
+
 The broken variants are what the check catches: a 1/sqrt(m_k) score scaling the paper's model does not
 have (the growth rate c changes), and an attention normalised over the queries instead of the keys.
 """

@@ -9,6 +9,7 @@ from ._model import Mutation
 DDCL = "pytest:tests/unit/ddcl_incrt/test_ddcl_user_models.py"
 DDCL_LYAPUNOV = DDCL + "::test_free_energy_descent_on_the_toolkit_block_records_its_budget"
 FOCUS = "pytest:tests/unit/focus_dilution/test_focus_user_models.py"
+FOCUS_CONDENSATION = FOCUS + "::test_condensation_rate_of_a_user_transformer_flow"
 INTERP = "pytest:tests/unit/interpolation/test_interp_user_models.py"
 
 
@@ -32,6 +33,9 @@ MUTATIONS: list[Mutation] = [
     _m("models.focus_attention_entry_misplaced", "theorems/focus_dilution/models.py",
        "iq = d * M + M * d", "iq = d * M + M * d + 1",
        (FOCUS,), "the saddle model check reads c off the wrong Hessian entry"),
+    _m("models.focus_condensation_fits_energy", "theorems/focus_dilution/models.py",
+       "rate, _ = fit_rate(t, s1, 20 * eps, 0.1)", "rate, _ = fit_rate(t, s1 ** 2, 20 * eps, 0.1)",
+       (FOCUS_CONDENSATION,), "the condensation model check fits the growth of sigma1^2, not sigma1"),
     _m("models.interp_tau_above_certificate", "theorems/interpolation/models.py",
        "tau = float(cert.tau_c) / 2", "tau = float(cert.tau_c) * 50",
        (INTERP,), "the softmax model check runs far above the certified temperature"),

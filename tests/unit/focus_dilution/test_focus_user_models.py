@@ -34,3 +34,22 @@ def test_condensation_stage_origin_spectrum_on_a_user_transformer():
     # ... an attention normalised over the wrong axis does
     out = check_model("focus.stage1.origin_spectrum", AttentionOverQueries())
     assert out.verdict is Verdict.REFUTED
+
+
+def test_condensation_rate_of_a_user_transformer_flow():
+    """focus.stage1.condensation (parts 'rate', 'mu0_spectrum'): the gradient flow of the user's loss from
+    eps = 1e-3 grows sigma1(W0) at mu0 = |pi||v| within the budget derived from the run."""
+    out = check_model("focus.stage1.condensation", MyTransformer())
+    ev = out.checks[0].evidence
+    assert out.verdict is Verdict.CONSISTENT and out.passed
+    (row,) = ev.details["rates"]
+    assert abs(row["rate"] - row["mu0"]) <= row["budget"] < 0.05 * row["mu0"]
+    # the score scaling does not touch the condensation (attention is frozen near the origin) ...
+    assert check_model("focus.stage1.condensation", ScaledScores()).passed
+    # ... the attention over the wrong axis changes both mu0 and the rate
+    bad = check_model("focus.stage1.condensation", AttentionOverQueries())
+    ce = bad.checks[0].evidence.counterexample
+    assert bad.verdict is Verdict.REFUTED
+    assert ce.description.startswith("focus.stage1.condensation on AttentionOverQueries") and "margin" in ce.description
+    (brow,) = bad.checks[0].evidence.details["rates"]
+    assert abs(brow["rate"] - brow["mu0"]) > brow["budget"]
