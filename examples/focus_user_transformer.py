@@ -59,11 +59,12 @@ def main() -> int:
     from verify import check_model
 
     for model in (MyTransformer(), ScaledScores(), AttentionOverQueries()):
-        out = check_model("focus.stage2.saddle_eigenstructure", model)
-        ev = out.checks[0].evidence
-        print(f"{type(model).__name__:22s} {out.verdict.value}")
-        if ev.counterexample is not None:
-            print(f"    {ev.counterexample.description[:160]}")
+        for claim in ("focus.stage2.saddle_eigenstructure", "focus.stage1.condensation"):
+            out = check_model(claim, model)
+            ev = out.checks[0].evidence
+            print(f"{type(model).__name__:22s} {claim:36s} {out.verdict.value}")
+            if ev.counterexample is not None:
+                print(f"    {ev.counterexample.description[:160]}")
     return 0
 
 

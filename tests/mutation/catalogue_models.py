@@ -11,6 +11,7 @@ DDCL_LYAPUNOV = DDCL + "::test_free_energy_descent_on_the_toolkit_block_records_
 FOCUS = "pytest:tests/unit/focus_dilution/test_focus_user_models.py"
 FOCUS_CONDENSATION = FOCUS + "::test_condensation_rate_of_a_user_transformer_flow"
 INTERP = "pytest:tests/unit/interpolation/test_interp_user_models.py"
+INTERP_TIKHONOV = INTERP + "::test_tikhonov_upper_bound_with_a_user_sublayer_in_the_tau1_parametrisation"
 
 
 def _m(id, path, old, new, kills, why):
@@ -39,4 +40,10 @@ MUTATIONS: list[Mutation] = [
     _m("models.interp_tau_above_certificate", "theorems/interpolation/models.py",
        "tau = float(cert.tau_c) / 2", "tau = float(cert.tau_c) * 50",
        (INTERP,), "the softmax model check runs far above the certified temperature"),
+    _m("models.interp_tikhonov_tau0_above_certificate", "theorems/interpolation/models.py",
+       "tau0 = Fraction(cert.tau_c)", "tau0 = 50 * Fraction(cert.tau_c)",
+       (INTERP_TIKHONOV,), "the Tikhonov model check absorbs a temperature far above the certified tau_c"),
+    _m("models.interp_tikhonov_regulariser_doubled", "theorems/interpolation/models.py",
+       '"inf_J_epsilon": E + float(eps * n2)', '"inf_J_epsilon": E + float(2 * eps * n2)',
+       (INTERP_TIKHONOV,), "the Tikhonov model check evaluates J_eps with the regulariser counted twice"),
 ]
