@@ -7,6 +7,7 @@ run the toolkit's own and the examples' correct models) must then see a correct 
 from ._model import Mutation
 
 DDCL = "pytest:tests/unit/ddcl_incrt/test_ddcl_user_models.py"
+DDCL_SIGNS = DDCL + "::test_temperature_sign_laws_on_a_user_block"
 DDCL_LYAPUNOV = DDCL + "::test_free_energy_descent_on_the_toolkit_block_records_its_budget"
 FOCUS = "pytest:tests/unit/focus_dilution/test_focus_user_models.py"
 FOCUS_CONDENSATION = FOCUS + "::test_condensation_rate_of_a_user_transformer_flow"
@@ -31,6 +32,12 @@ MUTATIONS: list[Mutation] = [
     _m("models.ddcl_free_energy_pair_reversed", "theorems/ddcl_incrt/models.py",
        "rise, pair = F_next - F_prev, (F_prev, F_next)", "rise, pair = F_next - F_prev, (F_next, F_prev)",
        (DDCL_LYAPUNOV,), "the free-energy model check records the step's values in the wrong order"),
+    _m("models.ddcl_sign_laws_second_moment", "theorems/ddcl_incrt/models.py",
+       "var = float((qk * dk ** 2).sum() - (qk * dk).sum() ** 2)", "var = float((qk * dk ** 2).sum())",
+       (DDCL_SIGNS,), "the sign-law model check reads the second moment of d for its variance"),
+    _m("models.ddcl_sign_laws_entropy_sign", "theorems/ddcl_incrt/models.py",
+       "F = Lq - t * H", "F = Lq + t * H",
+       (DDCL_SIGNS,), "the sign-law model check differentiates L_q + tau H for the free energy"),
     _m("models.focus_attention_entry_misplaced", "theorems/focus_dilution/models.py",
        "iq = d * M + M * d", "iq = d * M + M * d + 1",
        (FOCUS,), "the saddle model check reads c off the wrong Hessian entry"),

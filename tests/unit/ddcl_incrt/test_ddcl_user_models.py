@@ -84,3 +84,28 @@ def test_free_energy_descent_on_the_toolkit_block_records_its_budget():
     assert ce.data["sub_check"] == "descent"
     vals = ce.data["values"]
     assert vals["F_rel_next"] > vals["F_rel_prev"] and vals["instance"]["eta"] == 0.5
+
+
+def test_temperature_sign_laws_on_a_user_block():
+    """ddcl.temperature.sign_laws through autograd in model.tau: the float32 block satisfies the four parts;
+    a temperature on the wrong term makes L_q fall as tau rises (part dLq_sign)."""
+    from theorems.ddcl_incrt.models import ToolkitBlock
+
+    for block in (MyBlock(), ToolkitBlock()):
+        out = check_model("ddcl.temperature.sign_laws", block)
+        ev = out.checks[0].evidence
+        assert out.verdict is Verdict.CONSISTENT and ev.instances == 4 * 12
+        assert isinstance(block.tau, float)  # restored after the check
+    ce = check_model("ddcl.temperature.sign_laws", TemperatureOnWrongTerm()).checks[0].evidence.counterexample
+    assert ce.data["sub_check"] == "dLq_sign" and "margin" in ce.description
+
+
+def test_a_block_that_freezes_tau_gets_an_error_naming_it():
+    from verify import InputError
+
+    class FrozenTau(MyBlock):
+        def assignments(self, Z, P):
+            return torch.softmax(-self._sqdist(Z, P) / float(self.tau), dim=1)
+
+    with pytest.raises(InputError, match="model.tau"):
+        check_model("ddcl.temperature.sign_laws", FrozenTau())
