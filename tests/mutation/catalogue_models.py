@@ -11,6 +11,7 @@ DDCL_SIGNS = DDCL + "::test_temperature_sign_laws_on_a_user_block"
 DDCL_LYAPUNOV = DDCL + "::test_free_energy_descent_on_the_toolkit_block_records_its_budget"
 FOCUS = "pytest:tests/unit/focus_dilution/test_focus_user_models.py"
 FOCUS_CONDENSATION = FOCUS + "::test_condensation_rate_of_a_user_transformer_flow"
+FOCUS_TRANSVERSE = FOCUS + "::test_transverse_mode_at_the_degenerate_point_of_a_user_transformer"
 INTERP = "pytest:tests/unit/interpolation/test_interp_user_models.py"
 INTERP_TIKHONOV = INTERP + "::test_tikhonov_upper_bound_with_a_user_sublayer_in_the_tau1_parametrisation"
 
@@ -44,6 +45,9 @@ MUTATIONS: list[Mutation] = [
     _m("models.focus_condensation_fits_energy", "theorems/focus_dilution/models.py",
        "rate, _ = fit_rate(t, s1, 20 * eps, 0.1)", "rate, _ = fit_rate(t, s1 ** 2, 20 * eps, 0.1)",
        (FOCUS_CONDENSATION,), "the condensation model check fits the growth of sigma1^2, not sigma1"),
+    _m("models.focus_transverse_attention_scale", "theorems/focus_dilution/models.py",
+       "WQ[0, 0] = WK[0, 0] = float(ctx.sqrt(pt.kappa))", "WQ[0, 0] = WK[0, 0] = float(pt.kappa)",
+       (FOCUS_TRANSVERSE,), "the transverse model check embeds the attention scale as kappa, not sqrt(kappa)"),
     _m("models.interp_tau_above_certificate", "theorems/interpolation/models.py",
        "tau = float(cert.tau_c) / 2", "tau = float(cert.tau_c) * 50",
        (INTERP,), "the softmax model check runs far above the certified temperature"),

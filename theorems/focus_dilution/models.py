@@ -58,15 +58,16 @@ def _chains(profile: Profile) -> list[Any]:
     return [MarkovChain.lazy(["3/5", "1/4", "3/20"], lam) for lam in lams]
 
 
-def _jacobian(model: Any, ch: Any, theta: Any) -> tuple[Any, Any, float]:
+def _jacobian(model: Any, ch: Any, theta: Any, m: int = M, mk: int = MK) -> tuple[Any, Any, float]:
     """(J, its eigenvalues, the threshold below which an eigenvalue counts as zero): J = -Hessian of the
-    user's population loss at ``theta`` (torch.func), symmetrised; threshold 8 n eps max(1, max|J|)."""
+    user's population loss at ``theta`` (torch.func; hidden width m, key width mk), symmetrised; threshold
+    8 n eps max(1, max|J|)."""
     import torch
     from torch.func import hessian
 
     from .flow import Shapes, unpack
 
-    sh = Shapes(ch.d, M, MK)
+    sh = Shapes(ch.d, m, mk)
     pi = torch.tensor(ch.pi, dtype=torch.float64)
     P = torch.tensor(ch.P, dtype=torch.float64)
 
@@ -224,6 +225,61 @@ def condensation_rate(model: Any, *, seed: int, profile: Profile) -> Evidence:
     return tally.evidence()
 
 
+#: F5 (spec §4.14): F4 (d = 5, pi = (3/5, 1/10 x 4), lam = 1/2) with rare masses 1/10 + delta c
+F5_D, F5_PI1, F5_LAM, F5_C, F5_DELTA = 5, Fraction(3, 5), Fraction(1, 2), \
+    (Fraction(1), Fraction(-1), Fraction(1, 2), Fraction(-1, 2)), Fraction(1, 1000)
+
+
+def transverse_mode(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """focus.stage4.transverse_mode on the user's loss, parts ``top_vs_sigma`` and ``transverse`` (spec
+    §4.14): at the product's 30-digit critical point theta2_delta of F5 (delta = 1/1000,
+    :func:`.critical_points.perturbed_point`) embedded with m = 2, m_k = 1 (W0 = gamma e1^T, W1 = e1 beta^T,
+    W_Q = W_K = sqrt(kappa) e1), the top eigenvalue of J = -Hessian of the user's loss (torch.func) equals
+    sigma_max(G_M) of the point (mpmath SVD), and its eigenvector lies in the transverse block (the second
+    hidden direction) with weight >= 0.999.  Budget of the eigenvalue: n max|Delta J_ij| with the entrywise
+    float_tolerance(64 d, max|J|) (Weyl) + eigh's float_tolerance(n, ||J||_2) + tolerance_for(30)."""
+    import numpy as np
+
+    from numerics.markov import perturbed_rare
+    from numerics.precision import float_tolerance, tolerance_for
+
+    from .critical_points import perturbed_point
+    from .flow import Shapes, pack
+
+    st = statement_of("focus.stage4.transverse_mode")
+    tally = Tally(precision="float64 (user model, torch.func.hessian) + mpmath dps=30", backend="torch.func",
+                  seeds=(seed,))
+    d, m, mk = F5_D, 2, 1
+    pt = perturbed_point(d, F5_PI1, F5_LAM, F5_C, F5_DELTA, dps=30)
+    ch = perturbed_rare(d, F5_PI1, F5_LAM, F5_C, F5_DELTA)
+    ctx = pt.ctx
+    sig = float(max(ctx.svd_r(ctx.matrix([[x for x in r] for r in pt.GM]), compute_uv=False)))
+    W0, W1, WQ, WK = np.zeros((d, m)), np.zeros((m, d)), np.zeros((m, mk)), np.zeros((m, mk))
+    W0[:, 0] = [float(x) for x in pt.gamma]
+    W1[0] = [float(x) for x in pt.beta]
+    WQ[0, 0] = WK[0, 0] = float(ctx.sqrt(pt.kappa))
+    J, _, _ = _jacobian(model, ch, pack(W0, W1, WQ, WK), m, mk)
+    J = J.numpy()
+    w, V = np.linalg.eigh(J)
+    top, vec = float(w[-1]), V[:, -1]
+    sh = Shapes(d, m, mk)
+    mask = np.zeros(sh.size, dtype=bool)  # the second hidden direction: W0[:, 1], W1[1], W_Q[1], W_K[1]
+    mask[[i * m + 1 for i in range(d)]] = True
+    mask[[d * m + d + k for k in range(d)]] = True
+    mask[[2 * d * m + mk, 2 * d * m + m * mk + mk]] = True
+    trans = float(np.linalg.norm(vec[mask]))
+    n = J.shape[0]
+    tol = n * float_tolerance(64 * d, scale=float(np.abs(J).max())) \
+        + float_tolerance(n, scale=float(np.linalg.norm(J, 2))) + tolerance_for(30)
+    inst = {"chain": "F5", "delta": str(F5_DELTA), "c": [str(c) for c in F5_C], "m": m, "m_k": mk}
+    tally.statement(st, {"lambda_top": top, "sigma_max": sig, "instance": inst}, part="top_vs_sigma", tol=tol)
+    tally.statement(st, {"w_perp": trans, "instance": inst}, part="transverse", tol=0.0)
+    tally.details.update(sigma_max_GM=sig, top_full=top, transverse_weight=trans, top_vs_sigma_tolerance=tol,
+                         tolerance_rule="n float_tolerance(64 d, max|J|) + float_tolerance(n, |J|_2) "
+                                        "+ tolerance_for(30)")
+    return tally.evidence()
+
+
 MODEL_CHECKS = (
     ModelCheck("focus.stage1.origin_spectrum", origin_spectrum, OneLayerTransformer,
                "the spectrum of -Hessian of the model's population loss at the origin: +-mu0 (x m), "
@@ -234,5 +290,9 @@ MODEL_CHECKS = (
     ModelCheck("focus.stage1.condensation", condensation_rate, OneLayerTransformer,
                "the gradient flow of the model's population loss from a small start: sigma1(W0) grows at "
                "mu0 = |pi||v|, the top eigenvalue of -Hessian at the origin (parts 'rate', 'mu0_spectrum')",
+               default=ToolkitTransformer),
+    ModelCheck("focus.stage4.transverse_mode", transverse_mode, OneLayerTransformer,
+               "-Hessian of the model's population loss at the degenerate point theta2_delta (F5): top "
+               "eigenvalue sigma_max(G_M), eigenvector transverse (parts 'top_vs_sigma', 'transverse')",
                default=ToolkitTransformer),
 )
