@@ -15,7 +15,11 @@ or in your own tests, with the pytest fixture::
 
 The broken variants below are what the checks catch: a softmax over the wrong axis (over samples, so
 rows leave the simplex) breaks the decomposition identity; a temperature applied to the wrong term
-(``exp(-d * tau)`` instead of ``exp(-d / tau)``) breaks the gradient formula.
+(``exp(-d * tau)`` instead of ``exp(-d / tau)``) breaks the gradient formula; a loss summed over the
+samples instead of averaged (``reduction="sum"``) makes the free energy rise under stop-gradient training
+at eta = 1/2 (``ddcl.lyapunov.free_energy``: its curvature bound 2 I becomes 2 N I).  For
+``ddcl.temperature.sign_laws`` the check sets ``block.tau`` to a tensor and differentiates in it: use
+``self.tau`` as given (not ``float(self.tau)``) inside ``assignments`` and ``loss``.
 """
 
 from __future__ import annotations
@@ -56,11 +60,19 @@ class TemperatureOnWrongTerm(MyBlock):
         return torch.softmax(-self._sqdist(Z, P) * self.tau, dim=1)
 
 
+class SumOverSamples(MyBlock):
+    """Broken: the loss sums over the samples (``reduction="sum"``) instead of averaging."""
+
+    def loss(self, Z: torch.Tensor, P: torch.Tensor) -> torch.Tensor:
+        return (self.assignments(Z, P) * self._sqdist(Z, P)).sum()
+
+
 def main() -> int:
     from verify import check_model
 
-    for block in (MyBlock(), SoftmaxOverSamples(), TemperatureOnWrongTerm()):
-        for claim in ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients"):
+    for block in (MyBlock(), SoftmaxOverSamples(), TemperatureOnWrongTerm(), SumOverSamples()):
+        for claim in ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients", "ddcl.lyapunov.free_energy",
+                      "ddcl.temperature.sign_laws"):
             out = check_model(claim, block)
             ev = out.checks[0].evidence
             line = f"{type(block).__name__:24s} {claim:32s} {out.verdict.value}"

@@ -9,6 +9,11 @@ are the paper's parameters -- embedding ``W0`` (d x m), unembedding ``W1`` (m x 
     python examples/focus_user_transformer.py
     verify run focus.stage2.saddle_eigenstructure --model examples.focus_user_transformer:MyTransformer
 
+``focus.stage1.condensation`` integrates the gradient flow of your loss from a small start and compares the
+growth rate of sigma1(W0) with mu0 = |pi||v| (``verify run focus.stage1.condensation --model ...``);
+``focus.stage4.transverse_mode`` takes the Hessian of your loss at the degenerate point theta2_delta
+(hidden width m = 2, key width m_k = 1: your adapter must accept any m, m_k).
+
 The broken variants are what the check catches: a 1/sqrt(m_k) score scaling the paper's model does not
 have (the growth rate c changes), and an attention normalised over the queries instead of the keys.
 """
@@ -56,11 +61,13 @@ def main() -> int:
     from verify import check_model
 
     for model in (MyTransformer(), ScaledScores(), AttentionOverQueries()):
-        out = check_model("focus.stage2.saddle_eigenstructure", model)
-        ev = out.checks[0].evidence
-        print(f"{type(model).__name__:22s} {out.verdict.value}")
-        if ev.counterexample is not None:
-            print(f"    {ev.counterexample.description[:160]}")
+        for claim in ("focus.stage2.saddle_eigenstructure", "focus.stage1.condensation",
+                      "focus.stage4.transverse_mode"):
+            out = check_model(claim, model)
+            ev = out.checks[0].evidence
+            print(f"{type(model).__name__:22s} {claim:36s} {out.verdict.value}")
+            if ev.counterexample is not None:
+                print(f"    {ev.counterexample.description[:160]}")
     return 0
 
 

@@ -62,11 +62,12 @@ def main() -> int:
     from verify import check_model
 
     for layer in (MHASublayer(), SoftmaxOverQueries(), ResidualInside()):
-        out = check_model("interp.softmax.exact", layer)
-        ev = out.checks[0].evidence
-        print(f"{type(layer).__name__:20s} {out.verdict.value:10s} worst margin {ev.margin_min}")
-        if ev.counterexample is not None:
-            print(f"    {ev.counterexample.description[:160]}")
+        for claim in ("interp.softmax.exact", "interp.tikhonov.upper_bound"):
+            out = check_model(claim, layer)
+            ev = out.checks[0].evidence
+            print(f"{type(layer).__name__:20s} {claim:28s} {out.verdict.value:10s} worst margin {ev.margin_min}")
+            if ev.counterexample is not None:
+                print(f"    {ev.counterexample.description[:160]}")
     return 0
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "MPArithmetic",
     "TabulatedArithmetic",
     "TorchArithmetic",
+    "SympyArithmetic",
     "arithmetic",
     "arithmetic_of",
 ]
@@ -406,12 +407,50 @@ class TorchArithmetic(Arithmetic):
         return self.torch.floor(self.convert(x))
 
     def fsum(self, xs: Iterable[Any]) -> Any:
-        # terms of different shapes (a scalar constant beside a batch) broadcast elementwise
-        return self.torch.stack(self.torch.broadcast_tensors(*[self.convert(x) for x in xs])).sum(0)
+        """Elementwise sum; scalars and tensors of broadcastable shapes are broadcast first."""
+        ts = self.torch.broadcast_tensors(*[self.convert(x) for x in xs])
+        return self.torch.stack(ts).sum(0)
 
     def tolerance(self, scale: float = 1.0) -> float:
         eps = float(self.torch.finfo(self.dtype).eps)
         return 1e3 * eps * max(float(scale), 1.0)
+
+
+class SympyArithmetic(Arithmetic):
+    """sympy expressions: exact and symbolic (``exp``, ``log`` stay unevaluated where irrational).
+
+    Subclass it to steer the form an identity is decided in (e.g. an ``exp`` that expands its argument).
+    """
+
+    name = "sympy"
+    exact = True
+
+    @property
+    def precision(self) -> str:
+        return "symbolic"
+
+    def convert(self, x: Any) -> Any:
+        import sympy as sp
+
+        from .exact import is_rational, to_fraction
+
+        if is_rational(x) and not isinstance(x, int):
+            f = to_fraction(x)
+            return sp.Rational(f.numerator, f.denominator)
+        return sp.sympify(x)
+
+    def exp(self, x: Any) -> Any:
+        import sympy as sp
+
+        return sp.exp(x)
+
+    def log(self, x: Any) -> Any:
+        import sympy as sp
+
+        return sp.log(x)
+
+    def tolerance(self, scale: float = 1.0) -> float:
+        return 0.0
 
 
 def arithmetic(spec: str | Arithmetic) -> Arithmetic:

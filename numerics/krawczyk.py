@@ -22,9 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .arithmetic import Arithmetic
 from .precision import Tri, arb_precision, to_arb
 
-__all__ = ["sympy_to_arb", "KrawczykResult", "krawczyk", "krawczyk_fn", "Dual", "Jet2", "hessian_forward"]
+__all__ = ["sympy_to_arb", "KrawczykResult", "krawczyk", "krawczyk_fn", "Dual", "Jet2", "JetArithmetic", "hessian_forward"]
 
 
 def sympy_to_arb(expr: Any, env: Mapping[Any, Any], *, complex_balls: bool = False) -> Any:
@@ -388,3 +389,28 @@ def hessian_forward(fn: Any, x0: Sequence[Any], fns: Any) -> tuple[Any, list[Any
     if not isinstance(out, Jet2):  # fn does not depend on x
         return out, [zero] * n, [[zero] * n for _ in range(n)]
     return out.v, out.gradient(n, zero), out.hessian(n, zero)
+
+
+class JetArithmetic(Arithmetic):
+    """The arithmetic of :class:`Jet2` (and :class:`Dual`) values, so that a kernel written against
+    :mod:`numerics.arithmetic` runs in forward mode: ``exp`` and ``log`` are the jets' own, whose values
+    come from the jets' function provider ``fns``.  ``convert`` leaves numbers as they are (a jet combines
+    with plain scalars as a constant)."""
+
+    name = "jet2"
+
+    @property
+    def precision(self) -> str:
+        return "forward-mode jets"
+
+    def convert(self, x: Any) -> Any:
+        return x
+
+    def exp(self, x: Any) -> Any:
+        return x.exp()
+
+    def log(self, x: Any) -> Any:
+        return x.log()
+
+    def tolerance(self, scale: float = 1.0) -> float:
+        return 0.0

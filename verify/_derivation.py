@@ -185,6 +185,10 @@ def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, 
             scale = evaluate(prev, vals)
         except Exception as e:  # noqa: BLE001 - not evaluable numerically
             return "UNKNOWN", f"not evaluable numerically ({type(e).__name__}: {e})"[:200], None
+        if isinstance(d, type(ctx.mpc(0))) or isinstance(scale, type(ctx.mpc(0))):
+            if abs(ctx.im(d)) > ctx.mpf(10) ** (-(_DPS - 10)) * (1 + abs(scale)):  # complex: no order
+                return "UNKNOWN", f"complex value at a spot point (outside the real domain): {point}", None
+            d, scale = ctx.re(d), ctx.re(scale)
         if not _difference_holds(rel, d, scale, ctx):
             return "REFUTED", f"spot check at {_DPS} digits", {k: str(v) for k, v in point.items()}
     return "CONSISTENT", f"spot check at {_POINTS} seeded points, {_DPS} digits", None

@@ -230,17 +230,35 @@ def _negate(expr: Any) -> Any:
 
 
 def _scale_constant(expr: Any) -> Any | None:
-    """``expr`` with its first numeric constant c (not 0, +-1) of an Eq replaced by 9c/8, or None."""
+    """``expr`` with ONE numeric constant c (not 0, +-1) of an Eq scaled to 9c/8 -- the first coefficient
+    of a product or term of a sum met in the relation's sides, never an exponent (scaling every copy of
+    2 would also turn b**2 into b**(9/4)) -- or None when the identity has no such constant."""
     import sympy as sp
+
+    def scale_once(e: Any) -> tuple[Any, bool]:
+        if isinstance(e, (sp.Integer, sp.Rational, sp.Float)) and e not in (0, 1, -1):
+            return e * sp.Rational(9, 8), True
+        if isinstance(e, sp.Pow):  # the base only: exponents stay
+            b, done = scale_once(e.args[0])
+            return (sp.Pow(b, e.args[1], evaluate=False), True) if done else (e, False)
+        if isinstance(e, (sp.Add, sp.Mul)) or (isinstance(e, sp.Function) and e.args):
+            args = list(e.args)
+            for i, a in enumerate(args):
+                new, done = scale_once(a)
+                if done:
+                    args[i] = new
+                    return e.func(*args, evaluate=False), True
+        return e, False
 
     for rel in _relations(expr):
         if not isinstance(rel, sp.Eq):
             continue
-        for sub in sp.preorder_traversal(rel):
-            if isinstance(sub, (sp.Integer, sp.Rational, sp.Float)) and sub not in (0, 1, -1):
-                new = rel.xreplace({sub: sub * sp.Rational(9, 8)})
-                if new != rel:
-                    return expr.xreplace({rel: new})
+        for side in (1, 0):  # the formula side first (statements read observable = formula)
+            new, done = scale_once(rel.args[side])
+            if done:
+                args = list(rel.args)
+                args[side] = new
+                return expr.xreplace({rel: sp.Eq(*args, evaluate=False)})
     return None
 
 

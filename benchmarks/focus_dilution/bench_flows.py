@@ -11,7 +11,7 @@ Run with OPENBLAS_NUM_THREADS=1: the matrices are tiny and spinning BLAS threads
    one tensor program for all chains, the closed forms on batch-last arrays, theorems.focus_dilution._batched)
    against scipy LSODA (rtol 1e-8, atol 1e-11) one by one (a sample, cost per trajectory), with the max
    deviation of the final states as the accuracy check (target: >= 10x cheaper per trajectory).  The same
-   RK4 on batch-first (B, 4, 4) tensors (TorchOps) is timed alongside: there torch's bmm of 4 x 4 matrices
+   RK4 on batch-first (B, 4, 4) tensors (TorchArithmetic) is timed alongside: there torch's bmm of 4 x 4 matrices
    runs a scalar loop, and the sweep costs about twice as much.
 3. Certified saddle enclosures per chain (the arb Hessian of L at theta_c1 by second-order forward mode, d = 4,
    m = m_k = 2, and its certified spectrum) against the float torch Hessian per chain.
@@ -61,7 +61,8 @@ def bench_sweep(n_chains: int, n_scipy: int) -> list[tuple[str, float, float]]:
     from numerics.markov import MarkovChain
     from theorems.focus_dilution._batched import rk4_sweep
     from theorems.focus_dilution.flow import Shapes, full_rhs, init_params, unpack
-    from theorems.focus_dilution.population import TorchOps, param_grads
+    from numerics.arithmetic import TorchArithmetic
+    from theorems.focus_dilution.population import param_grads
 
     rng = np.random.default_rng(0)
     d, m, mk, T = 4, 4, 4, 100.0
@@ -74,7 +75,7 @@ def bench_sweep(n_chains: int, n_scipy: int) -> list[tuple[str, float, float]]:
     Y0 = np.stack([init_params(d, m, mk, 1e-3, k) for k in range(n_chains)])
     pi = torch.tensor(np.stack([c.pi for c in chains]))
     P = torch.tensor(np.stack([c.P for c in chains]))
-    ops = TorchOps()
+    ops = TorchArithmetic()
     grid = [0.0, 25.0, 50.0, 75.0, T]
     torch.set_num_threads(1)
 
@@ -87,7 +88,7 @@ def bench_sweep(n_chains: int, n_scipy: int) -> list[tuple[str, float, float]]:
         return -torch.cat([w.reshape(w.shape[0], -1) for w in g], dim=1)
 
     def batched_first() -> torch.Tensor:
-        # the same RK4 on batch-first (B, 4, 4) tensors through TorchOps (torch's small-matrix bmm)
+        # the same RK4 on batch-first (B, 4, 4) tensors through TorchArithmetic (torch's small-matrix bmm)
         with torch.inference_mode():  # closed-form gradients: no autograd graph is needed
             return rk4_torch(field_batch_first, torch.tensor(Y0), grid, dt=DT)
 
@@ -120,7 +121,7 @@ def bench_certified(n: int) -> list[tuple[str, float, float]]:
     from theorems.focus_dilution.critical_points import full_jacobian_float
     from theorems.focus_dilution.flow import Shapes, theta_c1, unpack
     from numerics.linalg import symmetric_ball_spectrum
-    from theorems.focus_dilution._checks_spectra import ARB_BITS, saddle_hessian_arb
+    from theorems.focus_dilution._hessians import ARB_BITS, saddle_hessian_arb
 
     rng = np.random.default_rng(1)
     chains = []

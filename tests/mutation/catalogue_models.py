@@ -7,8 +7,13 @@ run the toolkit's own and the examples' correct models) must then see a correct 
 from ._model import Mutation
 
 DDCL = "pytest:tests/unit/ddcl_incrt/test_ddcl_user_models.py"
+DDCL_SIGNS = DDCL + "::test_temperature_sign_laws_on_a_user_block"
+DDCL_LYAPUNOV = DDCL + "::test_free_energy_descent_on_the_toolkit_block_records_its_budget"
 FOCUS = "pytest:tests/unit/focus_dilution/test_focus_user_models.py"
+FOCUS_CONDENSATION = FOCUS + "::test_condensation_rate_of_a_user_transformer_flow"
+FOCUS_TRANSVERSE = FOCUS + "::test_transverse_mode_at_the_degenerate_point_of_a_user_transformer"
 INTERP = "pytest:tests/unit/interpolation/test_interp_user_models.py"
+INTERP_TIKHONOV = INTERP + "::test_tikhonov_upper_bound_with_a_user_sublayer_in_the_tau1_parametrisation"
 
 
 def _m(id, path, old, new, kills, why):
@@ -22,10 +27,34 @@ MUTATIONS: list[Mutation] = [
     _m("models.ddcl_assignments_of_wrong_sample", "theorems/ddcl_incrt/models.py",
        "q = model.assignments(z, P)[0]", "q = model.assignments(Z[-1:], P)[0]",
        (DDCL,), "the gradient model check reads the assignments of another sample"),
+    _m("models.ddcl_free_energy_step_too_long", "theorems/ddcl_incrt/models.py",
+       "eta, steps, worst = 0.5, 25, 0.0", "eta, steps, worst = 2.5, 25, 0.0",
+       (DDCL_LYAPUNOV,), "the free-energy model check trains beyond the admissible step eta <= 1/2"),
+    _m("models.ddcl_free_energy_pair_reversed", "theorems/ddcl_incrt/models.py",
+       "rise, pair = F_next - F_prev, (F_prev, F_next)", "rise, pair = F_next - F_prev, (F_next, F_prev)",
+       (DDCL_LYAPUNOV,), "the free-energy model check records the step's values in the wrong order"),
+    _m("models.ddcl_sign_laws_second_moment", "theorems/ddcl_incrt/models.py",
+       "var = float((qk * dk ** 2).sum() - (qk * dk).sum() ** 2)", "var = float((qk * dk ** 2).sum())",
+       (DDCL_SIGNS,), "the sign-law model check reads the second moment of d for its variance"),
+    _m("models.ddcl_sign_laws_entropy_sign", "theorems/ddcl_incrt/models.py",
+       "F = Lq - t * H", "F = Lq + t * H",
+       (DDCL_SIGNS,), "the sign-law model check differentiates L_q + tau H for the free energy"),
     _m("models.focus_attention_entry_misplaced", "theorems/focus_dilution/models.py",
        "iq = d * M + M * d", "iq = d * M + M * d + 1",
        (FOCUS,), "the saddle model check reads c off the wrong Hessian entry"),
+    _m("models.focus_condensation_fits_energy", "theorems/focus_dilution/models.py",
+       "rate, _ = fit_rate(t, s1, 20 * eps, 0.1)", "rate, _ = fit_rate(t, s1 ** 2, 20 * eps, 0.1)",
+       (FOCUS_CONDENSATION,), "the condensation model check fits the growth of sigma1^2, not sigma1"),
+    _m("models.focus_transverse_attention_scale", "theorems/focus_dilution/models.py",
+       "WQ[0, 0] = WK[0, 0] = float(ctx.sqrt(pt.kappa))", "WQ[0, 0] = WK[0, 0] = float(pt.kappa)",
+       (FOCUS_TRANSVERSE,), "the transverse model check embeds the attention scale as kappa, not sqrt(kappa)"),
     _m("models.interp_tau_above_certificate", "theorems/interpolation/models.py",
        "tau = float(cert.tau_c) / 2", "tau = float(cert.tau_c) * 50",
        (INTERP,), "the softmax model check runs far above the certified temperature"),
+    _m("models.interp_tikhonov_tau0_above_certificate", "theorems/interpolation/models.py",
+       "tau0 = Fraction(cert.tau_c)", "tau0 = 50 * Fraction(cert.tau_c)",
+       (INTERP_TIKHONOV,), "the Tikhonov model check absorbs a temperature far above the certified tau_c"),
+    _m("models.interp_tikhonov_regulariser_doubled", "theorems/interpolation/models.py",
+       '"inf_J_epsilon": E + float(eps * n2)', '"inf_J_epsilon": E + float(2 * eps * n2)',
+       (INTERP_TIKHONOV,), "the Tikhonov model check evaluates J_eps with the regulariser counted twice"),
 ]

@@ -2,7 +2,7 @@
 
 The closed forms are those of :mod:`.population`, evaluated verbatim: :func:`param_grads` runs on
 :class:`BatchLast` arrays through the :data:`BATCH_LAST` backend.  Only the memory layout differs from the
-batch-first :class:`~.population.TorchOps` path: a batch of B (r x c) matrices is stored as one
+batch-first :class:`~numerics.arithmetic.TorchArithmetic` path: a batch of B (r x c) matrices is stored as one
 (r, c, B) tensor, the chain index last.
 
 Why: for the sweep's tiny matrices (d = m = m_k = 4) torch's batched ``bmm`` over (B, 4, 4) falls back to
@@ -20,12 +20,13 @@ from typing import Any
 
 import torch
 
+from numerics.arithmetic import TorchArithmetic
 from numerics.flows import rk4_torch
 
 from .flow import Shapes
-from .population import Ops, param_grads
+from .population import param_grads
 
-__all__ = ["BatchLast", "BatchLastOps", "BATCH_LAST", "BatchedFlowField", "rk4_sweep"]
+__all__ = ["BatchLast", "BatchLastArithmetic", "BATCH_LAST", "BatchedFlowField", "rk4_sweep"]
 
 
 def _data(x: Any) -> Any:
@@ -126,8 +127,9 @@ class BatchLast:
         return f"BatchLast(batch-first shape {self.shape})"
 
 
-class BatchLastOps(Ops):
-    """The :class:`~.population.Ops` backend of :class:`BatchLast` arrays (float64 torch, batch last)."""
+class BatchLastArithmetic(TorchArithmetic):
+    """The arithmetic of :class:`BatchLast` arrays (float64 torch, batch last); it supplies the population
+    kernels' layout operations (rowsum, rowmax, T, total) for its storage order."""
 
     name = "torch batch-last"
     stable = True
@@ -151,7 +153,7 @@ class BatchLastOps(Ops):
         return BatchLast(x.data.sum(dim=(-3, -2)))
 
 
-BATCH_LAST = BatchLastOps()
+BATCH_LAST = BatchLastArithmetic()
 
 
 class BatchedFlowField:

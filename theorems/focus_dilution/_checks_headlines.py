@@ -16,14 +16,16 @@ from numerics.linalg import ball_cholesky_pd, symmetric_ball_spectrum
 from numerics.markov import MarkovChain
 from numerics.precision import Tri, arb_precision, tri_negative, tri_positive
 from numerics.strategies import lazy_chains
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, reject
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, reject, statement_of
 
 from ._checks_model import E1_PI, _describe_chain
-from ._checks_spectra import (ARB_BITS, ETA, TINY, _arb_refs, _att_index, _iid, _spectrum_summary, _uniform,
-                              saddle_hessian_arb)
+from ._checks_saddle_certified import ETA, TINY, _spectrum_summary
+from ._statements_common import first_refuted, part_observation
+from ._hessians import ARB_BITS, _arb_refs, _att_index, _iid, _uniform, saddle_hessian_arb
 
 # -- Stage II as stated: theta_c1 is a saddle; (W0, W1) contracts or is neutral; one unstable attention mode
 SADDLE_VARIANTS = ("statement", "two_unstable", "outer_unstable")
+SADDLE_ID = "focus.stage2.saddle_as_stated"
 
 
 def saddle_as_stated(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
@@ -111,6 +113,21 @@ def saddle_as_stated(*, seed: int, profile: Profile, variant: str = "statement")
             if len(shown) < 3:
                 shown[ch.name] = {"spectrum_J": _spectrum_summary(full),
                                   "unstable": [cl.enclosure.str(12) for cl in pos]}
+            # the claim's statement on the certified observables (when every count is decided)
+            if not undecided:
+                st = statement_of(SADDLE_ID)
+                outer = symmetric_ball_spectrum([r[:n0] for r in J[:n0]], bits=ARB_BITS)
+                top_outer = outer[0].enclosure
+                for cl in outer[1:]:
+                    top_outer = top_outer.max(cl.enclosure)  # an enclosure of the largest outer eigenvalue
+                stmt_obs = [part_observation(st, {r"(\nabla L(\theta_{c}^{1}))_{i}": x}, "critical", tol=float(TINY), i=i)
+                            for i, x in enumerate(g)]
+                stmt_obs += [
+                    part_observation(st, {r"\lambda_{\max}(J_{\mathrm{outer}})": top_outer, "eta": eta}, "outer_stability"),
+                    part_observation(st, {"n_{J>0}": n_pos, "n_{J<0}": n_neg}, "unstable_count"),
+                    part_observation(st, {"n_{att>0}": sum(cl.multiplicity for cl in a_pos),
+                                          "lambda_att": a_pos[0].enclosure, "lambda_u": pos[0].enclosure},
+                                     "attention_mode", tol=float(TINY))]
         if variant == "two_unstable":
             if n_pos == 1 and not open_cl_wide(open_cl, small):
                 return Observation(Verdict.REFUTED, counterexample=refuted(
@@ -130,7 +147,7 @@ def saddle_as_stated(*, seed: int, profile: Profile, variant: str = "statement")
         if undecided:
             tally.note(f"{ch.name}: " + "; ".join(undecided[:2]))
             return Observation(Verdict.UNKNOWN)
-        return Observation(Verdict.CERTIFIED)
+        return first_refuted(stmt_obs)
 
     explore(lazy_chains(max_d=4), body, tally, seed=seed, max_examples=profile.pick(6, 30, 120),
             examples=[MarkovChain.lazy(E1_PI, "1/2"), MarkovChain.lazy(E1_PI, "9/10"),
@@ -156,6 +173,24 @@ SINGULAR_CE = (("2/5", "7/20", "3/20", "1/10"), "1/2")
 THRESHOLD_CE = (("167/500", "61/250", "101/500", "123/1000", "97/1000"), "1/2")
 
 
+OPPOSITE_PLURAL_ID = "focus.stage3.opposite_motion_as_stated"
+OPPOSITE_SINGULAR_ID = "focus.stage3.opposite_motion_singular"
+
+
+def _ball_min(xs: list[Any]) -> Any:
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.min(x)
+    return out
+
+
+def _ball_max(xs: list[Any]) -> Any:
+    out = xs[0]
+    for x in xs[1:]:
+        out = out.max(x)
+    return out
+
+
 def _sign_pattern(rho: list[Any]) -> list[Tri]:
     out = []
     for x in rho:
@@ -176,8 +211,10 @@ def opposite_motion(*, seed: int, profile: Profile, variant: str = "plural") -> 
     'plural' (the seed's 'token [or: tokens]' read as a set): there is k in 1..d-1 with rho_q > 0 for the k
     most frequent tokens and rho_q < 0 for the others (ties in pi give equal rho, so tied tokens move
     together): a high-frequency prefix moves opposite to the rest.
-    'singular': rho_1 > 0 > rho_q for every q >= 2 (token 1 alone against all others); pinned
-    counterexample pi = (2/5, 7/20, 3/20, 1/10), lam = 1/2 (rho_2 = +0.00623).
+    'singular': rho_1 > 0 > rho_q for every q >= 2 (token 1 alone against all others), evaluated on the
+    pinned counterexample pi = (2/5, 7/20, 3/20, 1/10), lam = 1/2 alone (rho_2 = +0.00623).
+    Both evaluate the claim's statement (focus.stage3.opposite_motion_as_stated with the witness k = the
+    number of leading positive rho_q; focus.stage3.opposite_motion_singular) on arb enclosures of rho.
     Controls through the same signs: 'monotone' (rho decreasing along the frequency order; E1 has
     rho_2 < rho_3) and 'threshold_n2' (rho_q > 0 exactly for pi_q > |pi|^2, the focus-gain threshold).
 
@@ -205,14 +242,19 @@ def opposite_motion(*, seed: int, profile: Profile, variant: str = "plural") -> 
                 tally.note(f"{ch.name}: a rho component's sign is undecided")
                 return Observation(Verdict.UNKNOWN)
             pos = [x is Tri.TRUE for x in s]
-            if variant == "plural":
-                k = pos.index(False) if False in pos else len(pos)
-                ok = 1 <= k <= ch.d - 1 and not any(pos[k:])
-                what = "no frequency prefix moves opposite to the rest"
-            elif variant == "singular":
-                ok = pos[0] and not any(pos[1:])
-                what = "token 1 does not move opposite to every other token"
-            elif variant == "monotone":
+            if variant in ("plural", "singular"):  # the claim's statement on rho in frequency order
+                if len(shown) < 6:
+                    shown[ch.name] = desc
+                if variant == "singular":
+                    return part_observation(statement_of(OPPOSITE_SINGULAR_ID),
+                                            {"rho_1": rho[0], r"\max_{q \ge 2} \rho_q": _ball_max(rho[1:])},
+                                            "singular_split", pi=[str(x) for x in pi], chain=ch.name, **desc)
+                k = pos.index(False) if False in pos else len(pos)  # the witness: leading positive rho_q
+                return part_observation(statement_of(OPPOSITE_PLURAL_ID), {
+                    "k": k, "d": ch.d, r"\min_{q \le k} \rho_q": _ball_min(rho[:k]) if k else rho[0],
+                    r"\max_{q > k} \rho_q": _ball_max(rho[k:]) if k < ch.d else rho[-1]},
+                    "prefix_split", pi=[str(x) for x in pi], chain=ch.name, **desc)
+            if variant == "monotone":
                 dec = [bool(rho[i] > rho[i + 1]) for i in range(ch.d - 1)]
                 if any(bool(rho[i] < rho[i + 1]) for i in range(ch.d - 1)):
                     ok = False
@@ -232,8 +274,12 @@ def opposite_motion(*, seed: int, profile: Profile, variant: str = "plural") -> 
                 what, pi=[str(x) for x in pi], chain=ch.name, sub_check=OPPOSITE_SUB[variant], **desc))
         return Observation(Verdict.CERTIFIED)
 
-    explore(lazy_chains(max_d=6), body, tally, seed=seed, max_examples=profile.pick(20, 80, 300),
-            examples=pinned, describe=_describe_chain)
+    if variant == "singular":  # a refutation claim: its statement is evaluated on the pinned counterexample
+        explore(lazy_chains(max_d=6), body, tally, seed=seed, max_examples=0,
+                examples=[MarkovChain.lazy(*SINGULAR_CE)], describe=_describe_chain)
+    else:
+        explore(lazy_chains(max_d=6), body, tally, seed=seed, max_examples=profile.pick(20, 80, 300),
+                examples=pinned, describe=_describe_chain)
     tally.details["rho"] = shown
     tally.details["pinned"] = {"singular_counterexample": SINGULAR_CE, "threshold_counterexample": THRESHOLD_CE}
     return tally.evidence()
@@ -245,7 +291,7 @@ def opposite_motion_crosscheck(*, seed: int, profile: Profile) -> Evidence:
     pinned chains (E1, the singular reading's counterexample, the |pi|^2-threshold counterexample and
     (1/2, 3/10, 1/10, 1/10) at lam = 9/10); the smallest |rho_q| is recorded as the margin (the two
     computations agree to 1e-20 by focus.stage3.mass_redistribution's rho_mp, far inside it)."""
-    from ._checks_dynamics import _rho_derivative_mp
+    from ._checks_redistribution import _rho_derivative_mp
 
     tally = Tally(precision="mpmath dps=40 vs arb 256 bits", backend="mpmath+python-flint", seeds=(seed,))
     pinned = [MarkovChain.lazy(E1_PI, "1/2"), MarkovChain.lazy(*SINGULAR_CE), MarkovChain.lazy(*THRESHOLD_CE),
@@ -259,198 +305,6 @@ def opposite_motion_crosscheck(*, seed: int, profile: Profile) -> Evidence:
                     counterexample=lambda ch=ch, num=num: refuted(
                         "closed-form rho signs differ from the kappa-derivative", chain=ch.name,
                         rho_mp=[float(x) for x in num], sub_check="crosscheck"))
-    return tally.evidence(level_cap=Verdict.CONSISTENT)
-
-
-# -- Stage I as stated: rank-one condensation W0 ~ pi, W1 ~ pi - 1/d; attention frozen at O(eps) ----------
-CONDENSE_VARIANTS = ("statement", "W0_uniform", "W1_along_pi", "attention_order_one", "attention_eps2")
-# F1 chains of the as-stated Stage I check: E1 and two non-E1 laws (the seed's pi is any stationary law)
-CONDENSE_CHAINS = ((E1_PI, "1/2"), (("2/5", "7/20", "3/20", "1/10"), "1/2"),
-                   (("1/2", "1/5", "3/20", "1/10", "1/20"), "9/10"))
-CONDENSE_T = 80.0   # past T_I of every chain above at eps = 1e-3 and 1e-4 (T_I <= 40)
-
-
-def _cosabs(a: Any, b: Any) -> float:
-    import numpy as np
-    return float(abs(a @ b) / (np.linalg.norm(a) * np.linalg.norm(b)))
-
-
-def condensation_as_stated(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """Full population gradient flows (`run_flow` through `cached_flow`, LSODA, rtol 1e-9, m = m_k = 8) from
-    Gaussian starts of scale eps = 1e-3 and 1e-4 (init seeds: quick 0; ci/thorough 0-2) on the F1 chains
-    CONDENSE_CHAINS, to t = 80:
-
-    (a) W0 aligned with pi: cos(u1(W0), pi) >= 0.99 on the first pass of sigma1(W0) through [50 eps, 0.3]
-        (the window in which the seed's 'governed by the linearization near the origin' applies; it is where
-        sigma1 dominates the O(eps) start);
-    (b) W1 aligned with pi - 1/d: cos(v1(W1), pi - 1/d) >= 0.99 on the same window (the vector is formed here
-        from pi, not read from the product);
-    (c) rank one: sigma2(W0) <= 10 eps up to T_I (L <= H(pi) + 0.05), while sigma1(W0) >= 0.3;
-    (d) attention frozen at O(eps): max_t<=T_I max(|W_Q|, |W_K|) <= 3 max(|W_Q(0)|, |W_K(0)|), and the same
-        maximum scales like eps: its ratio between eps = 1e-3 and 1e-4 lies in [3, 30] (O(eps) gives 10,
-        O(eps^2) 100, O(1) 1).
-    The thresholds (0.99, 10 eps, 3, [3, 30]) are the reading's, each a factor >= 3 from the value its
-    false alternative produces (controls: W0 along 1, W1 along pi, |W_Q| >= 0.1 at T_I, ratio in [30, 300]).
-    """
-    if variant not in CONDENSE_VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}")
-    import numpy as np
-
-    from .flow import cached_flow
-
-    seeds = profile.pick((0,), (0, 1, 2), (0, 1, 2))
-    tally = Tally(precision="float64 (LSODA rtol 1e-9, atol 1e-12)", backend="scipy", seeds=tuple(seeds))
-    rows: dict[str, Any] = {}
-    for pi_s, lam in CONDENSE_CHAINS:
-        for s in seeds:
-            peaks = {}
-            for eps in (1e-3, 1e-4):
-                tr = cached_flow("lazy", (pi_s, lam), T=CONDENSE_T, eps=eps, seed=s)
-                ch = tr.chain
-                pi = np.asarray(ch.pi, dtype=float)
-                d = ch.d
-                W0, W1, WQ, WK = tr.params
-                sv = tr.sv_W0
-                H = float(-(pi * np.log(pi)).sum())
-                iT = np.flatnonzero(tr.loss <= H + 0.05)
-                if len(iT) == 0:
-                    tally.add(Observation(Verdict.UNKNOWN))
-                    tally.note(f"{pi_s} seed {s} eps {eps}: T_I not reached by t = {CONDENSE_T}")
-                    continue
-                iT = int(iT[0])
-                q0 = max(float(np.linalg.norm(WQ[0])), float(np.linalg.norm(WK[0])))
-                qmax = max(float(np.linalg.norm(WQ[:iT + 1], axis=(1, 2)).max()),
-                           float(np.linalg.norm(WK[:iT + 1], axis=(1, 2)).max()))
-                peaks[eps] = qmax
-                key = f"{pi_s} lam={lam} seed={s} eps={eps}"
-                if eps == 1e-4:
-                    rows[key] = {"WQK_max": qmax}
-                    continue
-                first = np.flatnonzero(sv[:, 0] >= 0.3)
-                end = int(first[0]) if len(first) else len(sv)
-                win = np.flatnonzero(sv[:end, 0] >= 50 * eps)
-                tgt0 = np.ones(d) if variant == "W0_uniform" else pi
-                tgt1 = pi if variant == "W1_along_pi" else pi - 1.0 / d
-                U0 = np.linalg.svd(W0[win])[0][:, :, 0]
-                V1 = np.linalg.svd(W1[win])[2][:, 0, :]
-                c0 = min(_cosabs(u, tgt0) for u in U0)
-                c1 = min(_cosabs(v, tgt1) for v in V1)
-                for sub, what, val in (("W0_direction", "cos(u1(W0), target)", c0), ("W1_direction", "cos(v1(W1), target)", c1)):
-                    tally.le(0.99, val, 0.0, counterexample=lambda what=what, val=val, key=key, sub=sub: refuted(
-                        f"{what} = {val:.5f} < 0.99 on the sigma1 window", run=key, variant=variant, sub_check=sub))
-                s2 = float(sv[:iT + 1, 1].max())
-                tally.le(s2, 10 * eps, 0.0, counterexample=lambda s2=s2, key=key: refuted(
-                    f"sigma2(W0) = {s2:.3g} > 10 eps before T_I", run=key, sub_check="rank_one"))
-                if variant == "attention_order_one":
-                    tally.le(0.1, qmax, 0.0, counterexample=lambda qmax=qmax, key=key: refuted(
-                        f"max |W_Q|, |W_K| up to T_I = {qmax:.3g} < 0.1: the attention stays small", run=key,
-                        sub_check="attention_bound"))
-                else:
-                    tally.le(qmax, 3 * q0, 0.0, counterexample=lambda qmax=qmax, q0=q0, key=key: refuted(
-                        f"max |W_Q|, |W_K| up to T_I = {qmax:.3g} > 3 x {q0:.3g}", run=key, sub_check="attention_bound"))
-                rows[key] = {"cos_W0_pi": c0, "cos_W1_v": c1, "sigma2_max": s2, "WQK_0": q0, "WQK_max": qmax,
-                             "T_I": float(tr.t[iT]), "window": [float(tr.t[win[0]]), float(tr.t[win[-1]])]}
-            if len(peaks) == 2:
-                ratio = peaks[1e-3] / peaks[1e-4]
-                lo, hi = (30.0, 300.0) if variant == "attention_eps2" else (3.0, 30.0)
-                for a, b in ((lo, ratio), (ratio, hi)):
-                    tally.le(a, b, 0.0, counterexample=lambda ratio=ratio, lo=lo, hi=hi: refuted(
-                        f"attention ratio eps 1e-3 / 1e-4 = {ratio:.4g} outside [{lo}, {hi}]", chain=str(pi_s),
-                        seed=s, sub_check="attention_scaling"))
-                rows[f"{pi_s} lam={lam} seed={s} ratio"] = ratio
-    tally.details["runs"] = rows
-    return tally.evidence(level_cap=Verdict.CONSISTENT)
-
-
-# -- the four-stage cycle (002 L20, L43, L45) and Stage III's dilution (L36), on the cached E1 runs --------
-CYCLE_VARIANTS = ("statement", "new_direction_first", "no_recurrence", "dilution", "permanent_focus",
-                  "dilution_late")
-# F must fall below its peak by more than the integration error of F (LSODA rtol 1e-9 over t <= 3e4:
-# |dF| <= 1e-6, measured between rtol 1e-9 and 1e-10 runs in focus.plateaus' budget) with a safety
-# factor of 1000: a fall of 1e-3 cannot be a solver artefact (E1 falls 5.8e-2, at lam = 9/10 1.1e-1)
-DILUTION_MIN_FALL = 1e-3
-
-
-def cycle_as_stated(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """The E1 reference runs (`e1_run`: pi = (0.75, 0.19, 0.05, 0.01), eps = 1e-3, init seed 0, T = 3e4 --
-    the cache key the plateau, dilution and event checks use; quick: lam = 1/2; ci/thorough: also
-    lam = 9/10), with the product's `events`:
-
-    'statement' (the four stages in the predicted order, then the next cycle):
-      condensation (R1: sigma1(W0) >= s_c/2 with sigma2/sigma1 <= 0.01) < attention onset (sigma1(W_Q W_K^T)
-      >= 1e-2) < focus (A_11 >= 0.9) <= focus peak (first local max of F = sum_q pi_q A_q1) < dilution
-      (F <= F_peak - 1e-3) < new direction (sigma2(W0) >= 0.1) < the next cycle's attention growth
-      (sigma2(W_Q W_K^T) >= 0.1; L43 'This starts the next focus-dilution cycle'); every event must occur.
-    'dilution' (L36 alone): after the focus peak F falls by >= 1e-3 before the new direction appears.
-    Controls: 'new_direction_first' (sigma2(W0) >= 0.1 before the focus), 'no_recurrence' (no second
-    attention direction by T), 'permanent_focus' (F never falls 1e-3 below its peak before the new
-    direction), 'dilution_late' (F falls only after the new direction)."""
-    if variant not in CYCLE_VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}")
-    import numpy as np
-
-    from ._checks_dynamics import e1_run
-    from .flow import events
-
-    lams = profile.pick(("1/2",), ("1/2", "9/10"), ("1/2", "9/10"))
-    tally = Tally(precision="float64 (LSODA rtol 1e-9, atol 1e-12)", backend="scipy", seeds=(0,),
-                  tolerance=DILUTION_MIN_FALL)
-    rows: dict[str, Any] = {}
-    for lam in lams:
-        tr = e1_run(lam)
-        ev = events(tr)
-        F = tr.focus_mass
-        t = tr.t
-        peak, new = ev["focus_peak"], ev["new_direction"]
-        t_dil = None
-        if peak is not None:
-            ip = tr.at(peak)
-            fall = np.flatnonzero(F[ip:] <= F[ip] - DILUTION_MIN_FALL)
-            t_dil = float(t[ip + fall[0]]) if len(fall) else None
-        row = {k: ev[k] for k in ("R1", "onset", "focus", "focus_peak", "new_direction", "second_attention")}
-        row["dilution"] = t_dil
-        rows[f"lam={lam}"] = row
-        if variant in ("dilution", "permanent_focus", "dilution_late"):
-            if peak is None or new is None:
-                tally.add(Observation(Verdict.UNKNOWN))
-                tally.note(f"lam = {lam}: no focus peak or no new direction by T")
-                continue
-            if variant == "permanent_focus":
-                holds = t_dil is None or t_dil >= new
-                what = f"F falls {DILUTION_MIN_FALL} below its peak at t = {t_dil} before the new direction ({new})"
-            elif variant == "dilution_late":
-                holds = t_dil is not None and t_dil > new
-                what = f"F falls at t = {t_dil}, before the new direction ({new})"
-            else:
-                holds = t_dil is not None and t_dil < new
-                what = f"F does not fall {DILUTION_MIN_FALL} below its peak before the new direction ({new})"
-            tally.exact(holds, level=Verdict.CONSISTENT, counterexample=lambda what=what, lam=lam, row=row: refuted(
-                what, lam=lam, events=row, sub_check="dilution"))
-            continue
-        seq = [("R1", ev["R1"]), ("onset", ev["onset"]), ("focus", ev["focus"]), ("focus_peak", peak),
-               ("dilution", t_dil), ("new_direction", new), ("second_attention", ev["second_attention"])]
-        missing = [k for k, v in seq if v is None]
-        if variant == "no_recurrence":
-            holds = ev["second_attention"] is None
-            tally.exact(holds, level=Verdict.CONSISTENT, counterexample=lambda lam=lam, row=row: refuted(
-                "a second attention direction grows after the new direction", lam=lam, events=row,
-                sub_check="recurrence"))
-            continue
-        if missing:
-            tally.exact(False, level=Verdict.CONSISTENT, counterexample=lambda lam=lam, missing=missing, row=row:
-                        refuted(f"events missing: {missing}", lam=lam, events=row, sub_check="events"))
-            continue
-        if variant == "new_direction_first":
-            holds = new < ev["focus"]
-            what = f"the new direction ({new}) comes after the focus ({ev['focus']})"
-        else:
-            vals = [v for _, v in seq]
-            # strict order, except focus <= focus peak (the peak may fall on the focus grid point)
-            holds = all(a <= b if i == 2 else a < b for i, (a, b) in enumerate(zip(vals, vals[1:])))
-            what = "the stages are out of order"
-        tally.exact(bool(holds), level=Verdict.CONSISTENT, counterexample=lambda what=what, lam=lam, row=row: refuted(
-            what, lam=lam, events=row, sub_check="order"))
-    tally.details["events"] = rows
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
@@ -478,7 +332,7 @@ def escape_as_stated(*, seed: int, profile: Profile, variant: str = "statement")
     from numerics.flows import first_time, integrate
     from numerics.markov import perturbed_rare
 
-    from ._checks_stage4 import C_DIR, D, LAM, PI1
+    from ._stage4_reference import C_DIR, D, LAM, PI1
     from .critical_points import perturbed_point
     from .flow import Shapes, full_rhs, pack
 

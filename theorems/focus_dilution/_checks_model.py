@@ -15,16 +15,21 @@ from typing import Any
 
 import numpy as np
 
+from numerics.arithmetic import MPArithmetic, SympyArithmetic, TorchArithmetic
 from numerics.markov import MarkovChain, anti_persistent, symmetric_rare, two_state_anti_focus
 from numerics.precision import float_tolerance
 from numerics.strategies import chains
-from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, statement_of
 
-from .flow import Shapes, init_params, pack, reduced_state, run_flow, run_reduced, theta_c1, unpack
+from .flow import Shapes, pack, reduced_state, run_flow, run_reduced, theta_c1, unpack
+from ._statements_common import first_refuted, part_observation
 from .markov_model import finite_context_logits, monte_carlo_loss, regrouped_logits
-from .population import FLOAT, TorchOps, grad_M_Phi, model_matrices, param_grads, population_loss
+from .population import FLOAT, grad_M_Phi, model_matrices, param_grads, population_loss
 
 E1_PI = ("0.75", "0.19", "0.05", "0.01")
+POPULATION_LIMIT_ID = "focus.model.population_limit"
+GRADIENTS_ID = "focus.model.gradients"
+CONSERVATION_ID = "focus.model.conservation"
 
 # Mandatory edge cases of spec §4 (pinned): uniform pi, lam = 0, d = 2, a tie, exact F4, F6, F7.
 def pinned_chains() -> list[MarkovChain]:
@@ -46,7 +51,11 @@ def _describe_chain(ch: MarkovChain) -> dict[str, Any]:
 
 # -- §4.1 ------------------------------------------------------------------------------------------
 def regrouping(*, seed: int, profile: Profile) -> Evidence:
-    """(a) the finite-s logits (torch, position by position) equal A_hat_q M (numpy regrouping)."""
+    """(a) the finite-s logits (torch, position by position) equal A_hat_q M (numpy regrouping): the
+    statement's part 'regrouping', elementwise to float_tolerance(ops = 4 s, scale = max |M|)."""
+    import torch
+
+    st = statement_of(POPULATION_LIMIT_ID)
     tally = Tally(precision="float64", backend="torch+numpy", seeds=(seed,))
     rng0 = np.random.default_rng(seed)
 
@@ -57,15 +66,12 @@ def regrouping(*, seed: int, profile: Profile) -> Evidence:
         Phi = rng.standard_normal((d, d))
         s = int(rng.integers(1, 64))
         X = ch.sample(1000, s, rng)[:, :-1]  # spec §4.1 (a): 10^3 sequences per draw
-        z1 = finite_context_logits(X, M, Phi).numpy()
-        z2 = regrouped_logits(X, M, Phi)
-        err = float(np.max(np.abs(z1 - z2)))
+        z1 = finite_context_logits(X, M, Phi).to(torch.float64)
+        z2 = torch.as_tensor(regrouped_logits(X, M, Phi), dtype=torch.float64)
         tol = float_tolerance(ops=4 * s, scale=float(np.abs(M).max()))
         tally.tolerance = tol
-        if err <= tol:
-            return Observation(Verdict.CONSISTENT, margin=tol - err, error=err)
-        return Observation(Verdict.REFUTED, margin=tol - err, error=err,
-                           counterexample=refuted(f"logit mismatch {err:.3g} > {tol:.3g}", s=s))
+        return part_observation(st, {r"z_s": z1, r"\hat{A}_q M": z2}, "regrouping", tol=tol,
+                                s=s)
 
     explore(chains(max_d=6), body, tally, seed=seed, max_examples=profile.pick(8, 30, 100),
             examples=pinned_chains(), describe=_describe_chain)
@@ -89,7 +95,8 @@ def _logsoftmax(Z: np.ndarray) -> np.ndarray:
 
 
 def monte_carlo(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """(b) E1's pi, lam = 0.6, (M, Phi) entries N(0, 0.5^2) (seeded): |MC mean - L| <= 4 SE + 1/s.
+    """(b) E1's pi, lam = 0.6, (M, Phi) entries N(0, 0.5^2) (seeded): the statement's part 'mean',
+    |MC mean - L| <= 4 SE + 1/s (tolerance 0: the budget is the statement's).
 
     The budget: 4 standard errors (sampling noise) plus 1/s (the observed O(1/s) finite-context bias
     with a stationary start).  Quick: s in {64, 256}, n = 10^4; thorough adds s = 1024.
@@ -110,9 +117,8 @@ def monte_carlo(*, seed: int, profile: Profile, variant: str = "statement") -> E
         budget = 4 * se + 1.0 / s
         rows.append({"s": s, "n": n, "mean": mean, "se": se, "L": L, "z": (mean - L) / se})
         tally.tolerance = budget
-        tally.close(mean, L, budget, counterexample=lambda: refuted(
-            f"Monte Carlo mean {mean:.5f} vs formula {L:.5f} ({(mean - L) / se:.1f} SE) at s = {s}",
-            s=s, n=n, variant=variant, sub_check="mean"))
+        tally.statement(statement_of(POPULATION_LIMIT_ID), {r"\hat{L}_s": mean, "L": L, "SE": se, "s": s},
+                        part="mean", tol=0.0)
         if tally.counterexample is not None:
             break
     tally.details["rows"] = rows
@@ -152,12 +158,15 @@ def uniform_start(*, seed: int, profile: Profile, variant: str = "statement") ->
     tally.details["decay_exponent"] = p
     tally.details["exponent_interval"] = [lo, hi]  # the reading of "roughly like 1/s" (variant: no decay)
     tally.details["resolved_by"] = "|b_s| > 4 SE"
-    tally.le(lo, p, 0.0, counterexample=lambda: refuted(
-        f"uniform-start bias decays like s^-{p:.3f}, exponent below {lo}", bias=tally.details["bias"],
-        sub_check="exponent"))
-    tally.le(p, hi, 0.0, counterexample=lambda: refuted(
-        f"uniform-start bias decays like s^-{p:.3f}, exponent above {hi} (variant {variant})",
-        bias=tally.details["bias"], sub_check="exponent"))
+    if variant == "statement":
+        tally.statement(statement_of(POPULATION_LIMIT_ID), {"p": p}, part="exponent", tol=0.0)
+    else:  # the control 'no decay': p in [-1/2, 1/2]
+        tally.le(lo, p, 0.0, counterexample=lambda: refuted(
+            f"uniform-start bias decays like s^-{p:.3f}, exponent below {lo}", bias=tally.details["bias"],
+            sub_check="exponent"))
+        tally.le(p, hi, 0.0, counterexample=lambda: refuted(
+            f"uniform-start bias decays like s^-{p:.3f}, exponent above {hi} (variant {variant})",
+            bias=tally.details["bias"], sub_check="exponent"))
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
@@ -178,7 +187,7 @@ def _grad_points(seed: int, count: int) -> list[tuple[MarkovChain, tuple[np.ndar
 def _autograd(ch: MarkovChain, W: tuple[np.ndarray, ...], tau: float) -> list[np.ndarray]:
     import torch
 
-    ops = TorchOps()
+    ops = TorchArithmetic()
     Wt = [torch.tensor(w, dtype=torch.float64, requires_grad=True) for w in W]
     pi = torch.tensor(ch.pi, dtype=torch.float64)
     P = torch.tensor(ch.P, dtype=torch.float64)
@@ -195,31 +204,31 @@ def _random_point(ch: MarkovChain, rng: np.random.Generator) -> tuple[tuple[np.n
 
 
 def autograd_agreement(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """Closed-form gradients vs torch autograd of the same loss: relative error within a float64 budget
-    float_tolerance(ops = 32 d max(m, m_k)) (the length of the longest product chain, with safety 8)."""
+    """Closed-form gradients vs torch autograd of the same loss (the statement's parts 'autograd', and
+    'sums': the rows of G_M, G_Phi sum to 0): error within max(1, |grad|) x float_tolerance(ops = 32 d
+    max(m, m_k)) (the length of the longest product chain, with safety 8)."""
+    import torch
+
+    st = statement_of(GRADIENTS_ID)
     tally = Tally(precision="float64", backend="numpy vs torch autograd", seeds=(seed,))
     rng0 = np.random.default_rng(seed)
+    t64 = lambda x: torch.as_tensor(np.asarray(x, dtype=np.float64))  # noqa: E731
 
     def check_point(ch: MarkovChain, W: tuple[np.ndarray, ...], tau: float) -> Observation:
         g = param_grads(ch.pi, ch.P, *W, tau, FLOAT, variant=variant)
         a = _autograd(ch, W, tau)
-        num = max(float(np.max(np.abs(x - y))) for x, y in zip(g, a))
-        den = max(1.0, max(float(np.max(np.abs(y))) for y in a))
-        err = num / den  # relative to max(1, |grad|): at critical points the gradient is ~0
+        den = max(1.0, max(float(np.max(np.abs(y))) for y in a))  # relative to max(1, |grad|)
         d, m, mk = ch.d, W[0].shape[1], W[2].shape[1]
         tol = float_tolerance(ops=32 * d * max(m, mk))
         tally.tolerance = tol
         GM, GPhi = grad_M_Phi(ch.pi, ch.P, *model_matrices(*W), tau)
         rows = max(float(np.max(np.abs(GM.sum(axis=1)))), float(np.max(np.abs(GPhi.sum(axis=1)))))
         tally.details["max_row_sum_G"] = max(tally.details.get("max_row_sum_G", 0.0), rows)
-        if rows > tol:  # G_M 1 = G_Phi 1 = 0 (spec §2.5), to the same budget
-            return Observation(Verdict.REFUTED, margin=tol - rows, error=rows, counterexample=refuted(
-                f"|G_M 1| or |G_Phi 1| = {rows:.3g} > {tol:.3g}", d=d, m=m, mk=mk, tau=tau))
-        if err <= tol:
-            return Observation(Verdict.CONSISTENT, margin=tol - err, error=err)
-        return Observation(Verdict.REFUTED, margin=tol - err, error=err, counterexample=refuted(
-            f"closed form vs autograd: relative error {err:.3g} > {tol:.3g}", d=d, m=m, mk=mk, tau=tau,
-            variant=variant))
+        return first_refuted([
+            part_observation(st, {r"G_M \mathbf{1}": t64(GM.sum(axis=1)), r"G_\Phi \mathbf{1}": t64(GPhi.sum(axis=1))}, "sums",
+                             tol=tol, d=d, m=m, mk=mk, tau=tau),
+            part_observation(st, {r"\nabla L": t64(pack(*g)), r"\nabla L^{\mathrm{autograd}}": t64(pack(*a))},
+                             "autograd", tol=tol * den, d=d, m=m, mk=mk, tau=tau, variant=variant)])
 
     for ch, W, tau in _grad_points(seed, 7):
         obs = tally.add(check_point(ch, W, tau))
@@ -235,11 +244,13 @@ def autograd_agreement(*, seed: int, profile: Profile, variant: str = "statement
 
 
 def finite_differences(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """Central differences, h = 1e-6: relative error <= 1e-7.
+    """Central differences, h = 1e-6: the statement's part 'fd', relative error <= 1e-7.
 
     Budget: truncation h^2 |L'''|/6 (<= 1e-11 for |L'''| <= 60 at these O(1) points) plus rounding
     eps |L| / h (~ 1e-9 for |L| <= 5), with a factor 10^2 of headroom: 1e-7 (spec §4.2).
     """
+    import torch
+
     h = 1e-6
     budget = 1e2 * (h * h * 60 / 6 + float_tolerance(ops=1, scale=5.0, safety=1.0) / h)
     tally = Tally(precision="float64", backend="numpy finite differences", tolerance=budget, seeds=(seed,))
@@ -259,12 +270,10 @@ def finite_differences(*, seed: int, profile: Profile, variant: str = "statement
             e = np.zeros_like(x)
             e[i] = h
             fd[i] = (L(x + e) - L(x - e)) / (2 * h)
-        err = float(np.max(np.abs(fd - g)) / max(1.0, float(np.max(np.abs(fd)))))
-        if err <= budget:
-            return Observation(Verdict.CONSISTENT, margin=budget - err, error=err)
-        return Observation(Verdict.REFUTED, margin=budget - err, error=err, counterexample=refuted(
-            f"closed form vs central differences: relative error {err:.3g} > {budget:.3g}",
-            d=ch.d, m=sh.m, mk=sh.mk, tau=tau, variant=variant, sub_check="fd"))
+        scale = max(1.0, float(np.max(np.abs(fd))))
+        return part_observation(statement_of(GRADIENTS_ID), {r"\nabla L": torch.as_tensor(g),
+                                                             r"\nabla L^{\mathrm{fd}}": torch.as_tensor(fd)},
+                                "fd", tol=budget * scale, d=ch.d, m=sh.m, mk=sh.mk, tau=tau, variant=variant)
 
     def body(ch: MarkovChain) -> Observation:
         W, tau = _random_point(ch, np.random.default_rng(int(rng0.integers(2**31))))
@@ -279,16 +288,20 @@ def finite_differences(*, seed: int, profile: Profile, variant: str = "statement
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
-def _exp_function():
-    import sympy as sp
+class _OpaqueExp(SympyArithmetic):
+    """sympy with exp an opaque function E with E' = E: L becomes a rational function of E-values."""
 
-    class E(sp.Function):
-        """exp as an opaque function with E' = E: L becomes a rational function of E-values."""
+    def __init__(self) -> None:
+        import sympy as sp
 
-        def fdiff(self, argindex: int = 1):
-            return self
+        class E(sp.Function):
+            def fdiff(self, argindex: int = 1):
+                return self
 
-    return E
+        self._E = E
+
+    def exp(self, x):
+        return self._E(x)
 
 
 def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
@@ -302,7 +315,7 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
     """
     import sympy as sp
 
-    from .population import chain_rule, object_ops
+    from .population import chain_rule
 
     tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
     p, lam, tau = sp.symbols("p lam tau", positive=True)
@@ -313,7 +326,7 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
     fs = sp.symbols("Phi0:4", real=True)
     M = np.array(ms, dtype=object).reshape(2, 2)
     Phi = np.array(fs, dtype=object).reshape(2, 2)
-    ops = object_ops("sympy-E", _exp_function(), sp.log)
+    ops = _OpaqueExp()
     L = population_loss(pi, P, M, Phi, tau, ops)
     GM, GPhi = grad_M_Phi(pi, P, M, Phi, tau, ops)
     for syms, G, name in ((ms, GM, "G_M"), (fs, GPhi, "G_Phi")):
@@ -340,7 +353,7 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
     sym = lambda n, r, c: np.array(sp.symbols(f"{n}0:{r * c}", real=True), dtype=object).reshape(r, c)  # noqa: E731
     gM, gP = sym("g", d, d), sym("h", d, d)
     W0, W1, WQ, WK = sym("u", d, m), sym("w", m, d), sym("q", m, mk), sym("k", m, mk)
-    sops = object_ops("sympy", sp.exp, sp.log)
+    sops = SympyArithmetic()
     Mw, Pw = model_matrices(W0, W1, WQ, WK, sops)
     lin = sum(gM.flat[i] * Mw.flat[i] for i in range(d * d)) + sum(gP.flat[i] * Pw.flat[i] for i in range(d * d))
     grads = chain_rule(gM, gP, W0, W1, WQ, WK, sops, variant="statement" if cols else variant)
@@ -360,6 +373,8 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
 
 # -- §4.3 ------------------------------------------------------------------------------------------
 INVARIANT_NAMES = ("D", "E", "W1_ones")  # the sub-check names of the invariants, in invariants()' order
+INVARIANT_RATES = (r"\|\dot{\mathcal{D}}\| / (\|\theta\| + \|\nabla L\|)^2", r"\|\dot{\mathcal{E}}\| / (\|\theta\| + \|\nabla L\|)^2",
+                   r"\|\tfrac{d}{dt} W_1 \mathbf{1}\| / (\|\theta\| + \|\nabla L\|)^2")  # the statement's observables
 
 
 def invariants(W: tuple[np.ndarray, ...], variant: str = "statement") -> list[np.ndarray]:
@@ -373,10 +388,12 @@ def invariants(W: tuple[np.ndarray, ...], variant: str = "statement") -> list[np
 
 
 def pointwise_conservation(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """(a) d/dt of D, E and W1 1 along -grad L vanishes at random theta (relative to |theta| |grad|).
+    """(a) d/dt of D, E and W1 1 along -grad L vanishes at random theta (relative to (|theta| + |grad|)^2):
+    the statement's parts 'D', 'E', 'W1_ones'.
 
     Budget float_tolerance(ops = 16 d max(m, m_k)) relative.  Variants: 'E_plus', 'D_plus_W1' (false
     invariants), 'drop_phiT_term' (the bug-injected gradient)."""
+    st = statement_of(CONSERVATION_ID)
     tally = Tally(precision="float64", backend="numpy", seeds=(seed,))
     rng0 = np.random.default_rng(seed)
     gvar = "drop_phiT_term" if variant == "drop_phiT_term" else "statement"
@@ -391,18 +408,13 @@ def pointwise_conservation(*, seed: int, profile: Profile, variant: str = "state
         Ip = invariants(tuple(w - gi for w, gi in zip(W, g)), ivar)
         Im = invariants(tuple(w + gi for w, gi in zip(W, g)), ivar)
         rates = [float(np.max(np.abs(a - b))) / 2 for a, b in zip(Ip, Im)]
-        rate = max(rates)
         nw, ng = float(np.linalg.norm(pack(*W))), float(np.linalg.norm(pack(*g)))
         scale = max((nw + ng) ** 2, 1e-300)
-        err = rate / scale
         d, m, mk = ch.d, W[0].shape[1], W[2].shape[1]
         tol = float_tolerance(ops=16 * d * max(m, mk))
         tally.tolerance = tol
-        if err <= tol:
-            return Observation(Verdict.CONSISTENT, margin=tol - err, error=err)
-        return Observation(Verdict.REFUTED, margin=tol - err, error=err, counterexample=refuted(
-            f"invariant rate {err:.3g} (relative) > {tol:.3g}", variant=variant,
-            sub_check=INVARIANT_NAMES[int(np.argmax(rates))]))
+        return first_refuted([part_observation(st, {sym: r / scale}, name, tol=tol, variant=variant)
+                              for name, sym, r in zip(INVARIANT_NAMES, INVARIANT_RATES, rates)])
 
     explore(chains(), body, tally, seed=seed, max_examples=profile.pick(20, 60, 300),
             examples=pinned_chains(), describe=_describe_chain)
@@ -470,18 +482,16 @@ def reduced_oracle(*, seed: int, profile: Profile) -> Evidence:
     ~ T h^4 max|z^(5)| << 1e-7 here: 1.5e-12 observed at h = 0.025; LSODA's ~1e-10)."""
     from numerics.flows import integrate as _integrate
     from numerics.flows import rk4_mp
-    from numerics.precision import mp_context
-
     from .flow import reduced_field, reduced_rhs
-    from .population import chain_mp, mp_ops
+    from .population import chain_mp
 
     ch = symmetric_rare(5, Fraction(3, 5), Fraction(1, 2))
     d = 5
     z0 = reduced_state(ch, 0.1)
     T = 5.0
     _, Z = _integrate(reduced_rhs(ch), z0, np.array([0.0, T]), method="LSODA", rtol=1e-11, atol=1e-14)
-    ctx = mp_context(30)
-    ops = mp_ops(ctx)
+    ops = MPArithmetic(30)
+    ctx = ops.ctx
     pi_l, P_l = chain_mp(ch, ctx)
     pi = np.array(pi_l, dtype=object)
     P = np.array(P_l, dtype=object)

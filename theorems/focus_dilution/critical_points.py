@@ -18,13 +18,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from numerics.arithmetic import ArbArithmetic, ExactArithmetic, MPArithmetic, TorchArithmetic
 from numerics.markov import MarkovChain, perturbed_rare, symmetric_rare
-from numerics.precision import mp_context
 from numerics.validation import check_dps
 
-from .flow import reduced_field, reduced_state, run_reduced
-from .population import (chain_mp, exact_ops, grad_M_Phi, lumped_loss, lumped_targets, mp_ops,
-                         population_loss)
+from .flow import reduced_field, reduced_state
+from .population import chain_mp, grad_M_Phi, lumped_loss, lumped_targets, population_loss
 
 __all__ = ["origin_G0", "origin_jacobian", "ReducedPoint", "polish_reduced", "degenerate_point",
            "perturbed_point", "symmetry_breaking_rate", "in_manifold_hessian", "full_jacobian_float",
@@ -39,7 +38,7 @@ def origin_G0(chain: MarkovChain) -> list[list[Fraction]]:
     pi = np.array(chain.pi_exact, dtype=object)
     P = np.array(chain.P_exact, dtype=object)
     Z = np.array([[Fraction(0)] * d for _ in range(d)], dtype=object)
-    GM, GPhi = grad_M_Phi(pi, P, Z, Z, Fraction(1), exact_ops())
+    GM, GPhi = grad_M_Phi(pi, P, Z, Z, Fraction(1), ExactArithmetic("fraction"))
     if any(x != 0 for x in GPhi.flat):
         raise AssertionError("G_Phi(0) is not zero")  # pragma: no cover - a theorem of §4.4
     return [[-x for x in row] for row in GM]
@@ -100,8 +99,8 @@ def polish_reduced(chain: MarkovChain, z: np.ndarray, *, dps: int = 30, max_iter
     """Gauss-Newton on the reduced critical equations (kappa fixed at the flow value, two gauges)."""
     dps = check_dps(dps, minimum=5)  # the working precision is dps + 20: dps = 0 must not pass silently
     d = chain.d
-    ctx = mp_context(dps + 20)
-    ops = mp_ops(ctx)
+    ops = MPArithmetic(dps + 20)
+    ctx = ops.ctx
     pi_l, P_l = chain_mp(chain, ctx)
     pi = np.array(pi_l, dtype=object)
     P = np.array(P_l, dtype=object)
@@ -303,23 +302,20 @@ def certify_reduced_point(chain: MarkovChain, pt: ReducedPoint, *, radius: str =
 
     from numerics.krawczyk import krawczyk_fn
     from numerics.linalg import ball_spectrum
-    from numerics.precision import Tri, arb_precision, to_arb
-
-    from .population import arb_ops, grad_M_Phi
+    from numerics.precision import Tri, to_arb
 
     if pt.kappa_exact is None:
         raise ValueError("certify_reduced_point needs a point with a pinned exact kappa (polish_reduced)")
     if chain.P_exact is None:
         raise ValueError("certify_reduced_point needs a chain with rational entries")
     d = chain.d
-    ops = arb_ops()
     beta_mid = [float(x) for x in pt.beta]
     j = max(range(1, d), key=lambda k: abs(beta_mid[0] - beta_mid[k]))
     drop = (0, j)
     center = [pt.ctx.nstr(x, pt.ctx.dps) for x in list(pt.gamma) + list(pt.beta)]
     shift = Fraction(gauge_shift)
 
-    with arb_precision(bits):
+    with ArbArithmetic(bits) as ops:
         pi = np.array([to_arb(x) for x in chain.pi_exact], dtype=object)
         P = np.array([[to_arb(x) for x in r] for r in chain.P_exact], dtype=object)
         kap = to_arb(pt.kappa_exact)
@@ -396,7 +392,7 @@ def in_manifold_hessian(chain: MarkovChain, pt: ReducedPoint) -> Any:
     """Hessian of the reduced loss in (gamma, beta, lam_Q, lam_K) at pt (central differences at the
     point's precision; lam_Q = lam_K = sqrt(kappa)).  Returns an mpmath matrix (symmetrised)."""
     ctx = pt.ctx
-    ops = mp_ops(ctx)
+    ops = MPArithmetic(ctx.dps)
     d = chain.d
     pi_l, P_l = chain_mp(chain, ctx)
     pi = np.array(pi_l, dtype=object)
@@ -422,9 +418,9 @@ def full_jacobian_float(chain: MarkovChain, W: tuple[np.ndarray, ...], tau: floa
     """The flow Jacobian -Hessian of L at the full parameters W (torch autograd Hessian, float64)."""
     import torch
 
-    from .population import TorchOps, model_matrices
+    from .population import model_matrices
 
-    ops = TorchOps()
+    ops = TorchArithmetic()
     shapes = [w.shape for w in W]
     sizes = [w.size for w in W]
     pi = torch.tensor(chain.pi, dtype=torch.float64)

@@ -20,12 +20,13 @@ from typing import Any
 
 import numpy as np
 
+from numerics.arithmetic import Arithmetic
 from numerics.errors import InputError, InputTypeError, check_arg
 from numerics.flows import FlowError, Stages, detect_stages, first_time, geometric_grid, integrate
 from numerics.markov import MarkovChain
 from numerics.validation import check_int, check_positive_real
 
-from .population import FLOAT, Ops, attention, grad_M_Phi, param_grads, population_loss, reference_formulas
+from .population import FLOAT, attention, grad_M_Phi, param_grads, population_loss, reference_formulas
 
 __all__ = ["Shapes", "init_params", "pack", "unpack", "full_rhs", "Trajectory", "run_flow",
            "reduced_rhs", "run_reduced", "reduced_state", "theta_c1", "events", "cached_flow",
@@ -313,7 +314,7 @@ def events(tr: Trajectory) -> dict[str, float | None]:
 
 
 # -- reduced ODE (spec §2.8) ------------------------------------------------------------------------
-def reduced_field(pi: Any, P: Any, z: Any, d: int, tau: Any = 1, ops: Ops = FLOAT) -> list[Any]:
+def reduced_field(pi: Any, P: Any, z: Any, d: int, tau: Any = 1, ops: Arithmetic = FLOAT) -> list[Any]:
     """The reduced vector field at z = (gamma, beta, lam_Q, lam_K), generic over the scalar type."""
     g = z[:d]
     b = z[d:2 * d]
@@ -323,8 +324,8 @@ def reduced_field(pi: Any, P: Any, z: Any, d: int, tau: Any = 1, ops: Ops = FLOA
     Phi = kap * g[:, None] * g[None, :]
     GM, GPhi = grad_M_Phi(pi, P, M, Phi, tau, ops)
     s = g @ GPhi @ g
-    dg = -(GM @ b + kap * ((GPhi + ops.T(GPhi)) @ g))
-    db = -(ops.T(GM) @ g)
+    dg = -(GM @ b + kap * ((GPhi + GPhi.T) @ g))
+    db = -(GM.T @ g)
     return list(dg) + list(db) + [-s * lk, -s * lq]
 
 

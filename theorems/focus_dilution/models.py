@@ -26,6 +26,7 @@ __all__ = ["MODEL_CHECKS", "OneLayerTransformer", "ToolkitTransformer"]
 
 SAFETY = 8
 M = MK = 2
+DT = 0.25  # RK4 step of the condensation flow
 
 
 @runtime_checkable
@@ -57,15 +58,16 @@ def _chains(profile: Profile) -> list[Any]:
     return [MarkovChain.lazy(["3/5", "1/4", "3/20"], lam) for lam in lams]
 
 
-def _jacobian(model: Any, ch: Any, theta: Any) -> tuple[Any, Any, float]:
+def _jacobian(model: Any, ch: Any, theta: Any, m: int = M, mk: int = MK) -> tuple[Any, Any, float]:
     """(J, its eigenvalues, the threshold below which an eigenvalue counts as zero): J = -Hessian of the
-    user's population loss at ``theta`` (torch.func), symmetrised; threshold 8 n eps max(1, max|J|)."""
+    user's population loss at ``theta`` (torch.func; hidden width m, key width mk), symmetrised; threshold
+    8 n eps max(1, max|J|)."""
     import torch
     from torch.func import hessian
 
     from .flow import Shapes, unpack
 
-    sh = Shapes(ch.d, M, MK)
+    sh = Shapes(ch.d, m, mk)
     pi = torch.tensor(ch.pi, dtype=torch.float64)
     P = torch.tensor(ch.P, dtype=torch.float64)
 
@@ -100,8 +102,8 @@ def origin_spectrum(model: Any, *, seed: int, profile: Profile) -> Evidence:
                              "n_0": int((ev.abs() <= thr).sum()), "m": M, "m_k": MK, "d": d, "instance": inst},
                         part="charpoly")
         top = float(ev.max())
-        tally.statement(st, {"mu_0^2": top * top, "|pi|^2": float(pi @ pi),
-                             "|v|^2": float(((pi - 1 / d) ** 2).sum()), "instance": inst},
+        tally.statement(st, {"mu_0^2": top * top, r"\|\pi\|^2": float(pi @ pi),
+                             r"\|v\|^2": float(((pi - 1 / d) ** 2).sum()), "instance": inst},
                         part="eigenvalue", tol=2 * thr * max(1.0, top))
     tally.details.update(safety=SAFETY, tolerance_rule="8 n eps max(1, max|J|), n parameters")
     return tally.evidence()
@@ -131,6 +133,153 @@ def saddle_eigenstructure(model: Any, *, seed: int, profile: Profile) -> Evidenc
     return tally.evidence()
 
 
+def _flow(model: Any, ch: Any, theta0: Any, t_end: float, dt: float, stop: Any = None) -> tuple[Any, Any]:
+    """(t, theta(t)): the gradient flow theta' = -grad L of the user's population loss from ``theta0``,
+    classical RK4 with step ``dt`` up to ``t_end``, or one step after ``stop(theta)`` holds (gradients by
+    ``torch.autograd``; float64)."""
+    import numpy as np
+    import torch
+
+    from .flow import Shapes, unpack
+
+    sh = Shapes(ch.d, M, MK)
+    pi = torch.tensor(ch.pi, dtype=torch.float64)
+    P = torch.tensor(ch.P, dtype=torch.float64)
+
+    def f(th: Any) -> Any:
+        th = th.detach().requires_grad_(True)
+        W0, W1, WQ, WK = unpack(th, sh)
+        return -torch.autograd.grad(model.population_loss(pi, P, W0, W1, WQ, WK), th)[0]
+
+    steps = int(np.ceil(t_end / dt))
+    th = torch.as_tensor(theta0, dtype=torch.float64)
+    out = [th]
+    for _ in range(steps):
+        k1 = f(th)
+        k2 = f(th + dt / 2 * k1)
+        k3 = f(th + dt / 2 * k2)
+        k4 = f(th + dt * k3)
+        th = th + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        out.append(th)
+        if stop is not None and len(out) > 2 and stop(out[-2]):
+            break
+    return np.arange(len(out)) * dt, torch.stack(out).numpy()
+
+
+def condensation_rate(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """focus.stage1.condensation on the user's loss, parts ``rate`` and ``mu0_spectrum`` (spec §4.5):
+    from a small start theta(0) = eps N(0, 1) (eps = 1e-3), the top singular value sigma1(W0) of the
+    gradient flow of the user's loss grows at mu0 = |pi| |v| (``reference_quantities``), and mu0 is the
+    top eigenvalue of J0 = -Hessian of the user's loss at the origin (``torch.func.hessian``).
+
+    The rate is the least-squares slope of log sigma1 on [20 eps, 0.1] (``numerics.flows.fit_rate``).
+    Its budget is derived from the run, as the product check does, and never uses the mu0 it is checked
+    against: |rate_lin - top| (the linear flow e^{J0 t} theta(0) of the user's own J0, fitted on the same
+    window: the transient of the other modes against its own rate top) + 2 x 3 e_nl / Delta t (e_nl =
+    max |sigma1/sigma1_lin - 1| on the window bounds the nonlinear change of log sigma1, which moves a
+    slope by at most 3 e_nl/Delta t; safety factor 2).  The flow is RK4 at dt = 1/4 (mu0 dt < 0.06), stopped
+    once sigma1 passes 0.1; its discretisation error is part of e_nl (sigma1_lin is the exact exponential)."""
+    import numpy as np
+
+    from numerics.flows import fit_rate
+
+    from .flow import Shapes, unpack
+    from .population import reference_quantities
+
+    st = statement_of("focus.stage1.condensation")
+    tally = Tally(precision="float64 (user model, RK4 dt = 1/4)", backend="torch.autograd", seeds=(seed,))
+    eps = 1e-3
+    rng = np.random.default_rng(seed)
+    for ch in _chains(profile)[:profile.pick(1, 2, 4)]:
+        sh = Shapes(ch.d, M, MK)
+        J, ev, thr = _jacobian(model, ch, np.zeros(sh.size))
+        w, Q = np.linalg.eigh(J.numpy())
+        top = float(w.max())
+        mu0 = float(reference_quantities(ch, dps=30).mu0)
+        inst = {"chain": ch.P.tolist(), "epsilon": eps}
+        tally.statement(st, {"lambda_J0": top, "mu_0": mu0, "instance": inst}, part="mu0_spectrum",
+                        tol=thr * max(1.0, top))
+        theta0 = eps * rng.standard_normal(sh.size)
+        inst["theta0_seed"] = seed
+        if top <= 0:
+            continue  # no growing mode: the rate is not measurable (mu0_spectrum above is the witness)
+        t, th = _flow(model, ch, theta0, 1.5 * np.log(0.1 / eps) / top, DT,
+                      stop=lambda x: float(np.linalg.svd(unpack(x.numpy(), sh)[0], compute_uv=False)[0]) > 0.1)
+        s1 = np.linalg.svd(unpack(th, sh)[0], compute_uv=False)[:, 0]
+        lin = (np.exp(np.outer(t, w)) * (Q.T @ theta0)[None, :]) @ Q.T
+        s1_lin = np.linalg.svd(unpack(lin, sh)[0], compute_uv=False)[:, 0]
+        try:
+            rate, _ = fit_rate(t, s1, 20 * eps, 0.1)
+            rate_lin, _ = fit_rate(t, s1_lin, 20 * eps, 0.1)
+        except ValueError:  # sigma1 never crosses the window: no rate, the statement's rate is refuted
+            rate, rate_lin = float(np.log(max(s1[-1], 1e-300) / s1[0]) / t[-1]), top
+        fw = np.flatnonzero((s1 >= 20 * eps) & (s1 <= 0.1))
+        e_nl = float(np.max(np.abs(s1[fw] / s1_lin[fw] - 1))) if len(fw) > 1 else 0.0
+        span = float(t[fw[-1]] - t[fw[0]]) if len(fw) > 1 else float(t[-1])
+        budget = abs(rate_lin - top) + 2 * 3 * e_nl / span
+        tally.statement(st, {"r_sigma1": rate, "mu_0": mu0, "instance": inst}, part="rate", tol=budget)
+        tally.details.setdefault("rates", []).append({"rate": rate, "mu0": mu0, "budget": budget,
+                                                      "rate_lin": rate_lin, "top": top})
+    tally.details.update(safety=2, tolerance_rule="|rate_lin - top| + 2 * 3 e_nl / span (rate); "
+                         "8 n eps max(1, max|J|) max(1, top) (mu0_spectrum)")
+    return tally.evidence()
+
+
+#: F5 (spec §4.14): F4 (d = 5, pi = (3/5, 1/10 x 4), lam = 1/2) with rare masses 1/10 + delta c
+F5_D, F5_PI1, F5_LAM, F5_C, F5_DELTA = 5, Fraction(3, 5), Fraction(1, 2), \
+    (Fraction(1), Fraction(-1), Fraction(1, 2), Fraction(-1, 2)), Fraction(1, 1000)
+
+
+def transverse_mode(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """focus.stage4.transverse_mode on the user's loss, parts ``top_vs_sigma`` and ``transverse`` (spec
+    §4.14): at the product's 30-digit critical point theta2_delta of F5 (delta = 1/1000,
+    :func:`.critical_points.perturbed_point`) embedded with m = 2, m_k = 1 (W0 = gamma e1^T, W1 = e1 beta^T,
+    W_Q = W_K = sqrt(kappa) e1), the top eigenvalue of J = -Hessian of the user's loss (torch.func) equals
+    sigma_max(G_M) of the point (mpmath SVD), and its eigenvector lies in the transverse block (the second
+    hidden direction) with weight >= 0.999.  Budget of the eigenvalue: n max|Delta J_ij| with the entrywise
+    float_tolerance(64 d, max|J|) (Weyl) + eigh's float_tolerance(n, ||J||_2) + tolerance_for(30)."""
+    import numpy as np
+
+    from numerics.markov import perturbed_rare
+    from numerics.precision import float_tolerance, tolerance_for
+
+    from .critical_points import perturbed_point
+    from .flow import Shapes, pack
+
+    st = statement_of("focus.stage4.transverse_mode")
+    tally = Tally(precision="float64 (user model, torch.func.hessian) + mpmath dps=30", backend="torch.func",
+                  seeds=(seed,))
+    d, m, mk = F5_D, 2, 1
+    pt = perturbed_point(d, F5_PI1, F5_LAM, F5_C, F5_DELTA, dps=30)
+    ch = perturbed_rare(d, F5_PI1, F5_LAM, F5_C, F5_DELTA)
+    ctx = pt.ctx
+    sig = float(max(ctx.svd_r(ctx.matrix([[x for x in r] for r in pt.GM]), compute_uv=False)))
+    W0, W1, WQ, WK = np.zeros((d, m)), np.zeros((m, d)), np.zeros((m, mk)), np.zeros((m, mk))
+    W0[:, 0] = [float(x) for x in pt.gamma]
+    W1[0] = [float(x) for x in pt.beta]
+    WQ[0, 0] = WK[0, 0] = float(ctx.sqrt(pt.kappa))
+    J, _, _ = _jacobian(model, ch, pack(W0, W1, WQ, WK), m, mk)
+    J = J.numpy()
+    w, V = np.linalg.eigh(J)
+    top, vec = float(w[-1]), V[:, -1]
+    sh = Shapes(d, m, mk)
+    mask = np.zeros(sh.size, dtype=bool)  # the second hidden direction: W0[:, 1], W1[1], W_Q[1], W_K[1]
+    mask[[i * m + 1 for i in range(d)]] = True
+    mask[[d * m + d + k for k in range(d)]] = True
+    mask[[2 * d * m + mk, 2 * d * m + m * mk + mk]] = True
+    trans = float(np.linalg.norm(vec[mask]))
+    n = J.shape[0]
+    tol = n * float_tolerance(64 * d, scale=float(np.abs(J).max())) \
+        + float_tolerance(n, scale=float(np.linalg.norm(J, 2))) + tolerance_for(30)
+    inst = {"chain": "F5", "delta": str(F5_DELTA), "c": [str(c) for c in F5_C], "m": m, "m_k": mk}
+    tally.statement(st, {"lambda_top": top, "sigma_max": sig, "instance": inst}, part="top_vs_sigma", tol=tol)
+    tally.statement(st, {"w_perp": trans, "instance": inst}, part="transverse", tol=0.0)
+    tally.details.update(sigma_max_GM=sig, top_full=top, transverse_weight=trans, top_vs_sigma_tolerance=tol,
+                         tolerance_rule="n float_tolerance(64 d, max|J|) + float_tolerance(n, |J|_2) "
+                                        "+ tolerance_for(30)")
+    return tally.evidence()
+
+
 MODEL_CHECKS = (
     ModelCheck("focus.stage1.origin_spectrum", origin_spectrum, OneLayerTransformer,
                "the spectrum of -Hessian of the model's population loss at the origin: +-mu0 (x m), "
@@ -138,4 +287,12 @@ MODEL_CHECKS = (
     ModelCheck("focus.stage2.saddle_eigenstructure", saddle_eigenstructure, OneLayerTransformer,
                "the spectrum of -Hessian of the model's population loss at theta_c1 and its attention "
                "entry c (parts 'spectrum' and 'c_formula')", default=ToolkitTransformer),
+    ModelCheck("focus.stage1.condensation", condensation_rate, OneLayerTransformer,
+               "the gradient flow of the model's population loss from a small start: sigma1(W0) grows at "
+               "mu0 = |pi||v|, the top eigenvalue of -Hessian at the origin (parts 'rate', 'mu0_spectrum')",
+               default=ToolkitTransformer),
+    ModelCheck("focus.stage4.transverse_mode", transverse_mode, OneLayerTransformer,
+               "-Hessian of the model's population loss at the degenerate point theta2_delta (F5): top "
+               "eigenvalue sigma_max(G_M), eigenvector transverse (parts 'top_vs_sigma', 'transverse')",
+               default=ToolkitTransformer),
 )

@@ -13,9 +13,11 @@ Gradients (spec §2.5): Pred = row-softmax(A M), D = diag(pi)(Pred - P), X = D M
 
 and the chain rule to (W0, W1, W_Q, W_K).
 
-Every function takes an ``ops`` backend (:data:`FLOAT` numpy float64, :class:`TorchOps`, or
-:func:`object_ops` for mpmath / sympy / arb / exact-rational object arrays).  Arrays may carry leading
-batch dimensions (``...``): the batched torch sweeps run the very same code.
+Every kernel takes a :class:`numerics.arithmetic.Arithmetic` ``ar`` (default :data:`FLOAT`, float64 numpy
+arrays): :class:`~numerics.arithmetic.TorchArithmetic` on tensors, MP/Arb/Exact/SympyArithmetic or
+:class:`numerics.krawczyk.JetArithmetic` on numpy object arrays of its values; ``ar.exp`` / ``ar.log``
+are applied elementwise.  Arrays may carry leading batch dimensions (``...``): the batched torch sweeps
+run the very same code.
 """
 
 from __future__ import annotations
@@ -27,193 +29,135 @@ from typing import Any, Callable
 
 import numpy as np
 
+from numerics.arithmetic import Arithmetic, FloatArithmetic, MPArithmetic, TorchArithmetic
+
 __all__ = [
-    "Ops", "FLOAT", "TorchOps", "object_ops", "mp_ops", "arb_ops", "sympy_ops", "exact_ops",
+    "FLOAT",
     "attention", "predictions", "population_loss", "grad_M_Phi", "param_grads", "chain_rule", "model_matrices",
     "reference_formulas", "reference_quantities", "ReferenceQuantities", "lumped_loss", "lumped_targets",
     "grads_from_residual",
 ]
 
 
-# -- backends -----------------------------------------------------------------------------------
-class Ops:
-    """numpy float64 backend."""
-
-    name = "float64"
-    stable = True
-
-    def exp(self, x: Any) -> Any:
-        return np.exp(x)
-
-    def log(self, x: Any) -> Any:
-        return np.log(x)
-
-    def rowsum(self, x: Any) -> Any:
-        return x.sum(axis=-1, keepdims=True)
-
-    def rowmax(self, x: Any) -> Any:
-        return x.max(axis=-1, keepdims=True)
-
-    def T(self, x: Any) -> Any:
-        return np.swapaxes(x, -1, -2)
-
-    def total(self, x: Any) -> Any:
-        return x.sum(axis=(-1, -2))
+# -- arithmetic and array layout ------------------------------------------------------------------
+FLOAT = FloatArithmetic()  # float64 (numpy arrays): the default of every kernel
 
 
-FLOAT = Ops()
+def _ordered(ar: Arithmetic) -> bool:
+    """Whether softmaxes may be shifted by the row maximum (the stable form): only for point arithmetics
+    with an order (float64, torch, mpmath).  Exact rationals have exp only at 0, balls and symbols no max."""
+    return isinstance(ar, (FloatArithmetic, TorchArithmetic, MPArithmetic))
 
 
-class TorchOps(Ops):
-    """torch backend (float64 tensors, batched over leading dimensions)."""
+def _map(f: Callable[[Any], Any], x: Any) -> Any:
+    """f elementwise: through numpy for object arrays (mpf, arb, sympy, Fraction, jets), else f(x) itself
+    (float64 arrays and torch tensors are elementwise already)."""
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        return np.frompyfunc(f, 1, 1)(x)
+    return f(x)
 
-    name = "torch"
 
-    def __init__(self) -> None:
-        import torch
+def _torch(x: Any) -> bool:
+    return type(x).__module__.startswith("torch")
 
-        self.torch = torch
 
-    def exp(self, x: Any) -> Any:
-        return self.torch.exp(x)
+# The four layout operations act on the last two axes (rows, columns); leading axes are a batch.  An
+# arithmetic that stores its arrays in another layout (the batch-last sweeps of ``_batched``) supplies
+# them as methods of the same names.
+def _rowsum(x: Any, ar: Arithmetic) -> Any:
+    own = getattr(ar, "rowsum", None)
+    if own is not None:
+        return own(x)
+    return x.sum(dim=-1, keepdim=True) if _torch(x) else x.sum(axis=-1, keepdims=True)
 
-    def log(self, x: Any) -> Any:
-        return self.torch.log(x)
 
-    def rowsum(self, x: Any) -> Any:
-        return x.sum(dim=-1, keepdim=True)
-
-    def rowmax(self, x: Any) -> Any:
+def _rowmax(x: Any, ar: Arithmetic) -> Any:
+    own = getattr(ar, "rowmax", None)
+    if own is not None:
+        return own(x)
+    if _torch(x):
         return x.amax(dim=-1, keepdim=True)
+    if x.dtype != object:
+        return x.max(axis=-1, keepdims=True)
+    out = np.empty(x.shape[:-1] + (1,), dtype=object)
+    for idx in np.ndindex(*x.shape[:-1]):
+        out[idx + (0,)] = max(x[idx])
+    return out
 
-    def T(self, x: Any) -> Any:
-        return x.transpose(-1, -2)
 
-    def total(self, x: Any) -> Any:
+def _T(x: Any, ar: Arithmetic) -> Any:
+    own = getattr(ar, "T", None)
+    if own is not None:
+        return own(x)
+    return x.transpose(-1, -2) if _torch(x) else np.swapaxes(x, -1, -2)
+
+
+def _total(x: Any, ar: Arithmetic) -> Any:
+    own = getattr(ar, "total", None)
+    if own is not None:
+        return own(x)
+    if _torch(x):
         return x.sum(dim=(-1, -2))
-
-
-class _ObjectOps(Ops):
-    """numpy object arrays of arbitrary scalars (mpf, arb, sympy, Fraction)."""
-
-    def __init__(self, name: str, exp: Callable[[Any], Any], log: Callable[[Any], Any],
-                 stable: bool) -> None:
-        self.name = name
-        self._exp = np.frompyfunc(exp, 1, 1)
-        self._log = np.frompyfunc(log, 1, 1)
-        self.stable = stable
-
-    def exp(self, x: Any) -> Any:
-        return self._exp(x)
-
-    def log(self, x: Any) -> Any:
-        return self._log(x)
-
-    def rowmax(self, x: Any) -> Any:
-        out = np.empty(x.shape[:-1] + (1,), dtype=object)
-        for idx in np.ndindex(*x.shape[:-1]):
-            out[idx + (0,)] = max(x[idx])
-        return out
-
-    def total(self, x: Any) -> Any:
-        return x.sum(axis=-1).sum(axis=-1)
-
-
-def object_ops(name: str, exp: Callable[[Any], Any], log: Callable[[Any], Any], *,
-               stable: bool = False) -> Ops:
-    return _ObjectOps(name, exp, log, stable)
-
-
-def mp_ops(ctx: Any) -> Ops:
-    """mpmath backend for a local context (numerics.precision.mp_context)."""
-    return object_ops(f"mpmath dps={ctx.dps}", ctx.exp, ctx.log, stable=True)
-
-
-def arb_ops() -> Ops:
-    """python-flint arb balls (precision from numerics.precision.arb_precision)."""
-    return object_ops("arb", lambda x: x.exp(), lambda x: x.log(), stable=False)
-
-
-def sympy_ops() -> Ops:
-    import sympy as sp
-
-    return object_ops("sympy", sp.exp, sp.log, stable=False)
-
-
-def _exact_exp(x: Any) -> Any:
-    if x == 0:
-        return Fraction(1)
-    raise ValueError("exact rational backend: exp is only defined at 0 (use mpmath or arb)")
-
-
-def _exact_log(x: Any) -> Any:
-    if x == 1:
-        return Fraction(0)
-    raise ValueError("exact rational backend: log is only defined at 1 (use mpmath or arb)")
-
-
-def exact_ops() -> Ops:
-    """Exact rationals: valid where every exponent is 0 (e.g. at the origin, spec §4.4)."""
-    return object_ops("exact", _exact_exp, _exact_log, stable=False)
+    return x.sum(axis=-1).sum(axis=-1) if x.dtype == object else x.sum(axis=(-1, -2))
 
 
 # -- the model ---------------------------------------------------------------------------------------
-def _softmax_rows(Z: Any, ops: Ops) -> Any:
-    if ops.stable:
-        Z = Z - ops.rowmax(Z)
-    E = ops.exp(Z)
-    return E / ops.rowsum(E)
+def _softmax_rows(Z: Any, ar: Arithmetic) -> Any:
+    if _ordered(ar):
+        Z = Z - _rowmax(Z, ar)
+    E = _map(ar.exp, Z)
+    return E / _rowsum(E, ar)
 
 
-def attention(pi: Any, Phi: Any, tau: Any, ops: Ops = FLOAT) -> Any:
+def attention(pi: Any, Phi: Any, tau: Any, ar: Arithmetic = FLOAT) -> Any:
     """A = row-softmax(Phi/tau + 1 log pi^T), computed as pi_k e^{Phi_qk/tau} / sum_j (no log pi)."""
     S = Phi / tau
-    if ops.stable:
-        S = S - ops.rowmax(S)
-    E = ops.exp(S) * pi[..., None, :]
-    return E / ops.rowsum(E)
+    if _ordered(ar):
+        S = S - _rowmax(S, ar)
+    E = _map(ar.exp, S) * pi[..., None, :]
+    return E / _rowsum(E, ar)
 
 
-def predictions(pi: Any, M: Any, Phi: Any, tau: Any, ops: Ops = FLOAT) -> tuple[Any, Any]:
+def predictions(pi: Any, M: Any, Phi: Any, tau: Any, ar: Arithmetic = FLOAT) -> tuple[Any, Any]:
     """(A, Pred) with Pred = row-softmax(A M)."""
-    A = attention(pi, Phi, tau, ops)
-    return A, _softmax_rows(A @ M, ops)
+    A = attention(pi, Phi, tau, ar)
+    return A, _softmax_rows(A @ M, ar)
 
 
-def population_loss(pi: Any, P: Any, M: Any, Phi: Any, tau: Any = 1, ops: Ops = FLOAT) -> Any:
+def population_loss(pi: Any, P: Any, M: Any, Phi: Any, tau: Any = 1, ar: Arithmetic = FLOAT) -> Any:
     """L = - sum_{q,y} pi_q P_qy log softmax(A_q M)_y (spec §2.4)."""
-    A = attention(pi, Phi, tau, ops)
+    A = attention(pi, Phi, tau, ar)
     Z = A @ M
-    if ops.stable:
-        Z = Z - ops.rowmax(Z)
-    logp = Z - ops.log(ops.rowsum(ops.exp(Z)))
-    return -ops.total(pi[..., :, None] * P * logp)
+    if _ordered(ar):
+        Z = Z - _rowmax(Z, ar)
+    logp = Z - _map(ar.log, _rowsum(_map(ar.exp, Z), ar))
+    return -_total(pi[..., :, None] * P * logp, ar)
 
 
-def grad_M_Phi(pi: Any, P: Any, M: Any, Phi: Any, tau: Any = 1, ops: Ops = FLOAT) -> tuple[Any, Any]:
+def grad_M_Phi(pi: Any, P: Any, M: Any, Phi: Any, tau: Any = 1, ar: Arithmetic = FLOAT) -> tuple[Any, Any]:
     """(G_M, G_Phi) = (A^T D, (1/tau) A o (X - rowsum(A o X) 1^T)), D = diag(pi)(Pred - P), spec §2.5."""
-    A, Pred = predictions(pi, M, Phi, tau, ops)
-    return grads_from_residual(A, pi[..., :, None] * (Pred - P), M, tau, ops)
+    A, Pred = predictions(pi, M, Phi, tau, ar)
+    return grads_from_residual(A, pi[..., :, None] * (Pred - P), M, tau, ar)
 
 
-def grads_from_residual(A: Any, D: Any, M: Any, tau: Any = 1, ops: Ops = FLOAT) -> tuple[Any, Any]:
+def grads_from_residual(A: Any, D: Any, M: Any, tau: Any = 1, ar: Arithmetic = FLOAT) -> tuple[Any, Any]:
     """(G_M, G_Phi) from the attention A and the weighted residual D = diag(pi)(Pred - P) (spec §2.5):
     G_M = A^T D, G_Phi = (1/tau) A o (X - rowsum(A o X) 1^T) with X = D M^T.  :func:`grad_M_Phi` is this
     with D computed from the model; the symbolic lemma of spec §4.13 supplies D at the lumped targets."""
-    GM = ops.T(A) @ D
-    X = D @ ops.T(M)
+    GM = _T(A, ar) @ D
+    X = D @ _T(M, ar)
     AX = A * X
-    GPhi = (AX - A * ops.rowsum(AX)) / tau
+    GPhi = (AX - A * _rowsum(AX, ar)) / tau
     return GM, GPhi
 
 
-def model_matrices(W0: Any, W1: Any, WQ: Any, WK: Any, ops: Ops = FLOAT) -> tuple[Any, Any]:
+def model_matrices(W0: Any, W1: Any, WQ: Any, WK: Any, ar: Arithmetic = FLOAT) -> tuple[Any, Any]:
     """(M, Phi) = (W0 W1, W0 W_Q W_K^T W0^T) = (W0 W1, V U^T) with V = W0 W_Q, U = W0 W_K."""
-    return W0 @ W1, (W0 @ WQ) @ ops.T(W0 @ WK)
+    return W0 @ W1, (W0 @ WQ) @ _T(W0 @ WK, ar)
 
 
 def param_grads(pi: Any, P: Any, W0: Any, W1: Any, WQ: Any, WK: Any, tau: Any = 1,
-                ops: Ops = FLOAT, *, variant: str = "statement") -> tuple[Any, Any, Any, Any]:
+                ar: Arithmetic = FLOAT, *, variant: str = "statement") -> tuple[Any, Any, Any, Any]:
     """Chain rule of spec §2.5: gradients of L with respect to (W0, W1, W_Q, W_K).
 
     ``variant="drop_phiT_term"`` is the bug-injected gradient of the negative controls (§4.2, §4.3):
@@ -222,12 +166,12 @@ def param_grads(pi: Any, P: Any, W0: Any, W1: Any, WQ: Any, WK: Any, tau: Any = 
     if variant not in ("statement", "drop_phiT_term"):
         raise ValueError(f"unknown gradient variant {variant!r}")
     V, U = W0 @ WQ, W0 @ WK
-    M, Phi = W0 @ W1, V @ ops.T(U)
-    GM, GPhi = grad_M_Phi(pi, P, M, Phi, tau, ops)
-    return chain_rule(GM, GPhi, W0, W1, WQ, WK, ops, variant=variant, products=(V, U))
+    M, Phi = W0 @ W1, V @ _T(U, ar)
+    GM, GPhi = grad_M_Phi(pi, P, M, Phi, tau, ar)
+    return chain_rule(GM, GPhi, W0, W1, WQ, WK, ar, variant=variant, products=(V, U))
 
 
-def chain_rule(GM: Any, GPhi: Any, W0: Any, W1: Any, WQ: Any, WK: Any, ops: Ops = FLOAT, *,
+def chain_rule(GM: Any, GPhi: Any, W0: Any, W1: Any, WQ: Any, WK: Any, ar: Arithmetic = FLOAT, *,
                variant: str = "statement", products: tuple[Any, Any] | None = None
                ) -> tuple[Any, Any, Any, Any]:
     """dL/dW from (G_M, G_Phi): dW0 = G_M W1^T + G_Phi W0 W_K W_Q^T + G_Phi^T W0 W_Q W_K^T,
@@ -239,7 +183,9 @@ def chain_rule(GM: Any, GPhi: Any, W0: Any, W1: Any, WQ: Any, WK: Any, ops: Ops 
     """
     if variant not in ("statement", "drop_phiT_term"):
         raise ValueError(f"unknown gradient variant {variant!r}")
-    T = ops.T
+    def T(x: Any) -> Any:
+        return _T(x, ar)
+
     V, U = products if products is not None else (W0 @ WQ, W0 @ WK)
     GU = GPhi @ U
     GtV = T(GPhi) @ V

@@ -96,8 +96,7 @@ TIKHONOV_AS_STATED = Claim(
            "exists, the training loss is linearly proportional to the regularization parameter "
            "$\\varepsilon$ as $\\varepsilon \\to 0$."),
     quote_source="seeds/004_4ff95cab01770f63.txt.en.md L64",
-    statement=("min J_eps ~ c eps (eps -> 0) for 'training loss' in {J_eps, E} and 'linearly proportional' "
-               "in {Theta(eps), <= C eps}: the seed fixes neither"),
+    statement=_st.tikhonov_as_stated_statement,
     hypotheses=("a global minimiser of J_eps = E + eps |theta|^2 exists", "the architecture contains an exact interpolant"),
     reading=("'Training loss' may be the regularised objective J_eps or the data term E (the authors' "
              "Fig. 1b plots E); 'linearly proportional' may be Theta(eps) or O(eps). Each candidate is run "

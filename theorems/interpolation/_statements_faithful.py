@@ -108,3 +108,18 @@ def resnet_order_statement():
     dP, lim = sp.symbols("dP_TF/dn lim_{n->oo}P_TF/P_Res", real=True)
     return ForAll((sp.Symbol("N"), sp.Symbol("M"), sp.Symbol("d")), "N <= M, d >= 2, kappa in {1, 4d}",
                   AllOf(n_free=sp.Eq(dP, 0), ratio_limit=sp.Eq(lim, 0)))
+
+
+def tikhonov_as_stated_statement():
+    """The seed's sentence as a quantified predicate: for the training loss T in {J_eps, E} and the
+    reading P of 'linearly proportional' in {Theta(eps), <= C eps} (the seed fixes neither), T(eps)
+    is P-proportional to eps as eps -> 0.  A predicate, not a formula: the claim is undetermined
+    (expected UNKNOWN) because the candidate readings disagree."""
+    import sympy as sp
+
+    from verify import ForAll
+
+    T, P, eps = sp.Symbol("T"), sp.Symbol("P"), sp.Symbol("epsilon", positive=True)
+    proportional = sp.Function("LinearlyProportional")
+    return ForAll((T, P), "training losses T in {J_eps, E}, readings P in {Theta(eps), <= C eps} (undetermined)",
+                  proportional(sp.Function("min_T")(eps), eps, P))

@@ -143,6 +143,63 @@ def hardmax_exact(model: Any, *, seed: int, profile: Profile) -> Evidence:
     return tally.evidence()
 
 
+class _AbsorbedTemperature:
+    """The user's sublayer in the tau = 1 parametrisation of Tikhonov training: the network runs at
+    tau0 and this wrapper hands the user's layer the score matrix A / tau0 at temperature 1."""
+
+    def __init__(self, layer: Any):
+        self.layer = layer
+
+    def __call__(self, X: Any, A: Any, V: Any, tau: float) -> Any:
+        return self.layer(X, A / tau, V, 1.0)
+
+
+def tikhonov_upper_bound(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """interp.tikhonov.upper_bound on the user's sublayer (spec §4.12), parts ``tau1_exact`` and ``bound``.
+
+    The softmax construction theta_dag at tau0 = tau_c, trained in the tau = 1 parametrisation (tau0
+    absorbed into the score matrices, the user's layer called with ``A / tau0`` and ``tau = 1``): part
+    ``tau1_exact`` -- each sequence's squared Hausdorff distance d_H <= epsilon_p, the float budget
+    (8 L (n + d + 4) eps S)^2 of the softmax model check; part ``bound`` -- inf J_eps <= eps |theta_dag|^2
+    at eps = 1/1000, with inf J_eps bounded above by the value at the interpolant, J_eps(theta_dag) =
+    E + eps |theta_dag|^2 (E = mean_j d_H of the user's network, |theta_dag|^2 = :func:`theta_norm2`, exact),
+    within N epsilon_p (the data term's float budget).  The softmax construction is exact for every
+    tau <= tau_c, so a temperature handled wrongly by the user's layer below tau_c is invisible here (and
+    to the theorem); interp.softmax.exact runs the layer's own temperature."""
+    from fractions import Fraction
+
+    import torch
+
+    from ._checks_tikhonov import theta_norm2
+    from .construction import build_interpolator
+    from .softmax import certify
+
+    st = statement_of("interp.tikhonov.upper_bound")
+    tally = Tally(precision="float64 (user sublayer, tau = 1 parametrisation)", backend=f"torch {torch.__version__}",
+                  seeds=(seed,))
+    eps = Fraction(1, 1000)
+    layer = _AbsorbedTemperature(model)
+    for D in _datasets(seed + 2, profile.pick(3, 8, 30)):
+        net = build_interpolator(D, "softmax", separation="mean", seed=seed)
+        cert = certify(net)
+        if cert.tau_c is None:
+            continue
+        tau0 = Fraction(cert.tau_c)
+        errs, budget = _interpolation_errors(layer, D, net, float(tau0))
+        for j, dH in enumerate(errs):
+            tally.statement(st, {"d_H": dH, "epsilon_p": budget ** 2, "instance": _instance(D, j, float(tau0))},
+                            part="tau1_exact", tol=0.0)
+        n2 = theta_norm2(net, tau0)
+        E = sum(errs) / len(errs)
+        tally.statement(st, {"inf_J_epsilon": E + float(eps * n2), "epsilon": float(eps), "|theta_dagger|^2": float(n2),
+                             "instance": _instance(D, -1, float(tau0)) | {"E": E}},
+                        part="bound", tol=len(errs) * budget ** 2 + 4 * float(torch.finfo(torch.float64).eps) * float(eps * n2))
+    tally.details.update(safety=SAFETY, epsilon=str(eps),
+                         tolerance_rule="d_H <= (8 L (n + d + 4) eps S)^2 at tau0 = tau_c absorbed (tau = 1); "
+                                        "bound within N (8 L (n + d + 4) eps S)^2 + 4 eps64 eps |theta|^2")
+    return tally.evidence()
+
+
 MODEL_CHECKS = (
     ModelCheck("interp.hardmax.exact", hardmax_exact, AttentionSublayer,
                "the paper's hardmax interpolating transformer with the user's sublayer (tau=None: "
@@ -150,4 +207,8 @@ MODEL_CHECKS = (
     ModelCheck("interp.softmax.exact", softmax_exact, AttentionSublayer,
                "the paper's softmax interpolating transformer with the user's attention sublayer "
                "interpolates the dataset (part 'exact')", default=ToolkitAttention),
+    ModelCheck("interp.tikhonov.upper_bound", tikhonov_upper_bound, AttentionSublayer,
+               "the construction theta_dag in the tau = 1 training parametrisation with the user's sublayer: "
+               "E(theta_dag) = 0 and J_eps(theta_dag) <= eps |theta_dag|^2 (parts 'tau1_exact', 'bound')",
+               default=ToolkitAttention),
 )

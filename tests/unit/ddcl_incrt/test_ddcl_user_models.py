@@ -10,9 +10,10 @@ import torch
 from verify import Verdict, check_model
 from verify._cli import main
 
-from examples.ddcl_user_prototype_block import MyBlock, SoftmaxOverSamples, TemperatureOnWrongTerm
+from examples.ddcl_user_prototype_block import MyBlock, SoftmaxOverSamples, SumOverSamples, TemperatureOnWrongTerm
 
-CLAIMS = ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients", "ddcl.separation.critical_temperature")
+CLAIMS = ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients", "ddcl.separation.critical_temperature",
+          "ddcl.lyapunov.free_energy")
 
 
 @pytest.mark.parametrize("claim", CLAIMS)
@@ -24,7 +25,8 @@ def test_a_correct_float32_block_satisfies_the_claims(claim):
 @pytest.mark.parametrize("block,claim", [(SoftmaxOverSamples(), "ddcl.dictionary.decomposition"),
                                          (SoftmaxOverSamples(), "ddcl.dictionary.gradients"),
                                          (TemperatureOnWrongTerm(), "ddcl.dictionary.gradients"),
-                                         (TemperatureOnWrongTerm(), "ddcl.separation.critical_temperature")])
+                                         (TemperatureOnWrongTerm(), "ddcl.separation.critical_temperature"),
+                                         (SumOverSamples(), "ddcl.lyapunov.free_energy")])
 def test_broken_blocks_are_caught_with_claim_instance_and_margin(block, claim):
     out = check_model(claim, block)
     assert out.verdict is Verdict.REFUTED and not out.passed
@@ -68,3 +70,42 @@ def test_a_model_missing_a_member_gets_an_error_naming_it():
         check_model("ddcl.separation.critical_temperature", NoSecondDerivative())
     with pytest.raises(Exception, match="model-checkable"):
         check_model("ddcl.separation.unconditional", MyBlock())
+
+
+def test_free_energy_descent_on_the_toolkit_block_records_its_budget():
+    from theorems.ddcl_incrt.models import ToolkitBlock
+
+    out = check_model("ddcl.lyapunov.free_energy", ToolkitBlock())
+    ev = out.checks[0].evidence
+    assert out.passed and ev.instances >= 6
+    assert ev.details["eta"] == 0.5 and ev.details["worst_rise_over_tolerance"] <= 1.0
+    # the reduction bug is caught at its first rise: the counterexample is the step pair, on the statement part
+    ce = check_model("ddcl.lyapunov.free_energy", SumOverSamples()).checks[0].evidence.counterexample
+    assert ce.data["sub_check"] == "descent"
+    vals = ce.data["values"]
+    assert vals["F_rel_next"] > vals["F_rel_prev"] and vals["instance"]["eta"] == 0.5
+
+
+def test_temperature_sign_laws_on_a_user_block():
+    """ddcl.temperature.sign_laws through autograd in model.tau: the float32 block satisfies the four parts;
+    a temperature on the wrong term makes L_q fall as tau rises (part dLq_sign)."""
+    from theorems.ddcl_incrt.models import ToolkitBlock
+
+    for block in (MyBlock(), ToolkitBlock()):
+        out = check_model("ddcl.temperature.sign_laws", block)
+        ev = out.checks[0].evidence
+        assert out.verdict is Verdict.CONSISTENT and ev.instances == 4 * 12
+        assert isinstance(block.tau, float)  # restored after the check
+    ce = check_model("ddcl.temperature.sign_laws", TemperatureOnWrongTerm()).checks[0].evidence.counterexample
+    assert ce.data["sub_check"] == "dLq_sign" and "margin" in ce.description
+
+
+def test_a_block_that_freezes_tau_gets_an_error_naming_it():
+    from verify import InputError
+
+    class FrozenTau(MyBlock):
+        def assignments(self, Z, P):
+            return torch.softmax(-self._sqdist(Z, P) / float(self.tau), dim=1)
+
+    with pytest.raises(InputError, match="model.tau"):
+        check_model("ddcl.temperature.sign_laws", FrozenTau())

@@ -174,3 +174,21 @@ def test_strict_steps_are_decided_symbolically():
 def test_observe_statement_is_public():
     obs = observe.statement(sp.Eq(a, b), {"a": Fraction(1), "b": Fraction(1)})
     assert obs.level is Verdict.CERTIFIED
+
+
+def test_scaling_a_constant_touches_one_coefficient_not_exponents():
+    g, b = sp.symbols("g b", real=True)
+    st = sp.Eq(g, 2 * b**2 + 2)
+    variants = [p for d, _, p in perturbations(st) if "scaled" in d]
+    assert len(variants) == 1
+    new = variants[0]
+    assert new != st and sp.simplify(new.rhs - (sp.Rational(9, 4) * b**2 + 2)) == 0 or \
+        sp.simplify(new.rhs - (2 * b**2 + sp.Rational(9, 4))) == 0
+    assert all(p.exp == 2 for p in new.rhs.atoms(sp.Pow))
+
+
+def test_torch_statement_broadcasts_scalars():
+    torch = pytest.importorskip("torch")
+    st = sp.Eq(a, b + 1)
+    ok = _t().statement(st, {"a": torch.tensor([2.0, 3.0]), "b": torch.tensor([1.0, 2.0])}, tol=1e-12)
+    assert ok.level is Verdict.CONSISTENT

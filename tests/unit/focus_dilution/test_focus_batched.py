@@ -13,7 +13,8 @@ from numerics.flows import integrate, rk4_torch
 from numerics.markov import MarkovChain, anti_persistent
 from theorems.focus_dilution._batched import BATCH_LAST, BatchedFlowField, BatchLast, rk4_sweep
 from theorems.focus_dilution.flow import Shapes, full_rhs, init_params, pack, unpack
-from theorems.focus_dilution.population import (FLOAT, TorchOps, grad_M_Phi, model_matrices, param_grads,
+from numerics.arithmetic import TorchArithmetic
+from theorems.focus_dilution.population import (FLOAT, grad_M_Phi, model_matrices, param_grads,
                                                 population_loss)
 
 SHAPES = [Shapes(4, 4, 4), Shapes(3, 5, 2)]  # the sweep's shapes, and a non-square case (d != m != m_k)
@@ -47,7 +48,7 @@ def test_batch_last_param_grads_are_the_population_closed_forms(sh, variant):
     Wt = unpack(torch.tensor(Y), sh)
     g_last = param_grads(BatchLast.from_batch_first(pi), BatchLast.from_batch_first(P),
                          *(BatchLast.from_batch_first(w) for w in Wt), 1.3, BATCH_LAST, variant=variant)
-    g_first = param_grads(pi, P, *Wt, 1.3, TorchOps(), variant=variant)
+    g_first = param_grads(pi, P, *Wt, 1.3, TorchArithmetic(), variant=variant)
     for gl, gf in zip(g_last, g_first):
         assert gl.shape == tuple(gf.shape)
         assert float((gl.batch_first() - gf).abs().max()) <= 1e-12
@@ -87,7 +88,7 @@ def test_rk4_sweep_is_rk4_torch_on_the_batch_first_field_and_follows_lsoda():
     sh = SHAPES[0]
     chains, pi, P, Y = _batch(sh, 4, 7, eps=0.3)
     grid = [0.0, 1.0, 2.5]
-    ops = TorchOps()
+    ops = TorchArithmetic()
 
     def field_first(y: torch.Tensor) -> torch.Tensor:
         return -torch.tensor(pack(*(g.numpy() for g in param_grads(pi, P, *unpack(y, sh), 1.0, ops))))

@@ -8,7 +8,8 @@ import pytest
 
 from numerics.markov import MarkovChain, zipf
 from theorems.focus_dilution import experiments as ex
-from theorems.focus_dilution.markov_model import finite_context_loss
+from theorems.focus_dilution.flow import cached_flow, events
+from theorems.focus_dilution.markov_model import context_counts, finite_context_loss
 from theorems.focus_dilution.population import attention
 
 
@@ -139,23 +140,23 @@ def test_row_norm_report_detects_shrink_at_flip():
 
 def test_sign_flips_agree_with_events():
     """The first rare flip of sign_flip_times is events()['first_flip'] (same construction)."""
-    tr = ex.cached_flow("lazy", (ex.E1_PI, "1/2"), T=120.0, eps=1e-3, seed=0, per_decade=100)
+    tr = cached_flow("lazy", (ex.E1_PI, "1/2"), T=120.0, eps=1e-3, seed=0, per_decade=100)
     flips = ex.sign_flip_times(tr)
     first = min(f for k in range(1, 4) for f in flips[k][:1])
-    assert first == ex.events(tr)["first_flip"]
+    assert first == events(tr)["first_flip"]
     assert flips[0] == []
 
 
 # -- the sampled E5 mode ----------------------------------------------------------------------------------------
 def test_context_counts():
     X = np.array([[0, 1, 1, 2], [2, 2, 0, 1]])
-    q, c, y = ex.context_counts(X, 3)
+    q, c, y = context_counts(X, 3)
     assert q.tolist() == [1, 0] and y.tolist() == [2, 1]
     assert c.tolist() == [[1, 2, 0], [1, 0, 2]]
     with pytest.raises(ValueError):
-        ex.context_counts(X, 2)
+        context_counts(X, 2)
     with pytest.raises(ValueError):
-        ex.context_counts(X[:, :1], 3)
+        context_counts(X[:, :1], 3)
 
 
 def test_sampled_loss_equals_finite_context_model():
@@ -166,7 +167,7 @@ def test_sampled_loss_equals_finite_context_model():
     W = [rng.standard_normal(sh) for sh in [(6, 3), (3, 6), (3, 2), (3, 2)]]
     M, Phi = W[0] @ W[1], (W[0] @ W[2]) @ (W[0] @ W[3]).T
     ref = finite_context_loss(X, M, Phi, 0.7).mean().item()
-    q, c, y = ex.context_counts(X, 6)
+    q, c, y = context_counts(X, 6)
     got = ex.sampled_loss([torch.tensor(w) for w in W], torch.as_tensor(q), torch.as_tensor(c),
                           torch.as_tensor(y), 0.7).item()
     assert got == pytest.approx(ref, rel=1e-13)

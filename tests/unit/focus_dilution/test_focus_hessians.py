@@ -8,14 +8,15 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from numerics.krawczyk import Dual, Jet2, hessian_forward, sympy_to_arb
+from numerics.krawczyk import Dual, Jet2, JetArithmetic, hessian_forward, sympy_to_arb
 from numerics.linalg import ball_cholesky_pd, symmetric_ball_spectrum
 from numerics.markov import MarkovChain, anti_persistent, two_state_anti_focus
 from numerics.precision import Tri, arb_precision, float_tolerance
-from theorems.focus_dilution import _checks_spectra as S
+from theorems.focus_dilution import _checks_saddle_certified as C
+from theorems.focus_dilution import _hessians as S
 from theorems.focus_dilution.critical_points import full_jacobian_float, origin_G0, origin_jacobian
 from theorems.focus_dilution.flow import Shapes, theta_c1, unpack
-from theorems.focus_dilution.population import FLOAT, arb_ops, model_matrices, param_grads, population_loss
+from theorems.focus_dilution.population import FLOAT, model_matrices, param_grads, population_loss
 
 E1 = ("0.75", "0.19", "0.05", "0.01")
 CHAINS = [MarkovChain.lazy(E1, "1/2"), MarkovChain.lazy(["1/2", "1/3", "1/6"], "9/10"),
@@ -69,7 +70,7 @@ def test_jet2_hessian_of_a_closed_form_function():
 
 
 def test_jet2_stores_only_nonzero_coefficients():
-    x, y = Jet2.variables([F(0), F(0)], S._ExactAtOrigin)
+    x, y = Jet2.variables([F(0), F(0)], S._ExactAtOrigin())
     p = x * y
     assert p.g == {} and p.h == {(0, 1): F(1)}
     assert (p - p).h == {} and (x * 0).g == {}
@@ -130,7 +131,7 @@ def test_arb_hessian_equals_the_jacobian_of_the_closed_form_gradient(ch):
             parts.append(np.array(duals[o:o + k], dtype=object).reshape(w.shape))
             o += k
         grads = param_grads(np.array(pi, dtype=object), np.array(P, dtype=object), *parts, flint.arb(1),
-                            arb_ops())
+                            JetArithmetic())
         flat = [x for G in grads for x in G.ravel()]
         _, _, H, _ = S.saddle_hessian_arb(ch, m, mk)
         assert all(flat[i].g[j].overlaps(H[i][j]) for i in range(n) for j in range(n))
@@ -194,5 +195,27 @@ def test_saddle_controls_are_refuted_by_the_hessian_of_L(variant):
     from verify import Verdict
     from verify._profile import get_profile
 
-    ev = S.eigen_certified(seed=0, profile=get_profile("quick"), variant=variant)
+    ev = C.eigen_certified(seed=0, profile=get_profile("quick"), variant=variant)
     assert ev.level is Verdict.REFUTED
+
+
+def test_eigen_certified_evaluates_the_statement_and_attaches_the_lambda_figure():
+    """The certified check reads the claim's statement: a false part (c = 9/8 of the Hessian's entry)
+    refutes it through that part; the statement run carries the eigenvalues-vs-lam figure."""
+
+    import sympy as sp
+
+    from theorems.focus_dilution import _statements_spectra as sst
+    from verify import Verdict, get_profile
+    from verify._statement import running
+
+    ev = C.eigen_certified(seed=0, profile=get_profile("quick"))
+    assert ev.level is Verdict.CERTIFIED
+    fig = ev.details["figures"][0]
+    top = next(s for s in fig["series"] if s["label"].startswith("+c"))
+    assert abs(top["y"][top["x"].index(0.5)] - 0.079785) < 5e-7
+    st = sst.saddle_eigenstructure()
+    bad = st.with_body(st.body.replace("c_formula", sp.Eq(sst.c_H, sp.Rational(9, 8) * sst.c_ref)))
+    with running(C.SADDLE_EIGEN_ID, bad):
+        ev = C.eigen_certified(seed=0, profile=get_profile("quick"))
+    assert ev.level is Verdict.REFUTED and ev.counterexample.data["sub_check"] == "c_formula"

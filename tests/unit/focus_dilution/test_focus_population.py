@@ -7,12 +7,11 @@ import pytest
 
 from numerics.flows import detect_stages, geometric_grid
 from numerics.markov import MarkovChain, anti_persistent, symmetric_rare, two_state_anti_focus
-from numerics.precision import mp_context
+from numerics.arithmetic import MPArithmetic, TorchArithmetic
 from theorems.focus_dilution import reference_quantities
 from theorems.focus_dilution.flow import Shapes, init_params, run_reduced, reduced_state, unpack
 from theorems.focus_dilution.markov_model import finite_context_logits, regrouped_logits
-from theorems.focus_dilution.population import (FLOAT, TorchOps, grad_M_Phi, lumped_loss, model_matrices,
-                                                mp_ops, population_loss)
+from theorems.focus_dilution.population import grad_M_Phi, lumped_loss, model_matrices, population_loss
 
 E1 = ("0.75", "0.19", "0.05", "0.01")
 
@@ -43,12 +42,13 @@ def test_backends_agree():
     import torch
 
     t = lambda x: torch.tensor(x, dtype=torch.float64)  # noqa: E731
-    Lt = population_loss(t(ch.pi), t(ch.P), t(M), t(Phi), 1.0, TorchOps())
+    Lt = population_loss(t(ch.pi), t(ch.P), t(M), t(Phi), 1.0, TorchArithmetic())
     assert abs(float(Lt) - L) < 1e-13
-    ctx = mp_context(30)
+    ar = MPArithmetic(30)
+    ctx = ar.ctx
     o = lambda x: np.array([[ctx.mpf(float(v)) for v in r] for r in np.atleast_2d(x)], dtype=object)  # noqa: E731
-    Lm = population_loss(o(ch.pi)[0], o(ch.P), o(M), o(Phi), ctx.mpf(1), mp_ops(ctx))
-    GMm, _ = grad_M_Phi(o(ch.pi)[0], o(ch.P), o(M), o(Phi), ctx.mpf(1), mp_ops(ctx))
+    Lm = population_loss(o(ch.pi)[0], o(ch.P), o(M), o(Phi), ctx.mpf(1), ar)
+    GMm, _ = grad_M_Phi(o(ch.pi)[0], o(ch.P), o(M), o(Phi), ctx.mpf(1), ar)
     assert abs(float(Lm) - L) < 1e-13
     assert np.max(np.abs(GMm.astype(float) - GM)) < 1e-13
     assert np.max(np.abs(GM.sum(axis=1))) < 1e-14 and np.max(np.abs(GP.sum(axis=1))) < 1e-14
@@ -87,3 +87,25 @@ def test_reduced_flow_reaches_lumped_point():
     t, Z = run_reduced(ch, reduced_state(ch), 400.0, per_decade=20)
     g = Z[-1, :5]
     assert abs(g[0] - 1.86470) < 1e-4 and abs(g[1] + 0.40558) < 1e-4
+
+
+def test_kernels_run_in_exact_and_symbolic_arithmetic():
+    """At the origin the exact arithmetic gives G_M = -pi v^T (exp only at 0); the loss needs log d, which
+    exact rationals refuse (TypeError) and sympy keeps symbolic."""
+    import sympy as sp
+    from fractions import Fraction
+
+    from numerics.arithmetic import ExactArithmetic, SympyArithmetic
+
+    ch = MarkovChain.lazy(["1/2", "1/3", "1/6"], "1/2")
+    pi = np.array(ch.pi_exact, dtype=object)
+    P = np.array(ch.P_exact, dtype=object)
+    Z = np.array([[Fraction(0)] * 3 for _ in range(3)], dtype=object)
+    GM, GPhi = grad_M_Phi(pi, P, Z, Z, Fraction(1), ExactArithmetic("fraction"))
+    assert [[GM[i, k] for k in range(3)] for i in range(3)] == [
+        [-pi[i] * (pi[k] - Fraction(1, 3)) for k in range(3)] for i in range(3)]
+    assert all(x == 0 for x in GPhi.flat)
+    with pytest.raises(TypeError):
+        population_loss(pi, P, Z, Z, Fraction(1), ExactArithmetic("fraction"))
+    L = population_loss(pi, P, Z, Z, 1, SympyArithmetic())
+    assert sp.simplify(L - sp.log(3)) == 0

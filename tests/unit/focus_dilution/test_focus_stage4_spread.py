@@ -8,7 +8,7 @@ from fractions import Fraction
 import flint
 
 from numerics.precision import Tri
-from theorems.focus_dilution._checks_stage4 import ratio_spread
+from theorems.focus_dilution._checks_transverse import ratio_spread
 
 BOUND = Fraction(101, 100)
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from theorems.focus_dilution import _checks_spectra as spec
+from theorems.focus_dilution import _checks_saddle as spec
 from verify import Verdict, get_profile
 
 

@@ -48,3 +48,21 @@ def test_hardmax_theorem_on_a_user_sublayer():
 
     out = check_model("interp.hardmax.exact", softmax_not_hardmax)
     assert out.verdict is Verdict.REFUTED and "margin" in out.checks[0].evidence.counterexample.description
+
+
+def test_tikhonov_upper_bound_with_a_user_sublayer_in_the_tau1_parametrisation():
+    """interp.tikhonov.upper_bound (parts 'tau1_exact', 'bound'): with tau0 = tau_c absorbed into A, the
+    construction run with nn.MultiheadAttention at tau = 1 has E = 0 within the float budget, so
+    J_eps(theta_dag) <= eps |theta_dag|^2; a broken sublayer gives E > 0."""
+    from theorems.interpolation.models import ToolkitAttention
+
+    for layer in (MHASublayer(), ToolkitAttention()):
+        out = check_model("interp.tikhonov.upper_bound", layer)
+        ev = out.checks[0].evidence
+        assert out.verdict is Verdict.CONSISTENT and ev.instances >= 6 and ev.margin_min >= 0
+    out = check_model("interp.tikhonov.upper_bound", SoftmaxOverQueries())
+    ce = out.checks[0].evidence.counterexample
+    assert out.verdict is Verdict.REFUTED and ce.data["sub_check"] == "tau1_exact"
+    assert ce.description.startswith("interp.tikhonov.upper_bound on SoftmaxOverQueries") and "margin" in ce.description
+    assert ce.data["values"]["instance"]["tau"] > 0
+
