@@ -8,7 +8,7 @@ from verify import Check, Claim, Control, Source, Verdict
 from . import _checks_faithful as _fai
 from . import _checks_mlp as _mlp
 from . import _statements_mlp as _st
-from ._claims_common import PAPER, _text
+from ._claims_common import PAPER
 
 # -------------------------------------------------------------------------------------------------
 # §3.6 MLP vs dictionary (seed Theorem 4)
@@ -81,7 +81,7 @@ MLP_AS_STATED = Claim(
            "adaptive basis to strictly [or: 'rigorously'] reduce the loss of directional information "
            "(Theorem 4)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L43",
-    statement=_text("an adaptive rank-m basis loses strictly less directional information than a random one"),
+    statement=_st.mlp_as_stated,
     hypotheses=("'directional information' and the conditions (anisotropy, MLP rank) are not defined in "
                 "the sources",),
     reading=("'Directional information' is not defined in the sources (DI = tr(B^T C B)/tr C is the "

@@ -11,7 +11,7 @@ from . import _checks_faithful as _fai
 from . import _checks_separation as _sep
 from . import _checks_separation_dynamics as _sdyn
 from . import _statements_separation as _st
-from ._claims_common import PAPER, _text
+from ._claims_common import PAPER
 
 # -------------------------------------------------------------------------------------------------
 # §3.3 critical temperature
@@ -264,8 +264,7 @@ OBJECTIVE_ALONE = Claim(
     quote=("This prevents prototype collapse (collapse) even without explicit regularization [or: "
            "'normalization']."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L20",
-    statement=_text("collapse is not a stable state of the objective's own gradient dynamics, with no "
-                    "regulariser term"),
+    statement=_st.objective_alone,
     hypotheses=("the seed names neither the objective's sign convention nor a temperature regime",),
     reading=("The sources do not pin the reading down: whether a temperature condition is part of the "
              "statement is not said.  Candidates: ddcl.separation.critical_temperature (repaired: unstable iff "

@@ -9,7 +9,7 @@ from . import _checks_faithful as _fai
 from . import _checks_gradients as _grad
 from . import _checks_temperature as _tem
 from . import _statements_temperature as _st
-from ._claims_common import PAPER, _text
+from ._claims_common import PAPER
 
 # -------------------------------------------------------------------------------------------------
 # §3.5 temperature (seed Theorem 3)
@@ -118,8 +118,7 @@ TEMP_AS_STATED = Claim(
     quote=("Through a learnable temperature (temperature) parameter, the heads naturally differentiate"
            " into two groups, **local (local, hard assignment)** and global (global, soft assignment)."),
     quote_source="seeds/000_031eb05cef33a3cc.txt.en.md L42",
-    statement=_text("learnable per-head temperatures split the heads into a hard (local) and a soft "
-                    "(global) group, through training dynamics alone"),
+    statement=_st.scale_specialisation,
     hypotheses=("the seed names neither the objective that moves tau nor the initial state of the "
                 "prototypes",),
     reading=("The sources do not say which objective the learnable temperature descends.  Candidates: "

@@ -61,3 +61,19 @@ def trained() -> Any:
     mode = sp.Symbol("mode")
     return ForAll((mode,), "d = 8, spectrum (4, 2, 1, 1/2, 1/4, 1/10, 1/10, 1/10) rotated, K = 4, both modes",
                   AllOf(beats=sp.Ge(w, sp.Min(n, 9)), collapsed_DI=sp.Eq(DI0_, 0)))
+
+
+def mlp_as_stated() -> Any:
+    """The seed's sentence as a quantified predicate over its undetermined readings: for the adaptive
+    (trained or spectral) rank-m basis B and a random one B_R, B loses strictly less directional
+    information -- the measure of 'directional information' and the comparison (in expectation, for
+    every draw) are not fixed by the seed, so the claim is expected UNKNOWN (its checks run the
+    candidate readings)."""
+    import sympy as sp
+
+    from verify import ForAll
+
+    B, BR, m = sp.Symbol("B"), sp.Symbol("B_R"), sp.Symbol("m", positive=True, integer=True)
+    loss = sp.Function("InformationLoss")
+    return ForAll((B, BR), "adaptive and random rank-m bases under the candidate readings (undetermined)",
+                  sp.Function("StrictlyLess")(loss(B, m), loss(BR, m)))

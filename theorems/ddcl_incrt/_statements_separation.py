@@ -175,3 +175,16 @@ def amplification_incrt_weak() -> Any:
     G, M = sp.symbols("G M_a")
     return ForAll((G, M), "tokens with covariance G = C, antisymmetric M_a, INCRT's birth u, thresholds t",
                   AllOf(amplification=sp.And(sp.Ge(n_new, n_old), sp.Ge(sigma, 0))))
+
+
+def objective_alone() -> Any:
+    """The abstract's sentence as a predicate: under the objective's own gradient dynamics, with no
+    regulariser term, collapse is not a stable state -- 'stable' and 'the dynamics' are not fixed by the
+    source (full or stop-gradient training, every tau or some), so the claim is expected UNKNOWN."""
+    import sympy as sp
+
+    from verify import ForAll
+
+    Z, tau = sp.Symbol("Z"), sp.Symbol("tau", positive=True)
+    return ForAll((Z, tau), "data sets and temperatures under the candidate readings (undetermined)",
+                  sp.Not(sp.Function("StableCollapse")(Z, tau)))

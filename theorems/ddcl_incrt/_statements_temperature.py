@@ -78,3 +78,16 @@ def divergence_free_energy() -> Any:
     law), and the same local/global split as ddcl.temperature.divergence."""
     sp = _sp()
     return _split(sp.Le(sp.Symbol("v_h", nonnegative=True), 0))
+
+
+def scale_specialisation() -> Any:
+    """The seed's sentence as a predicate: learnable per-head temperatures split the heads into a hard
+    (local) and a soft (global) group through the training dynamics alone -- the split criterion and the
+    drive are not fixed by the seed, so the claim is expected UNKNOWN (its checks run the candidates)."""
+    import sympy as sp
+
+    from verify import ForAll
+
+    heads = sp.Symbol("heads")
+    return ForAll((heads,), "per-head temperatures trained under the candidate readings (undetermined)",
+                  sp.Function("SplitsIntoHardAndSoft")(heads))

@@ -24,9 +24,11 @@ Each claim's ``reading`` says why that reading is the most faithful one availabl
 
 from __future__ import annotations
 
+from verify import Claim
+
 # every claim lives in a module named by what it holds; this module keeps the public names and the
-# CLAIMS order
-from ._claims_common import PAPER, _text  # noqa: F401 - re-exported for older imports
+# CLAIMS order (which the pytest plugin collects: a claims.py that imports verify and holds Claims)
+from ._claims_common import PAPER  # noqa: F401 - re-exported for older imports
 from ._claims_dictionary import DECOMPOSITION, GRADIENTS, HULL_F, HULL_FULL
 from ._claims_growth import SIGNAL, SPECTRAL_ORDER, UNIQUE, UNIQUE_ONLINE, UNIQUE_R0
 from ._claims_lyapunov import LYAPUNOV, LYAPUNOV_AS_STATED, LYAPUNOV_FULL
@@ -38,7 +40,7 @@ from ._claims_temperature import TEMP_AS_STATED, TEMP_DIVERGENCE, TEMP_F, TEMP_S
 from ._claims_tracker import (DWELL, DWELL_OK, TRACKER_COUPLED_THRESHOLDS, TRACKER_FIXED, TRACKER_MCA,
                               TRACKER_MCA_OK, TRACKER_NORM, TRACKER_UNCOUPLED)
 
-CLAIMS = (DECOMPOSITION, GRADIENTS, HULL_FULL, HULL_F, CRITICAL, UNCONDITIONAL, AMPLIFICATION,
+CLAIMS: tuple[Claim, ...] = (DECOMPOSITION, GRADIENTS, HULL_FULL, HULL_F, CRITICAL, UNCONDITIONAL, AMPLIFICATION,
           AMPLIFICATION_ADD, AMPLIFICATION_ADD_OK, TEMP_SIGNS, TEMP_DIVERGENCE, TEMP_F, MLP, MLP_TRAINED,
           PRUNING, PRUNING_KEPT, PRUNING_MARGIN, LYAPUNOV, LYAPUNOV_FULL, SIGNAL, SPECTRAL_ORDER, UNIQUE,
           UNIQUE_R0, TRACKER_FIXED, TRACKER_COUPLED_THRESHOLDS, TRACKER_UNCOUPLED, TRACKER_NORM, TRACKER_MCA,

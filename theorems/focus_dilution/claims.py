@@ -15,7 +15,7 @@ from verify import Claim
 
 from ._claims_as_stated import (CONDENSATION_AS_STATED, CYCLE_AS_STATED, DILUTION_AS_STATED, FOCUS_AS_STATED,
                                 OPPOSITE_AS_STATED, OPPOSITE_SINGULAR, SADDLE_AS_STATED)
-from ._claims_common import PAPER, SEED, _text
+from ._claims_common import PAPER, SEED
 from ._claims_dynamics import (ANTI_FOCUS, CONDENSATION, DILUTION, FOCUS_DIRECTION, PLATEAUS,
                                REDISTRIBUTION)
 from ._claims_model import CONSERVATION, GRADIENTS, POPULATION_LIMIT
@@ -23,7 +23,7 @@ from ._claims_spectra import GROWTH_SIGN, ORIGIN_SPECTRUM, SADDLE_EIGEN, SADDLE_
 from ._claims_stage4 import (DEGENERATE_POINT, DEGENERATE_POINT_CERTIFIED, LYAPUNOV_SCHMIDT, STALL,
                              STALL_ALL, TRANSVERSE_AS_STATED, TRANSVERSE_CERTIFIED)
 
-__all__ = ["CLAIMS", "PAPER", "SEED", "_text"]
+__all__ = ["CLAIMS", "PAPER", "SEED"]
 
 CLAIMS: tuple[Claim, ...] = (
     POPULATION_LIMIT, GRADIENTS, CONSERVATION, ORIGIN_SPECTRUM, CONDENSATION, SADDLE_LOCATION,
