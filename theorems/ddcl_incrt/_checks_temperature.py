@@ -214,7 +214,7 @@ DIVERGENCE_VARIANTS = ("statement", "reversed", "sign_reversed", "low_hard")
 
 
 def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = "L_q",
-               variant: str = "statement") -> Evidence:
+               variant: str = "statement", shard: tuple[int, int] = (0, 1)) -> Evidence:
     """The claim's statement (its pass criteria fixed in advance, spec §3.5) evaluated head by head on
     the simulation's observables -- the largest one-step rise u_h and fall v_h of tau_h, tau_h(T),
     H_h/log K and the head's tau_c -- in three parts:
@@ -238,7 +238,10 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
     sub-test, so a control is refuted through its own quantity:
     ``reversed``: "large-lambda heads keep a high tau" (tau_h(T) >= 0.9 tau_0 for lambda_h >= 1.2 tau_0/c);
     ``sign_reversed``: the opposite sign law (L_q drive: tau never decreases; F drive: never increases);
-    ``low_hard``: "small-lambda heads become hard" (tau_h(T) <= 0.1 tau_0 for lambda_h <= 0.8 tau_0/c)."""
+    ``low_hard``: "small-lambda heads become hard" (tau_h(T) <= 0.1 tau_0 for lambda_h <= 0.8 tau_0/c).
+
+    ``shard = (index, count)``: the seeds are split into ``count`` contiguous blocks, one per task (the
+    runs are independent), so the merged evidence is the unsharded one's, seeds in the same order."""
     if variant not in DIVERGENCE_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; choose from {DIVERGENCE_VARIANTS}")
     c = mode_constant(mode)  # places the lambda grid around the boundary; each head is then classified
@@ -246,7 +249,9 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
     base = profile.pick([0.05, 1.0], [0.05, 0.15, 0.3, 1.0],
                         [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6, 1.0])
     lams = sorted(set(base + [0.8 * tau0 / c, 1.2 * tau0 / c]))
-    seeds = profile.pick([seed], [seed + k for k in range(3)], [seed + k for k in range(10)])
+    all_seeds = profile.pick([seed], [seed + k for k in range(3)], [seed + k for k in range(10)])
+    index, count = shard
+    seeds = all_seeds[index * len(all_seeds) // count:(index + 1) * len(all_seeds) // count]
     steps = profile.pick(4000, 20000, 20000)
     N = 512
     agree_tol = float_tolerance(ops=8 * N, scale=1.0)
@@ -258,7 +263,7 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
     tally = Tally(precision="float64", backend="numpy", seeds=tuple(seeds), tolerance=1e-4)
     tally.details["sub-tests run"] = sorted(k for k, v in run.items() if v)
     for sd in seeds:
-        record = max(1, steps // 150) if sd == seeds[0] else 0
+        record = max(1, steps // 150) if sd == all_seeds[0] else 0
         out = simulate_heads(lams, mode=mode, drive=drive, steps=steps, seed=sd, tau0=tau0, N=N, record_every=record)
         tally.details[f"seed{sd}"] = {"lams": [round(x, 4) for x in lams],
                                       "tau_T": [round(x, 5) for x in out["tau"]],

@@ -11,6 +11,9 @@ from . import _checks_temperature as _tem
 from . import _statements_temperature as _st
 from ._claims_common import PAPER
 
+# the divergence simulations run one seed block per task: 3 seeds at ci, 10 at thorough
+_SEED_SHARDS = {"ci": 3, "thorough": 5}
+
 # -------------------------------------------------------------------------------------------------
 # §3.5 temperature (seed Theorem 3)
 # -------------------------------------------------------------------------------------------------
@@ -60,8 +63,10 @@ TEMP_DIVERGENCE = Claim(
         "0.2 above 1.2 tau_0/c; tau never increases)."
     ),
     checks=(
-        Check("full", _tem.divergence, {"mode": "full"}, description="full-mode prototypes (c = 4)"),
-        Check("stopgrad", _tem.divergence, {"mode": "stopgrad"}, description="stopgrad prototypes (c = 2)"),
+        Check("full", _tem.divergence, {"mode": "full"}, description="full-mode prototypes (c = 4)",
+              shards=_SEED_SHARDS),
+        Check("stopgrad", _tem.divergence, {"mode": "stopgrad"}, description="stopgrad prototypes (c = 2)",
+              shards=_SEED_SHARDS),
     ),
     controls=(
         Control("reversed", "large-lambda heads keep a high tau",
@@ -92,7 +97,7 @@ TEMP_F = Claim(
     reading=("Under F-driven training every tau_h rises (dF/dtau = -H < 0) without bound, F -> -oo: all "
              "heads stay soft, no split.  Counterexample (seed 0, full mode, 4000 steps): every tau_h "
              "rises far above tau_0 = 1 (to about 277 after the 4000 quick steps) and the lambda_h = 0.05 head is no longer at tau_0."),
-    checks=(Check("full", _tem.divergence, {"mode": "full", "drive": "F"},
+    checks=(Check("full", _tem.divergence, {"mode": "full", "drive": "F"}, shards=_SEED_SHARDS,
                   description="the per-head simulation with F-driven tau"),),
     # The former control "reversed" (large-lambda heads keep a high tau) is *true* under F drive (every
     # tau rises); it was refuted only by the low-lambda sub-test, which ignored the variant.  Each
