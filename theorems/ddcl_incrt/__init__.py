@@ -35,7 +35,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:  # torch is imported only when the module is asked for
     if name == "DictionaryBlock":
-        from . import dictionary
+        from .dictionary_torch import DictionaryBlock
 
-        return dictionary.DictionaryBlock
+        return DictionaryBlock
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

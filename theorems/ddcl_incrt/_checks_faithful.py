@@ -50,6 +50,7 @@ from numerics.linalg import inertia
 from numerics.precision import float_tolerance
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
+from ._candidates import run_candidates
 from ._checks_amplification import _count_above, top_eigenvalue_order
 from ._statements_separation import N_NEW, N_OLD
 from .hessian import exact_covariance, gamma_max, unstable_count
@@ -308,79 +309,12 @@ def _candidates(which: str) -> tuple[tuple[str, Any, dict], ...]:
             ("ddcl.temperature.divergence_free_energy", _tem.divergence, {"mode": "full", "drive": "F"}),
         ),
     }
-    if which == "lyapunov":  # seed Theorem 8's candidates live with their check (_checks_faithful_growth)
-        from ._checks_faithful_growth import _lyapunov_candidates
-
-        return _lyapunov_candidates()
     return table[which]
 
 
-_CANDIDATE_CACHE: dict[tuple, Evidence] = {}
 
 
 def undetermined(*, seed: int, profile: Profile, which: str, variant: str = "statement") -> Evidence:
     """The undetermined seed sentence ``which`` (objective_alone, temperature, mlp): see
-    :func:`run_candidates`."""
+    :func:`._candidates.run_candidates`."""
     return run_candidates(which, _candidates(which), seed=seed, profile=profile, variant=variant)
-
-
-def run_candidates(which: str, candidates, *, seed: int, profile: Profile,
-                   variant: str = "statement") -> Evidence:
-    """Run each candidate reading's decisive check (the same functions, arguments and seed as the
-    candidate claims).  ``variant="statement"``: the seed's reading is undetermined, so the verdict is
-    UNKNOWN with the candidates' verdicts in ``details`` (UNKNOWN too when a candidate fails to give a
-    verdict).  ``variant="determined"`` (control): "the reading is determined: all candidate readings
-    agree", REFUTED when two candidates reach opposite definite verdicts (one holds, one refuted)."""
-    from verify import get_profile
-
-    # the candidates run at the profile, capped at ci: their thorough sweeps are their own claims' runs
-    # (the headline needs their verdicts, not a second copy of the sweep); one run per (which,
-    # candidate, seed, profile) per process (the runner gives the check and its control their own seeds)
-    cand_profile = get_profile("ci") if profile.name == "thorough" else profile
-    verdicts: dict[str, str] = {}
-    evs: dict[str, Evidence] = {}
-    holds, refutes = [], []
-    for name, fn, kw in candidates:
-        key = (which, name, seed, cand_profile.name)
-        if key not in _CANDIDATE_CACHE:
-            _CANDIDATE_CACHE[key] = fn(seed=seed, profile=cand_profile, **kw)
-        ev = evs[name] = _CANDIDATE_CACHE[key]
-        verdicts[name] = ev.level.name
-        if ev.level is Verdict.REFUTED:
-            refutes.append(name)
-        elif ev.level.holds:
-            holds.append(name)
-    details = {"candidates": verdicts, "hold": holds, "refuted": refutes,
-               "candidate_profile": cand_profile.name}
-    if variant == "determined":
-        if holds and refutes:
-            return Evidence(Verdict.REFUTED, instances=len(verdicts), details=details, seeds=(seed,),
-                            counterexample=refuted(
-                                f"the candidate readings disagree: {', '.join(holds)} hold(s), "
-                                f"{', '.join(refutes)} refuted", candidates=verdicts,
-                                sub_check="candidates_agree"),
-                            notes="candidates disagree, so the seed's sentence has no single reading")
-        return Evidence(Verdict.UNKNOWN, instances=len(verdicts), details=details, seeds=(seed,),
-                        notes="the candidates did not reach opposite definite verdicts")
-    # the readings decide the verdict only when they agree: all hold -> the weakest of their levels,
-    # all refuted -> REFUTED; a split (or a candidate without a verdict) -> UNKNOWN
-    if holds and not refutes and len(holds) == len(verdicts):
-        level = min((evs[n].level for n in holds), key=lambda v: v.strength)
-        return Evidence(level, instances=len(verdicts), details=details, seeds=(seed,),
-                        notes="every candidate reading holds: the reading does not matter")
-    if refutes and not holds and len(refutes) == len(verdicts):
-        return Evidence(Verdict.REFUTED, instances=len(verdicts), details=details, seeds=(seed,),
-                        counterexample=evs[refutes[0]].counterexample,
-                        notes="every candidate reading is refuted")
-    note = ("the seed's reading is undetermined: " + "; ".join(f"{k}: {v}" for k, v in verdicts.items()))
-    return Evidence(Verdict.UNKNOWN, instances=len(verdicts), details=details, seeds=(seed,), notes=note)
-
-
-def __getattr__(name: str) -> Any:
-    """``unique_minimal_online`` moved to ``_checks_faithful_growth`` (owned with the growth claims);
-    the old name resolves there so claim modules that still point here keep working."""
-    if name == "unique_minimal_online":
-        from ._checks_faithful_growth import unique_minimal_online
-
-        return unique_minimal_online
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

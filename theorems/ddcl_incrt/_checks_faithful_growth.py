@@ -1,7 +1,7 @@
 """Faithful (as-stated) readings of the seed's Theorems 8 and 10 (owned apart from _checks_faithful).
 
 * :func:`lyapunov_as_stated` -- seed Theorem 8, "the system converges stably": the training mode is not
-  given, so both candidate readings' decisive checks run (``_checks_faithful.run_candidates``);
+  given, so both candidate readings' decisive checks run (``_candidates.run_candidates``);
 * :func:`unique_minimal_online` -- seed Theorem 10 with INCRT's own online procedure, over random
   initialisations of the trackers (MEASURED).
 """
@@ -14,7 +14,7 @@ import numpy as np
 
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
-from ._checks_faithful import run_candidates
+from ._candidates import run_candidates
 
 
 def _lyapunov_candidates():
@@ -32,7 +32,7 @@ def _lyapunov_candidates():
 
 def lyapunov_as_stated(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """Seed Theorem 8 as stated: UNKNOWN with both candidates' verdicts (``variant="determined"``:
-    the control "all candidate readings agree"); see ``_checks_faithful.run_candidates``."""
+    the control "all candidate readings agree"); see ``_candidates.run_candidates``."""
     return run_candidates("lyapunov", _lyapunov_candidates(), seed=seed, profile=profile, variant=variant)
 
 

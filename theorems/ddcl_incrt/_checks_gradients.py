@@ -270,7 +270,7 @@ def _block_agrees(tally: Tally, Z: np.ndarray, P: np.ndarray, tau: float, Q: np.
     for the closed forms.  ``variant="block_detached"`` claims the full-mode gradient is the detached one."""
     import torch
 
-    from .dictionary import DictionaryBlock
+    from .dictionary_torch import DictionaryBlock
 
     N, d = Z.shape
     K = P.shape[0]

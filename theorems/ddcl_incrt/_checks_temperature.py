@@ -278,27 +278,34 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
                             f"gradients by {agree:.3g} (relative; budget {agree_tol:.3g}), seed {sd}")
         if record and variant == "statement":
             _divergence_figures(tally, out, mode, drive, tau0)
-        for lam, tau, hr, up, down, tc in zip(lams, out["tau"], out["H_over_logK"], out["max_up"],
-                                              out["max_down"], out["tau_c"]):
-            inst = dict(lambda_h=lam, tau_c=tc, tau_T=tau, H_over_logK=hr, mode=mode, drive=drive, seed=sd,
-                        steps=steps, variant=variant)
-            # the observables of one head; sign_reversed presents the other direction's largest step
-            swap = variant == "sign_reversed"
-            vals = {"u_h": down if swap else up, "v_h": up if swap else down, TAU_C: tc, "tau_0": tau0,
-                    TAU_T: tau, HREL: hr}
-            if run["sign"] and not _eval_part(tally, st, vals, "sign", 1e-12, inst):
-                return tally.evidence(level_cap=Verdict.CONSISTENT)
-            if variant in ("reversed", "low_hard"):
-                if not _control_predicate(tally, variant, lam, tau, hr, tc, tau0, inst):
-                    return tally.evidence(level_cap=Verdict.CONSISTENT)
-                continue
-            if variant == "statement":
-                # the boundary heads (tau_c = 4/5 or 6/5 tau_0 up to the channel's float64 variance) are
-                # classified within 1e-9 tau_0
-                for part in ("low", "high"):
-                    if not _eval_part(tally, st, vals, part, 1e-9 * tau0, inst):
-                        return tally.evidence(level_cap=Verdict.CONSISTENT)
+        _eval_seed(tally, st, variant, run, lams, out, dict(mode=mode, drive=drive, seed=sd, steps=steps),
+                   tau0)
     return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+def _eval_seed(tally: Tally, st: Any, variant: str, run: dict, lams: list[float], out: dict, common: dict,
+               tau0: float) -> None:
+    """The heads of one seed's run, in order, up to the first that fails (then the seed is done): the
+    stop is per seed, so the evidence does not depend on how the seeds are split into tasks."""
+    for lam, tau, hr, up, down, tc in zip(lams, out["tau"], out["H_over_logK"], out["max_up"],
+                                          out["max_down"], out["tau_c"]):
+        inst = dict(lambda_h=lam, tau_c=tc, tau_T=tau, H_over_logK=hr, variant=variant, **common)
+        # the observables of one head; sign_reversed presents the other direction's largest step
+        swap = variant == "sign_reversed"
+        vals = {"u_h": down if swap else up, "v_h": up if swap else down, TAU_C: tc, "tau_0": tau0,
+                TAU_T: tau, HREL: hr}
+        if run["sign"] and not _eval_part(tally, st, vals, "sign", 1e-12, inst):
+            return
+        if variant in ("reversed", "low_hard"):
+            if not _control_predicate(tally, variant, lam, tau, hr, tc, tau0, inst):
+                return
+            continue
+        if variant == "statement":
+            # the boundary heads (tau_c = 4/5 or 6/5 tau_0 up to the channel's float64 variance) are
+            # classified within 1e-9 tau_0
+            for part in ("low", "high"):
+                if not _eval_part(tally, st, vals, part, 1e-9 * tau0, inst):
+                    return
 
 
 def _eval_part(tally: Tally, st: Any, vals: dict, part: str, tol: float, inst: dict) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from verify import Check, Claim, Control, Source, Verdict
 
-from . import _checks_faithful as _fai
+from . import _checks_faithful_growth as _fg
 from . import _checks_growth as _gro
 from . import _statements_growth as _sg
 
@@ -137,16 +137,16 @@ UNIQUE_ONLINE = Claim(
              "the dwell-time accuracy (criterion 0.3 rad fixed in advance; observed <= 0.112 rad); minimal "
              "and sufficient are checked on each grown structure.  Criteria fixed before running; MEASURED "
              "(float64)."),
-    checks=(Check("online", _fai.unique_minimal_online,
+    checks=(Check("online", _fg.unique_minimal_online,
                   description="count, sufficiency, minimality, order, span over random initialisations"),),
     controls=(Control("one_fewer", "K - 1 heads already suffice",
-                      Check("online", _fai.unique_minimal_online, {"variant": "one_fewer"}),
+                      Check("online", _fg.unique_minimal_online, {"variant": "one_fewer"}),
                       targets="minimality"),
               Control("increasing_order", "births come in increasing eigenvalue order",
-                      Check("online", _fai.unique_minimal_online, {"variant": "increasing_order"}),
+                      Check("online", _fg.unique_minimal_online, {"variant": "increasing_order"}),
                       targets="order"),
               Control("span_exact", "the grown span equals E_>theta(S) within 1e-6 rad",
-                      Check("online", _fai.unique_minimal_online, {"variant": "span_exact"}),
+                      Check("online", _fg.unique_minimal_online, {"variant": "span_exact"}),
                       targets="span")),
     expected=Verdict.CONSISTENT,
 )

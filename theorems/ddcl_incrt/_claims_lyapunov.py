@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from verify import Check, Claim, Control, Source, Verdict
 
-from . import _checks_faithful as _fai
+from . import _checks_faithful_growth as _fg
 from . import _checks_lyapunov as _lya
 from . import _checks_lyapunov_unbounded as _lyu
 from . import _statements_lyapunov as _sl
@@ -100,10 +100,10 @@ LYAPUNOV_AS_STATED = Claim(
              "ddcl.lyapunov.full_gradient (strengthened: full-gradient training; REFUTED: L_q never increases "
              "but p_2 grows without bound).  The check runs both candidates' decisive checks (at the run's "
              "profile capped at ci) and returns UNKNOWN with their verdicts in details."),
-    checks=(Check("candidates", _fai.undetermined, {"which": "lyapunov"},
+    checks=(Check("candidates", _fg.lyapunov_as_stated,
                   description="the candidates' decisive checks (same functions and seed)"),),
     controls=(Control("determined", "the reading is determined: all candidate readings agree",
-                      Check("candidates", _fai.undetermined, {"which": "lyapunov", "variant": "determined"}),
+                      Check("candidates", _fg.lyapunov_as_stated, {"variant": "determined"}),
                       targets="candidates_agree"),),
     expected=Verdict.UNKNOWN,
 )

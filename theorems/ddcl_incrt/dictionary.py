@@ -439,10 +439,3 @@ def math_inv_softplus(y: float) -> float:
         raise ValueError(f"inverse softplus needs y > 0, got {y}")
     return y + _math.log(-_math.expm1(-y)) if y < 30 else y
 
-
-def __getattr__(name: str) -> Any:  # lazy torch import: ``from .dictionary import DictionaryBlock``
-    if name == "DictionaryBlock":
-        from .dictionary_torch import DictionaryBlock
-
-        return DictionaryBlock
-    raise AttributeError(name)

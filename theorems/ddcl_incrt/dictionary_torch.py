@@ -1,6 +1,6 @@
 """The DDCL dictionary block as a torch ``nn.Module`` (spec §2.2, §2.4), built lazily so that importing
 the numeric block (``dictionary``) never imports torch.  ``DictionaryBlock`` is the class;
-``dictionary.DictionaryBlock`` and ``theorems.ddcl_incrt.DictionaryBlock`` resolve to it."""
+``theorems.ddcl_incrt.DictionaryBlock`` resolves to it (lazily: torch is imported only then)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 * ``_checks_separation.hmin_curve``: the smallest exact collapse-Hessian eigenvalue changes sign at
   tau_c = c lambda_1 (c = 4 full, 2 stop-gradient) and equals min(2/K, (2/K)(1 - c lambda_1/tau));
 * ``_checks_faithful``: the entry points moved to ``_checks_faithful_growth`` still resolve;
-* ``dictionary.DictionaryBlock`` resolves to ``dictionary_torch.DictionaryBlock``;
+* ``DictionaryBlock`` lives in ``dictionary_torch`` only (``theorems.ddcl_incrt.DictionaryBlock`` is lazy);
 * ``simulate_heads(record_every=...)`` records tau and H/log K at the same steps.
 """
 
@@ -26,21 +26,26 @@ def test_hmin_curve_changes_sign_at_the_critical_temperature():
             assert v == pytest.approx(min(1.0, float(1 - c / t)), rel=1e-14, abs=1e-15)
 
 
-def test_faithful_entry_points_resolve_after_the_split():
+def test_faithful_entry_points_have_one_home_each():
+    """The growth/Lyapunov candidates live in _checks_faithful_growth only (no shim back into
+    _checks_faithful: that was an import circle); both share _candidates.run_candidates."""
+    from theorems.ddcl_incrt import _candidates
     from theorems.ddcl_incrt import _checks_faithful as fai
     from theorems.ddcl_incrt import _checks_faithful_growth as faig
 
-    assert fai.unique_minimal_online is faig.unique_minimal_online
-    assert [n for n, _, _ in fai._candidates("lyapunov")] == [n for n, _, _ in faig._lyapunov_candidates()]
-    with pytest.raises(AttributeError):
-        fai.no_such_check  # noqa: B018
+    assert not hasattr(fai, "unique_minimal_online") and callable(faig.unique_minimal_online)
+    assert [n for n, _, _ in faig._lyapunov_candidates()] == ["ddcl.lyapunov.free_energy",
+                                                                 "ddcl.lyapunov.full_gradient"]
+    assert fai.run_candidates is faig.run_candidates is _candidates.run_candidates
+    with pytest.raises(KeyError):
+        fai._candidates("lyapunov")
 
 
 def test_dictionary_block_resolves_to_the_torch_module():
     pytest.importorskip("torch")
     from theorems.ddcl_incrt import dictionary, dictionary_torch
 
-    assert dictionary.DictionaryBlock is dictionary_torch.DictionaryBlock
+    assert not hasattr(dictionary, "DictionaryBlock")  # one home: dictionary_torch (no import circle)
 
 
 def test_simulate_heads_records_tau_and_entropy_together():
