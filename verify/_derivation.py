@@ -118,25 +118,43 @@ def as_derivation(d: Any) -> Derivation | None:
 
 # -- checking ----------------------------------------------------------------------------------
 def _sample(sym: Any, rng: random.Random) -> Any:
+    """A seeded point of ``sym``'s domain: its sign assumptions (positive / nonnegative / negative /
+    nonpositive) and integrality are respected, so a spot check never refutes a step at a point
+    the step's assumptions exclude."""
     from fractions import Fraction
 
     a = sym.assumptions0
+    sign = -1 if (a.get("negative") or a.get("nonpositive")) else 1
     if a.get("integer"):
-        lo = 1 if a.get("positive") else (0 if a.get("nonnegative") else -5)
-        return rng.randint(max(lo, 2) if a.get("positive") else lo, 7)
+        if a.get("positive") or a.get("negative"):
+            return sign * rng.randint(2, 7)
+        if a.get("nonnegative") or a.get("nonpositive"):
+            return sign * rng.randint(0, 7)
+        return rng.randint(-5, 7)
     num = Fraction(rng.randint(1, 10**6), 10**6)
-    if a.get("positive") or a.get("nonnegative"):
-        return Fraction(1, 10) + 3 * num
+    if a.get("positive") or a.get("nonnegative") or a.get("negative") or a.get("nonpositive"):
+        return sign * (Fraction(1, 10) + 3 * num)
     return 6 * num - 3
 
 
-def _difference_holds(rel: str, d: Any, scale: Any, ctx: Any) -> bool:
+def _difference_holds(rel: str, d: Any, scale: Any, ctx: Any) -> bool | None:
+    """Does ``prev rel expr`` hold at a point where ``d = prev - expr``: True / False, or None when
+    ``|d|`` is within the spot check's precision and ``rel`` is strict (``<``, ``>``, ``!=``): a
+    tie at 40 digits neither confirms nor refutes a strict relation."""
     tol = ctx.mpf(10) ** (-(_DPS - 10)) * (1 + abs(scale))
     if rel == "=":
         return abs(d) <= tol
-    if rel in ("<=", "<"):  # prev <= expr  <=>  prev - expr <= 0
+    if rel == "<=":  # prev <= expr  <=>  prev - expr <= 0
         return d <= tol
-    return d >= -tol  # prev >= expr
+    if rel == ">=":
+        return d >= -tol
+    if rel == "<":
+        return True if d < -tol else (False if d > tol else None)
+    if rel == ">":
+        return True if d > tol else (False if d < -tol else None)
+    if rel == "!=":
+        return True if abs(d) > tol else None
+    raise ValueError(f"unknown relation {rel!r}")
 
 
 def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, assume: Any,
@@ -157,6 +175,12 @@ def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, 
                 return "PROVED", "sympy simplify", None
         except Exception:  # noqa: BLE001 - fall back to the spot check
             pass
+    elif rel == "!=":
+        try:
+            if sp.simplify(diff).is_zero:
+                return "REFUTED", "sympy simplify: the two sides are identical", None
+        except Exception:  # noqa: BLE001
+            pass
     elif rel in ("<=", ">="):
         try:
             s = sp.simplify(diff)
@@ -166,8 +190,22 @@ def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, 
                 return "PROVED", "sympy sign under the assumptions", None
         except Exception:  # noqa: BLE001
             pass
-    syms = sorted(diff.free_symbols, key=lambda x: x.name)
+    elif rel in ("<", ">"):
+        try:
+            s = sp.simplify(diff)
+            if s == 0:
+                return "REFUTED", "sympy simplify: the two sides are identical (not strict)", None
+            if (rel == "<" and s.is_negative) or (rel == ">" and s.is_positive):
+                return "PROVED", "sympy sign under the assumptions", None
+        except Exception:  # noqa: BLE001
+            pass
+    # every symbol of either side (a constant difference such as p - (p + 1) still needs p to
+    # evaluate the scale)
+    syms = sorted(diff.free_symbols | sp.sympify(prev).free_symbols | sp.sympify(expr).free_symbols,
+                  key=lambda x: x.name)
     ctx = mp_context(_DPS)
+    checked = 0
+    undecided = None
     for _ in range(_POINTS):
         point = {s.name: _sample(s, rng) for s in syms}
         if assume is not None and sp.sympify(assume).subs({s: point[s.name] for s in syms}) is sp.false:
@@ -179,9 +217,22 @@ def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, 
             scale = evaluate(prev, vals)
         except Exception as e:  # noqa: BLE001 - not evaluable numerically
             return "UNKNOWN", f"not evaluable numerically ({type(e).__name__}: {e})"[:200], None
-        if not _difference_holds(rel, d, scale, ctx):
+        try:
+            holds = _difference_holds(rel, d, scale, ctx)
+        except TypeError as e:  # e.g. a complex value compared by order
+            return "UNKNOWN", f"not comparable at a sample point ({e})"[:200], None
+        checked += 1
+        if holds is False:
             return "REFUTED", f"spot check at {_DPS} digits", {k: str(v) for k, v in point.items()}
-    return "CONSISTENT", f"spot check at {_POINTS} seeded points, {_DPS} digits", None
+        if holds is None and undecided is None:
+            undecided = {k: str(v) for k, v in point.items()}
+    if checked == 0:
+        return "UNKNOWN", (f"no spot check: none of {_POINTS} seeded points satisfies the "
+                           f"assumptions {assume}"), None
+    if undecided is not None:
+        return "UNKNOWN", (f"spot check undecided: the sides of the strict relation {rel!r} agree "
+                           f"to {_DPS - 10} digits at {undecided}"), None
+    return "CONSISTENT", f"spot check at {checked} seeded points, {_DPS} digits", None
 
 
 def _conclusion(target: Any, first: Any, last: Any, chain: str, assume: Any,
@@ -193,9 +244,14 @@ def _conclusion(target: Any, first: Any, last: Any, chain: str, assume: Any,
     side (``rhs`` or ``lhs``) and its first is the quantity the statement is about."""
     import sympy as sp
 
+    if isinstance(target, sp.Ne):
+        return "UNKNOWN", "a chain does not conclude an inequation", None
     is_eq = isinstance(target, sp.Eq)
     if is_eq != (chain == "="):
         return "REFUTED", "the chain's relation is not the statement's", None
+    if isinstance(target, (sp.Lt, sp.Gt)) and chain not in ("<", ">"):
+        return "REFUTED", (f"the statement is strict ({_text_rel(target)}) and the chain proves only "
+                           f"the non-strict {chain!r}"), None
 
     def same(a: Any, b: Any) -> bool:
         try:
@@ -213,7 +269,7 @@ def _conclusion(target: Any, first: Any, last: Any, chain: str, assume: Any,
         # the chain first <= last gives small <= big with (small, big) = (first, last); >= mirrors it
         up = (chain == "<=") == isinstance(target, (sp.Le, sp.Lt))
         small, big = (target.lhs, target.rhs) if isinstance(target, (sp.Le, sp.Lt)) else (target.rhs, target.lhs)
-        lo, hi = (first, last) if chain == "<=" else (last, first)
+        lo, hi = (first, last) if chain in ("<=", "<") else (last, first)
         del up
         ok_small, ok_big = same(small, lo), same(big, hi)
         if (ok_small and ok_big) or (ok_big and observable(small)) or (ok_small and observable(big)):
@@ -230,6 +286,25 @@ def _conclusion(target: Any, first: Any, last: Any, chain: str, assume: Any,
     if status == "REFUTED":
         status, method, point = _check_pair(lr, -ours, "=", None, assume, rng)
     return status, method, point
+
+
+def _text_rel(target: Any) -> str:
+    return str(target)
+
+
+def _compose(chain: str, rel: str) -> str:
+    """The relation of ``e_0 ... e_i`` from that of ``e_0 ... e_{i-1}`` (``chain``) and step ``rel``:
+    ``=`` steps keep it, steps of one direction compose (strict if any step is), opposite directions
+    give ``mixed`` (nothing follows)."""
+    if rel == "=" or chain == "mixed":
+        return chain
+    if chain == "=":
+        return rel
+    up = {"<=": True, "<": True, ">=": False, ">": False}
+    if up[chain] != up[rel]:
+        return "mixed"
+    strict = chain in ("<", ">") or rel in ("<", ">")
+    return ("<" if strict else "<=") if up[rel] else (">" if strict else ">=")
 
 
 def _expand_defs(expr: Any, defs: Mapping[Any, Any]) -> Any:
@@ -278,14 +353,13 @@ def check_derivation(derivation: Any, statement: Any = None, *, seed: int = 0) -
                 status, method, point = _check_pair(st.expr.lhs, st.expr.rhs, "=", st.subs, der.assume, rng)
             else:
                 rel = {"LessThan": "<=", "GreaterThan": ">=", "StrictLessThan": "<",
-                       "StrictGreaterThan": ">"}.get(type(st.expr).__name__, "=")
+                       "StrictGreaterThan": ">", "Unequality": "!="}[type(st.expr).__name__]
                 status, method, point = _check_pair(st.expr.lhs, st.expr.rhs, rel, st.subs, der.assume, rng)
         elif prev is None:
             status, method, point = "GIVEN", "first expression of the chain", None
         else:
             status, method, point = _check_pair(prev, st.expr, st.relation, st.subs, der.assume, rng)
-            if st.relation != "=":
-                chain = st.relation if chain in ("=", st.relation) else "mixed"
+            chain = _compose(chain, st.relation)
         if not st.is_fact:
             if first is None:
                 first = st.expr
@@ -303,7 +377,7 @@ def check_derivation(derivation: Any, statement: Any = None, *, seed: int = 0) -
         if statement is not None:
             parts = parts_of(statement)
             target = body_of(statement) if der.concludes is True else parts.get(der.concludes)
-            if isinstance(target, sp.core.relational.Relational) and chain in ("=", "<=", ">="):
+            if isinstance(target, sp.core.relational.Relational) and chain != "mixed":
                 status, method, point = _conclusion(target, first, prev, chain, der.assume, rng)
             else:
                 status, method, point = "UNKNOWN", "the concluded part is not a relation", None

@@ -25,6 +25,7 @@ _EVALUATE = "verify/_evaluate.py"
 _DERIVATION = "verify/_derivation.py"
 STATEMENTS = "pytest:tests/unit/engine/test_statements.py"
 SHARDS = "pytest:tests/unit/engine/test_engine_shards.py"
+DERIV = "pytest:tests/unit/engine/test_derivation_review.py"
 _REPORT = "verify/_report.py"
 _HTML = "verify/_html.py"
 _SWEEP = "verify/_sweep.py"
@@ -262,6 +263,23 @@ MUTATIONS: list[Mutation] = [
        "        with self.sub(part):",
        "        with contextlib.nullcontext():",
        (STATEMENTS,), "tally.statement records a part without naming it: controls lose their target"),
+    _m("engine.derivation_constant_difference_unknown", _DERIVATION,
+       "diff.free_symbols | sp.sympify(prev).free_symbols | sp.sympify(expr).free_symbols,",
+       "diff.free_symbols,",
+       (DERIV,), "a step off by a constant (p -> p + 1) is never evaluated (its scale misses p): "
+       "UNKNOWN instead of REFUTED"),
+    _m("engine.derivation_no_point_consistent", _DERIVATION,
+       "    if checked == 0:",
+       "    if False:",
+       (DERIV,), "a spot check whose assumptions exclude every sample point reports CONSISTENT"),
+    _m("engine.derivation_strict_conclusion_lenient", _DERIVATION,
+       'if isinstance(target, (sp.Lt, sp.Gt)) and chain not in ("<", ">"):',
+       "if False:",
+       (DERIV,), "a chain of non-strict steps 'proves' a strict statement"),
+    _m("engine.derivation_ne_fact_as_eq", _DERIVATION,
+       '"StrictGreaterThan": ">", "Unequality": "!="}',
+       '"StrictGreaterThan": ">", "Unequality": "="}',
+       (DERIV,), "a fact a != b is checked as a = b: a false inequation is PROVED"),
     # sharded checks (issue 14)
     _m("engine.shards_first_level_only", _VERDICT,
        "level = combine(p.level for p in examined) if examined else Verdict.UNKNOWN",
