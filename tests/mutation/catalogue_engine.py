@@ -26,6 +26,7 @@ _DERIVATION = "verify/_derivation.py"
 STATEMENTS = "pytest:tests/unit/engine/test_statements.py"
 SHARDS = "pytest:tests/unit/engine/test_engine_shards.py"
 DERIV = "pytest:tests/unit/engine/test_derivation_review.py"
+EVAL = "pytest:tests/unit/engine/test_statement_eval_review.py"
 _REPORT = "verify/_report.py"
 _HTML = "verify/_html.py"
 _SWEEP = "verify/_sweep.py"
@@ -280,6 +281,20 @@ MUTATIONS: list[Mutation] = [
        '"StrictGreaterThan": ">", "Unequality": "!="}',
        '"StrictGreaterThan": ">", "Unequality": "="}',
        (DERIV,), "a fact a != b is checked as a = b: a false inequation is PROVED"),
+    _m("engine.statement_float_nan_decides", _EVALUATE,
+       "        if kind != \"MPArithmetic\" and not math.isfinite(d):  # NaN / inf decides nothing\n"
+       "            return None, math.nan\n",
+       "",
+       (EVAL,), "an infinite float observable is compared (inf - 1 > tol refutes, and its negation "
+       "passes) instead of deciding nothing"),
+    _m("engine.statement_exact_tolerance_certified", _EVALUATE,
+       "            if decide(expr, values, None)[0] is not True:",
+       "            if False:",
+       (EVAL,), "exact values that hold a relation only within the tolerance are CERTIFIED"),
+    _m("engine.statement_tol_unchecked", _EVALUATE,
+       "    if not math.isfinite(t) or t < 0:",
+       "    if False:",
+       (EVAL,), "a NaN / infinite / negative tolerance is used (a negative one turns <= into <)"),
     # sharded checks (issue 14)
     _m("engine.shards_first_level_only", _VERDICT,
        "level = combine(p.level for p in examined) if examined else Verdict.UNKNOWN",

@@ -1,0 +1,55 @@
+"""Evaluating statements (issue 11), review: verdicts mean what a reader thinks.
+
+(a) a NaN or infinite float observable decides nothing: UNKNOWN, never a crash or a pass;
+(b) a Boolean whose undecided part has no margin still reports (the margin ignores NaN);
+(c) exact values that satisfy a relation only within the tolerance are CONSISTENT, not CERTIFIED;
+(d) a tolerance that is NaN, infinite or negative is an InputError naming ``tol``.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from numerics.errors import InputError
+from verify import Tally, Verdict
+from verify._evaluate import decide
+
+x, y = sp.symbols("x y", real=True)
+
+
+def _t():
+    return Tally(precision="t", backend="t")
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, np.float64("nan")])
+def test_non_finite_float_observable_is_unknown(bad):
+    assert decide(sp.Le(x, 1), {"x": bad}, tol=1e-12)[0] is None
+    assert _t().statement(sp.Le(x, 1), {"x": bad}, tol=1e-12).level is Verdict.UNKNOWN
+    # the negation is undecided too (no pass either way)
+    assert _t().statement(sp.Gt(x, 1), {"x": bad}, tol=1e-12).level is Verdict.UNKNOWN
+
+
+@pytest.mark.parametrize("order", [("x", "y"), ("y", "x")])
+def test_a_refuted_conjunction_with_an_undecided_part_reports(order):
+    vals = {order[0]: np.array([2.0]), order[1]: np.array([np.nan])}
+    obs = _t().statement(sp.And(sp.Le(x, 1), sp.Le(y, 1)), vals, tol=1e-12)
+    assert obs.level is Verdict.REFUTED and obs.margin is not None and obs.margin < 0
+
+
+def test_exact_values_within_the_tolerance_only_are_not_certified():
+    near = {"x": Fraction(1) + Fraction(1, 10**20)}
+    assert _t().statement(sp.Eq(x, 1), near, tol=1e-12).level is Verdict.CONSISTENT
+    assert _t().statement(sp.Eq(x, 1), {"x": Fraction(1)}, tol=1e-12).level is Verdict.CERTIFIED
+    assert _t().statement(sp.Eq(x, 1), near).level is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("tol", [math.nan, math.inf, -1e-9, "1e-9x"])
+def test_a_bad_tolerance_names_tol(tol):
+    with pytest.raises(InputError) as e:
+        _t().statement(sp.Le(x, 1), {"x": 0.5}, tol=tol)
+    assert "tol" in str(e.value)
