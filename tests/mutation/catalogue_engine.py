@@ -300,6 +300,16 @@ MUTATIONS: list[Mutation] = [
        "level = combine(p.level for p in examined) if examined else Verdict.UNKNOWN",
        "level = parts[0].level",
        (SHARDS,), "a sharded check takes its first shard's verdict: a refutation in another shard is lost"),
+    _m("engine.shards_crash_ignored", _VERDICT,
+       '                or "traceback" in p.details]',
+       "                ]",
+       (SHARDS,), "a crashed shard is dropped like an empty one: the other shards' CERTIFIED stands for "
+       "instances never examined"),
+    _m("engine.shards_counterexample_shard_order", _VERDICT,
+       "    ce = min(refuting, key=_order)[1] if refuting else None",
+       "    ce = refuting[0][1] if refuting else None",
+       (SHARDS,), "interleaved shards report the first refuting shard's counterexample, not the "
+       "unsharded run's first"),
     _m("engine.shards_instances_first_only", _VERDICT,
        "level=level, instances=sum(p.instances for p in parts),",
        "level=level, instances=parts[0].instances,",
