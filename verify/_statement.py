@@ -239,20 +239,38 @@ def _scale_constant(expr: Any) -> Any | None:
         for sub in sp.preorder_traversal(rel):
             if isinstance(sub, (sp.Integer, sp.Rational, sp.Float)) and sub not in (0, 1, -1):
                 new = rel.xreplace({sub: sub * sp.Rational(9, 8)})
-                if new != rel:
+                if new != rel and not _equivalent_identity(rel, new):
                     return expr.xreplace({rel: new})
     return None
+
+
+def _equivalent_identity(rel: Any, new: Any) -> bool:
+    """True when ``new`` holds exactly where ``rel`` does because one is the other times a constant
+    (``2a = 2b`` scaled to ``9/4 a = 9/4 b``): such a variant is not false, it cannot refute."""
+    import sympy as sp
+
+    try:
+        if not isinstance(new, sp.Eq):  # the scaled relation evaluated to True / False outright
+            return new is sp.true
+        d0, d1 = rel.lhs - rel.rhs, new.lhs - new.rhs
+        ratio = sp.simplify(d1 / d0)
+        return bool(ratio.is_number) and ratio != 0
+    except Exception:  # noqa: BLE001 - undecided: keep the variant
+        return False
 
 
 def perturbations(statement: Any) -> list[tuple[str, str | None, Any]]:
     """False variants of a formula statement: ``[(description, part label, perturbed statement)]``.
 
     For every part containing a relation: the part negated (each relation flipped: = to !=, <= to >,
-    < to >=; an implication P -> Q to P and not Q), and, where the part is an identity with a
-    numeric constant, that constant scaled by 9/8.  A check that evaluates the claim's statement on
+    < to >=; an implication P -> Q to P and not Q, and also to P -> not Q, which only an instance
+    meeting the premise refutes), and, where the part is an identity with a numeric constant, that
+    constant scaled by 9/8 (unless the scaled identity is the original times a constant).  A check that evaluates the claim's statement on
     instances where the part holds refutes every one of them; a check that restates the formula
     does not notice them.
     """
+    import sympy as sp
+
     body = body_of(statement)
     out: list[tuple[str, str | None, Any]] = []
     for label, expr in parts_of(statement).items():
@@ -263,6 +281,12 @@ def perturbations(statement: Any) -> list[tuple[str, str | None, Any]]:
             return _rewrap(statement, body.replace(label, new) if isinstance(body, AllOf) else new)
 
         out.append((f"negated: {_text(_negate(expr))}", label, put(_negate(expr))))
+        if isinstance(expr, sp.Implies) and any(True for _ in _relations(expr.args[1])):
+            # P -> Q negated is P and not Q, refuted by every instance where P fails: a check that
+            # never meets P would pass that test.  P -> not Q is refuted only where P and Q hold.
+            flipped = sp.Implies(expr.args[0], _negate(expr.args[1]), evaluate=False)
+            out.append((f"consequence negated under the premise: {_text(flipped)}", label,
+                        put(flipped)))
         scaled = _scale_constant(expr)
         if scaled is not None:
             out.append((f"constant scaled by 9/8: {_text(scaled)}", label, put(scaled)))

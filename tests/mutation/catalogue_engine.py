@@ -27,6 +27,7 @@ STATEMENTS = "pytest:tests/unit/engine/test_statements.py"
 SHARDS = "pytest:tests/unit/engine/test_engine_shards.py"
 DERIV = "pytest:tests/unit/engine/test_derivation_review.py"
 EVAL = "pytest:tests/unit/engine/test_statement_eval_review.py"
+PERTURB = "pytest:tests/unit/engine/test_perturbations_review.py"
 _REPORT = "verify/_report.py"
 _HTML = "verify/_html.py"
 _SWEEP = "verify/_sweep.py"
@@ -295,6 +296,16 @@ MUTATIONS: list[Mutation] = [
        "    if not math.isfinite(t) or t < 0:",
        "    if False:",
        (EVAL,), "a NaN / infinite / negative tolerance is used (a negative one turns <= into <)"),
+    _m("engine.perturb_common_constant", "verify/_statement.py",
+       "                if new != rel and not _equivalent_identity(rel, new):",
+       "                if new != rel:",
+       (PERTURB,), "a constant scaled on both sides of an identity is offered as a false variant (it "
+       "is the same identity, no check can refute it)"),
+    _m("engine.perturb_implication_premise", "verify/_statement.py",
+       "        if isinstance(expr, sp.Implies) and any(True for _ in _relations(expr.args[1])):",
+       "        if False:",
+       (PERTURB,), "an implication is perturbed only to P and not Q, which any instance outside the "
+       "premise refutes: a check that never meets the premise passes the perturbation test"),
     # sharded checks (issue 14)
     _m("engine.shards_first_level_only", _VERDICT,
        "level = combine(p.level for p in examined) if examined else Verdict.UNKNOWN",
