@@ -372,6 +372,7 @@ def check_derivation(derivation: Any, statement: Any = None, *, seed: int = 0) -
             counterexample = Counterexample(
                 description=f"derivation step {i} ({st.label!r}) does not follow from the previous one",
                 data={"step": i, "label": st.label, "point": point, "sub_check": "derivation"})
+    steps_checked = len(levels)  # steps compared with their predecessor (or facts), before the conclusion
     if der.concludes is not None and first is not None and prev is not None:
         status, method = "UNKNOWN", "no statement to compare with"
         if statement is not None:
@@ -392,7 +393,8 @@ def check_derivation(derivation: Any, statement: Any = None, *, seed: int = 0) -
                 data={"step": len(der.steps), "sub_check": "derivation"})
     if counterexample is not None:
         level = Verdict.REFUTED
-    elif not levels:
+    elif not levels or steps_checked == 0:
+        # a conclusion matched against a chain of one expression derives nothing: no step was checked
         level = Verdict.UNKNOWN
     else:
         order = [Verdict.UNKNOWN, Verdict.CONSISTENT, Verdict.CERTIFIED, Verdict.PROVED]

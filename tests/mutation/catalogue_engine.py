@@ -278,6 +278,11 @@ MUTATIONS: list[Mutation] = [
        'if isinstance(target, (sp.Lt, sp.Gt)) and chain not in ("<", ">"):',
        "if False:",
        (DERIV,), "a chain of non-strict steps 'proves' a strict statement"),
+    _m("engine.derivation_empty_chain_proved", _DERIVATION,
+       "    elif not levels or steps_checked == 0:",
+       "    elif not levels:",
+       (DERIV,), "a one-expression chain whose end matches the statement's formula side is PROVED "
+       "without a single checked step"),
     _m("engine.derivation_ne_fact_as_eq", _DERIVATION,
        '"StrictGreaterThan": ">", "Unequality": "!="}',
        '"StrictGreaterThan": ">", "Unequality": "="}',

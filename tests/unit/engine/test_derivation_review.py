@@ -74,3 +74,10 @@ def test_samples_respect_sign_assumptions():
     k = sp.Symbol("k", nonpositive=True, integer=True)
     assert all(_sample(n, rng) < 0 for _ in range(50))
     assert all(_sample(k, rng) <= 0 for _ in range(50))
+
+
+def test_a_chain_of_one_expression_proves_nothing():
+    k = sp.Symbol("K", positive=True)
+    d = verify.Derivation(verify.Step("only", x**2 + 1), concludes=True)
+    ev = verify.check_derivation(d, sp.Eq(k, x**2 + 1))
+    assert ev.level is Verdict.UNKNOWN
