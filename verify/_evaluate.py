@@ -4,7 +4,8 @@ Semantics of one evaluation (one instance of the domain; for :class:`Exists` the
 witness):
 
 * values in exact arithmetic (int, Fraction, fmpz/fmpq): relations decided exactly -> CERTIFIED /
-  REFUTED;
+  REFUTED (a pass that needs ``tol`` is CONSISTENT); a statement with pi, exp, log or an irrational
+  root has no rational value, so it is decided in arb balls at 256 bits (three-valued, rigorous);
 * arb balls: three-valued (Kleene) logic -> CERTIFIED / REFUTED / UNKNOWN, never coerced;
 * floats, mpmath, numpy, torch: within the tolerance ``tol`` derived from the precision -> CONSISTENT
   / REFUTED.  The non-strict relations are lenient (``a <= b`` holds when ``a <= b + tol``, ``a = b``
@@ -290,8 +291,24 @@ def decide(expr: Any, values: Mapping[str, Any], tol: float | None = None) -> tu
         raise InputError("statement", "a statement part to evaluate is a relation or a Boolean "
                          "(And, Or, Not, Implies) of relations", str(e))
 
-    r, m = dec(sp.sympify(expr) if not isinstance(expr, sp.Basic) else expr)
+    e = sp.sympify(expr) if not isinstance(expr, sp.Basic) else expr
+    try:
+        r, m = dec(e)
+    except TypeError:
+        if type(ar).__name__ != "ExactArithmetic":
+            raise
+        # exact values in a transcendental statement (pi, E, exp, log, an irrational root): no
+        # rational value exists, so decide it rigorously in ball arithmetic (the values enter as
+        # exact point balls; an undecided comparison is UNKNOWN) -- never through floats
+        from numerics.arithmetic import ArbArithmetic
+
+        with ArbArithmetic(_EXACT_FALLBACK_BITS) as ball:
+            ar = ball
+            r, m = dec(e)
     return r, m, ar
+
+
+_EXACT_FALLBACK_BITS = 256
 
 
 def _check_tol(tol: Any) -> float | None:

@@ -297,6 +297,11 @@ MUTATIONS: list[Mutation] = [
        "            if decide(expr, values, None)[0] is not True:",
        "            if False:",
        (EVAL,), "exact values that hold a relation only within the tolerance are CERTIFIED"),
+    _m("engine.statement_exact_transcendental_crash", _EVALUATE,
+       '        if type(ar).__name__ != "ExactArithmetic":\n            raise\n',
+       "        raise\n",
+       (EVAL,), "exact values in a statement with pi / exp / sqrt crash the check instead of being "
+       "decided rigorously in balls"),
     _m("engine.statement_tol_unchecked", _EVALUATE,
        "    if not math.isfinite(t) or t < 0:",
        "    if False:",

@@ -53,3 +53,12 @@ def test_a_bad_tolerance_names_tol(tol):
     with pytest.raises(InputError) as e:
         _t().statement(sp.Le(x, 1), {"x": 0.5}, tol=tol)
     assert "tol" in str(e.value)
+
+
+def test_exact_values_in_a_transcendental_statement_are_decided_by_balls():
+    # no rational value exists: decided rigorously (arb), never a crash, never through floats
+    assert _t().statement(sp.Le(x, sp.pi), {"x": 3}).level is Verdict.CERTIFIED
+    assert _t().statement(sp.Ge(x, sp.pi), {"x": Fraction(314159, 100000)}).level is Verdict.REFUTED
+    assert _t().statement(sp.Lt(x, sp.sqrt(2)), {"x": Fraction(141421356, 10**8)}).level is Verdict.CERTIFIED
+    assert _t().statement(sp.Eq(x, sp.exp(y)), {"x": 1, "y": 0}).level is Verdict.CERTIFIED
+    assert _t().statement(sp.Eq(x, sp.pi), {"x": 3}).level is Verdict.REFUTED
