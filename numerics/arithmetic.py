@@ -424,9 +424,12 @@ def arithmetic_of(values: Iterable[Any]) -> Arithmetic:
         mod = type(v).__module__ or ""
         if isinstance(v, bool):
             continue
-        if mod.startswith("torch"):  # the widest floating dtype present
-            if kinds["torch"] is None or v.dtype.itemsize > kinds["torch"].itemsize:
-                kinds["torch"] = v.dtype
+        if mod.startswith("torch"):  # the widest floating dtype present (integer tensors: float64)
+            dt = v.dtype if v.dtype.is_floating_point else None
+            if dt is None:
+                kinds["torch_int"] = True
+            elif kinds["torch"] is None or dt.itemsize > kinds["torch"].itemsize:
+                kinds["torch"] = dt
         elif isinstance(v, float) or mod == "numpy":
             kinds["float"] = True
         elif mod.startswith("mpmath"):
@@ -436,6 +439,10 @@ def arithmetic_of(values: Iterable[Any]) -> Arithmetic:
             kinds["arb"] = True
     if kinds["torch"] is not None:
         return TorchArithmetic(kinds["torch"])
+    if kinds.get("torch_int"):
+        import torch
+
+        return TorchArithmetic(torch.float64)
     if kinds["float"]:
         return FloatArithmetic()
     if kinds["mp"]:

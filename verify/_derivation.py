@@ -52,12 +52,14 @@ class Step:
     def __post_init__(self) -> None:
         import sympy as sp
 
+        from numerics.errors import InputError
+
         if self.relation not in _RELATIONS:
-            raise ValueError(f"step {self.label!r}: relation must be one of {_RELATIONS}, "
-                             f"got {self.relation!r}")
+            raise InputError("relation", f"step {self.label!r}: one of {_RELATIONS}", self.relation)
         if self.relation == "def" and not (isinstance(self.expr, sp.Eq)
                                            and isinstance(self.expr.lhs, sp.Symbol)):
-            raise ValueError(f"step {self.label!r}: a definition is Eq(symbol, value)")
+            raise InputError("expr", f"step {self.label!r}: a definition is Eq(symbol, value)",
+                             str(self.expr))
 
     @property
     def is_fact(self) -> bool:
@@ -74,7 +76,10 @@ class Derivation:
 
     def __init__(self, *steps: Step, concludes: Any = None, assume: Any = None):
         if not steps or not all(isinstance(s, Step) for s in steps):
-            raise TypeError("Derivation takes Step objects (at least one)")
+            from numerics.errors import InputTypeError
+
+            raise InputTypeError("steps", "Derivation takes Step objects (at least one)",
+                                 [type(s).__name__ for s in steps])
         object.__setattr__(self, "steps", tuple(steps))
         object.__setattr__(self, "concludes", concludes)
         object.__setattr__(self, "assume", assume)

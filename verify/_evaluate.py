@@ -49,6 +49,11 @@ def evaluate(expr: Any, values: Mapping[str, Any], ar: Any = None) -> Any:
                 raise InputError("values", f"every free symbol of the statement needs a value; "
                                  f"missing {e.name!r} (given: {sorted(vals)})", sorted(vals))
             v = vals[e.name]
+            if isinstance(v, (str, bool, bytes)) or v is None:
+                from numerics.errors import InputTypeError
+
+                raise InputTypeError("values", f"the value of {e.name!r} must be a number (exact, "
+                                     "float, mpmath, arb, numpy or torch)", v)
             if isinstance(v, float) and not math.isfinite(v) and not ar.exact and not hasattr(ar, "ctx"):
                 return v  # a NaN / inf observable propagates (the comparison is then undecided)
             return ar.convert(v)
@@ -261,6 +266,10 @@ def decide(expr: Any, values: Mapping[str, Any], tol: float | None = None) -> tu
 
     from numerics.errors import InputError
 
+    if not isinstance(values, Mapping):
+        from numerics.errors import InputTypeError
+
+        raise InputTypeError("values", "a mapping {symbol name: observable}", values)
     vals = {str(k): v for k, v in values.items()}
     ar = _arith(vals)
     tol = _check_tol(tol)

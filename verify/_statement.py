@@ -45,12 +45,14 @@ class AllOf:
     __slots__ = ("parts",)
 
     def __init__(self, *pairs: tuple[str, Any], **named: Any):
+        from numerics.errors import InputError
+
         parts = tuple((str(k), v) for k, v in pairs) + tuple(named.items())
         if not parts:
-            raise ValueError("AllOf needs at least one part")
+            raise InputError("parts", "AllOf needs at least one part", parts)
         labels = [k for k, _ in parts]
         if len(set(labels)) != len(labels):
-            raise ValueError(f"AllOf labels must be distinct, got {labels}")
+            raise InputError("parts", "AllOf labels must be distinct", labels)
         object.__setattr__(self, "parts", parts)
 
     def __setattr__(self, *_: Any) -> None:
@@ -105,11 +107,15 @@ class _Quantified:
     def __init__(self, variables: Any, domain: str, body: Any, where: Any = None):
         import sympy as sp
 
+        from numerics.errors import InputTypeError
+
         vs = tuple(variables) if isinstance(variables, (tuple, list)) else (variables,)
         if not vs or not all(isinstance(v, sp.Symbol) for v in vs):
-            raise TypeError(f"{type(self).__name__}: variables must be sympy Symbols, got {variables!r}")
+            raise InputTypeError("variables", f"{type(self).__name__}: variables must be sympy Symbols",
+                                 variables)
         if not isinstance(domain, str) or not domain.strip():
-            raise TypeError(f"{type(self).__name__}: domain must be a non-empty text naming the set")
+            raise InputTypeError("domain", f"{type(self).__name__}: domain must be a non-empty text "
+                                 "naming the set", domain)
         object.__setattr__(self, "variables", vs)
         object.__setattr__(self, "domain", domain)
         object.__setattr__(self, "body", body)
@@ -329,10 +335,18 @@ def statement_of(claim_id: str) -> Any:
     """The statement a check of ``claim_id`` evaluates: the running claim's own (the runner ships it
     with the task, so ``dataclasses.replace(claim, statement=...)`` reaches the checks), else the
     catalogue's."""
+    from numerics.errors import InputError
+
     cur = _RUNNING.get()
     if cur is not None and cur[0] == claim_id:
         return cur[1]
-    return _registry_statement(claim_id)
+    if not isinstance(claim_id, str):
+        raise InputError("claim_id", "a claim id is a str", claim_id)
+    try:
+        return _registry_statement(claim_id)
+    except KeyError as e:
+        raise InputError("claim_id", f"must name a claim of the catalogue ({e.args[0]})",
+                         claim_id) from None
 
 
 def select(statement: Any, part: str | None) -> Any:

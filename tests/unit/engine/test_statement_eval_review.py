@@ -62,3 +62,31 @@ def test_exact_values_in_a_transcendental_statement_are_decided_by_balls():
     assert _t().statement(sp.Lt(x, sp.sqrt(2)), {"x": Fraction(141421356, 10**8)}).level is Verdict.CERTIFIED
     assert _t().statement(sp.Eq(x, sp.exp(y)), {"x": 1, "y": 0}).level is Verdict.CERTIFIED
     assert _t().statement(sp.Eq(x, sp.pi), {"x": 3}).level is Verdict.REFUTED
+
+
+def test_bad_input_raises_input_errors_naming_the_argument():
+    from numerics.errors import InputTypeError
+    from verify import AllOf, Derivation, ForAll, Step, statement_of
+
+    cases = [
+        (lambda: statement_of("no.such.claim"), InputError, "claim_id"),
+        (lambda: _t().statement(sp.Le(x, 3), [1], tol=1e-12), InputTypeError, "values"),
+        (lambda: _t().statement(sp.Le(x, 3), {"x": "2"}), InputTypeError, "values"),
+        (lambda: _t().statement(sp.Le(x, 3), {"x": True}), InputTypeError, "values"),
+        (lambda: ForAll("x", "reals", sp.Le(x, 1)), InputTypeError, "variables"),
+        (lambda: AllOf(("a", sp.Le(x, 1)), ("a", sp.Le(x, 2))), InputError, "parts"),
+        (lambda: Step("s", x, relation="=="), InputError, "relation"),
+        (lambda: Derivation(), InputTypeError, "steps"),
+    ]
+    for fn, kind, arg in cases:
+        with pytest.raises(kind) as e:
+            fn()
+        assert arg in str(e.value)
+
+
+def test_integer_tensors_join_the_float_arithmetic():
+    torch = pytest.importorskip("torch")
+    obs = _t().statement(sp.Le(x, y), {"x": torch.tensor([2]), "y": torch.tensor([2.5], dtype=torch.float32)},
+                         tol=1e-6)
+    assert obs.level is Verdict.CONSISTENT
+    assert _t().statement(sp.Le(x, 3), {"x": torch.tensor(4)}, tol=1e-12).level is Verdict.REFUTED
