@@ -61,8 +61,8 @@ def evaluate(expr: Any, values: Mapping[str, Any], ar: Any = None) -> Any:
             return ar.convert(int(e))
         if isinstance(e, sp.Rational):
             return ar.convert(Fraction(int(e.p), int(e.q)))
-        if isinstance(e, sp.Float):
-            return ar.convert(Fraction(*float(e).as_integer_ratio()))
+        if isinstance(e, sp.Float):  # its exact binary value at its own precision (not float64's)
+            return ar.convert(_float_constant(e))
         if e is sp.pi:
             return _const(ar, "pi")
         if e is sp.E:
@@ -105,6 +105,14 @@ def evaluate(expr: Any, values: Mapping[str, Any], ar: Any = None) -> Any:
                          f"{type(e).__name__}", str(e))
 
     return ev(sp.sympify(expr))
+
+
+def _float_constant(e: Any) -> Fraction:
+    """A sympy Float as the exact rational it stores (mantissa * 2**exponent at its precision), so a
+    50-digit constant is not rounded to float64 before a 50-digit comparison."""
+    sgn, man, ex, _bc = e._mpf_
+    f = Fraction(int(man)) * (Fraction(2) ** int(ex))
+    return -f if sgn else f
 
 
 def _const(ar: Any, name: str) -> Any:

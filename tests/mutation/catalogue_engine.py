@@ -310,6 +310,11 @@ MUTATIONS: list[Mutation] = [
        "            dt = v.dtype if v.dtype.is_floating_point else None",
        "            dt = v.dtype",
        (EVAL,), "an integer tensor (a count) among float tensors crashes the statement's evaluation"),
+    _m("engine.statement_float_constant_float64", _EVALUATE,
+       "            return ar.convert(_float_constant(e))",
+       "            return ar.convert(Fraction(*float(e).as_integer_ratio()))",
+       (EVAL,), "a 40-digit constant of the statement is rounded to float64 before a 40-digit "
+       "comparison: a true statement is refuted at 5e-18"),
     _m("engine.statement_tol_unchecked", _EVALUATE,
        "    if not math.isfinite(t) or t < 0:",
        "    if False:",

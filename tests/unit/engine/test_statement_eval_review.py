@@ -90,3 +90,12 @@ def test_integer_tensors_join_the_float_arithmetic():
                          tol=1e-6)
     assert obs.level is Verdict.CONSISTENT
     assert _t().statement(sp.Le(x, 3), {"x": torch.tensor(4)}, tol=1e-12).level is Verdict.REFUTED
+
+
+def test_a_high_precision_constant_is_not_rounded_to_float64():
+    from numerics.precision import mp_context
+
+    ctx = mp_context(40)
+    obs = _t().statement(sp.Eq(x, sp.Float("0.1", 40)), {"x": ctx.mpf(1) / 10}, tol=1e-35)
+    assert obs.level is Verdict.CONSISTENT
+    assert _t().statement(sp.Eq(x, sp.Float("0.5")), {"x": Fraction(1, 2)}).level is Verdict.CERTIFIED
