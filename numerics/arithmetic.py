@@ -433,8 +433,14 @@ def arithmetic_of(values: Iterable[Any]) -> Arithmetic:
         elif isinstance(v, float) or mod == "numpy":
             kinds["float"] = True
         elif mod.startswith("mpmath"):
-            dps = getattr(getattr(v, "context", None), "dps", 15)
-            kinds["mp"] = max(kinds["mp"] or 0, int(dps))
+            # the context's digits, but at least the digits the value itself carries: an mpf made
+            # inside ``mp.workdps(50)`` reports the global context's 15 digits afterwards, and
+            # rounding it there would hide a 1e-40 discrepancy below a 1e-45 tolerance
+            dps = int(getattr(getattr(v, "context", None), "dps", 15))
+            for part in (getattr(v, "_mpf_", None),) + tuple(getattr(v, "_mpc_", None) or ()):
+                if part is not None and part[1]:
+                    dps = max(dps, int(int(part[3]) * 0.30103) + 3)
+            kinds["mp"] = max(kinds["mp"] or 0, dps)
         elif mod.startswith("flint") and type(v).__name__ in ("arb", "acb"):
             kinds["arb"] = True
     if kinds["torch"] is not None:

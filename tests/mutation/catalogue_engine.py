@@ -315,6 +315,11 @@ MUTATIONS: list[Mutation] = [
        "            return ar.convert(Fraction(*float(e).as_integer_ratio()))",
        (EVAL,), "a 40-digit constant of the statement is rounded to float64 before a 40-digit "
        "comparison: a true statement is refuted at 5e-18"),
+    _m("engine.arithmetic_mp_context_digits", "numerics/arithmetic.py",
+       "                    dps = max(dps, int(int(part[3]) * 0.30103) + 3)",
+       "                    pass",
+       (EVAL,), "mpmath values made in a 50-digit block are rounded to the global 15 digits: a 1e-40 "
+       "discrepancy passes a 1e-45 tolerance"),
     _m("engine.statement_tol_unchecked", _EVALUATE,
        "    if not math.isfinite(t) or t < 0:",
        "    if False:",

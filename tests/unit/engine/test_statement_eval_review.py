@@ -99,3 +99,14 @@ def test_a_high_precision_constant_is_not_rounded_to_float64():
     obs = _t().statement(sp.Eq(x, sp.Float("0.1", 40)), {"x": ctx.mpf(1) / 10}, tol=1e-35)
     assert obs.level is Verdict.CONSISTENT
     assert _t().statement(sp.Eq(x, sp.Float("0.5")), {"x": Fraction(1, 2)}).level is Verdict.CERTIFIED
+
+
+def test_mpmath_values_keep_their_own_digits_outside_their_block():
+    import mpmath
+
+    with mpmath.mp.workdps(50):
+        a = mpmath.mpf(1) / 3
+        b = a + mpmath.mpf(10) ** -40
+    # after the block the values' context says 15 digits; they carry 50
+    assert _t().statement(sp.Eq(x, y), {"x": a, "y": b}, tol=1e-45).level is Verdict.REFUTED
+    assert _t().statement(sp.Eq(x, sp.Rational(1, 3)), {"x": a}, tol=1e-45).level is Verdict.CONSISTENT
