@@ -383,7 +383,16 @@ def check_derivation(derivation: Any, statement: Any = None, *, seed: int = 0) -
         if statement is not None:
             parts = parts_of(statement)
             target = body_of(statement) if der.concludes is True else parts.get(der.concludes)
-            if isinstance(target, sp.core.relational.Relational) and chain != "mixed":
+            if defs and isinstance(target, sp.Basic):
+                # a symbol the derivation defines is not an observable: the statement is read with
+                # the definition (so the chain must start from it; Eq(K, K's definition) is no
+                # relation left to conclude)
+                target = _expand_defs(target, defs)
+            if target is sp.false:
+                status, method, point = "REFUTED", "with the derivation's definitions the statement is false", None
+            elif target is sp.true:
+                status, method, point = "UNKNOWN", "the statement holds by the derivation's definitions alone", None
+            elif isinstance(target, sp.core.relational.Relational) and chain != "mixed":
                 status, method, point = _conclusion(target, first, prev, chain, der.assume, rng)
             else:
                 status, method, point = "UNKNOWN", "the concluded part is not a relation", None

@@ -283,6 +283,11 @@ MUTATIONS: list[Mutation] = [
        "    elif not levels:",
        (DERIV,), "a one-expression chain whose end matches the statement's formula side is PROVED "
        "without a single checked step"),
+    _m("engine.derivation_defined_symbol_observable", _DERIVATION,
+       "            if defs and isinstance(target, sp.Basic):",
+       "            if False:",
+       (DERIV,), "a symbol the derivation defines counts as an observable of the conclusion: a chain "
+       "that never starts from its definition 'proves' the statement"),
     _m("engine.derivation_ne_fact_as_eq", _DERIVATION,
        '"StrictGreaterThan": ">", "Unequality": "!="}',
        '"StrictGreaterThan": ">", "Unequality": "="}',

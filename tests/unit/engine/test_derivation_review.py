@@ -81,3 +81,13 @@ def test_a_chain_of_one_expression_proves_nothing():
     d = verify.Derivation(verify.Step("only", x**2 + 1), concludes=True)
     ev = verify.check_derivation(d, sp.Eq(k, x**2 + 1))
     assert ev.level is Verdict.UNKNOWN
+
+
+def test_a_defined_symbol_is_not_an_observable_of_the_conclusion():
+    k = sp.Symbol("K", positive=True)
+    chain = (verify.Step("a", (x + 1) ** 2), verify.Step("b", x**2 + 2 * x + 1))
+    # K is defined as something else than the chain's start: the chain does not conclude K = ...
+    wrong = verify.Derivation(verify.Step("K", sp.Eq(k, x**2 + 1), relation="def"), *chain, concludes=True)
+    assert verify.check_derivation(wrong, sp.Eq(k, x**2 + 2 * x + 1)).level is Verdict.REFUTED
+    right = verify.Derivation(verify.Step("K", sp.Eq(k, (x + 1) ** 2), relation="def"), *chain, concludes=True)
+    assert verify.check_derivation(right, sp.Eq(k, x**2 + 2 * x + 1)).level is Verdict.PROVED
