@@ -7,9 +7,12 @@ identically (``Eq(lhs, rhs)``).  Every step is checked under the symbols' assump
 
 1. symbolically: ``sympy.simplify(e_{i-1} - e_i) == 0`` (for ``=``) -> PROVED;
 2. otherwise by a spot check in mpmath at 50 digits on seeded random points that respect the
-   assumptions (positive / nonnegative / integer / real) after the step's ``subs`` -> CONSISTENT when
-   every point agrees within 1e-40 relative, REFUTED at the first point that does not (the point is
-   the counterexample); a step that cannot be evaluated numerically stays UNKNOWN.
+   assumptions (positive / nonnegative / negative / nonpositive / integer / real, and ``assume``)
+   after the step's ``subs`` -> CONSISTENT when every point agrees within 1e-40 relative, REFUTED at
+   the first point that does not (the point is the counterexample); a step that cannot be evaluated
+   numerically, a spot check with no point inside ``assume``, and a strict relation (``<``, ``>``,
+   ``!=``) whose sides tie to 40 digits stay UNKNOWN.  Strict steps compose to a strict chain; a
+   strict statement is concluded only by one.  A chain of one expression concludes nothing.
 
 ``concludes`` names the statement part (an :class:`~verify.AllOf` label, or ``True`` for the whole
 body) that the chain's end-to-end relation ``e_0 r e_n`` establishes; that link is checked the same way.
