@@ -378,11 +378,10 @@ def observe_statement(statement: Any, values: Mapping[str, Any], *, part: str | 
     if r:
         level = {"ExactArithmetic": Verdict.CERTIFIED, "ArbArithmetic": Verdict.CERTIFIED}.get(
             kind, Verdict.CONSISTENT)
-        if kind == "ExactArithmetic" and tol:
-            # exact values hold the statement itself only if they hold it without the tolerance;
-            # a pass that needs the tolerance is a float-budget pass (as observe.close's)
-            if decide(expr, values, None)[0] is not True:
-                level = Verdict.CONSISTENT
+        # exact values hold the statement itself only if they hold it without the tolerance; a pass
+        # that needs the tolerance is a float-budget pass (as observe.close's)
+        if kind == "ExactArithmetic" and tol and decide(expr, values, None)[0] is not True:
+            level = Verdict.CONSISTENT
         return Observation(level, margin=m, error=None)
     if counterexample is None:
         shown = {k: _show(v) for k, v in values.items()}

@@ -299,8 +299,8 @@ MUTATIONS: list[Mutation] = [
        (EVAL,), "an infinite float observable is compared (inf - 1 > tol refutes, and its negation "
        "passes) instead of deciding nothing"),
     _m("engine.statement_exact_tolerance_certified", _EVALUATE,
-       "            if decide(expr, values, None)[0] is not True:",
-       "            if False:",
+       "        if kind == \"ExactArithmetic\" and tol and decide(expr, values, None)[0] is not True:",
+       "        if False:",
        (EVAL,), "exact values that hold a relation only within the tolerance are CERTIFIED"),
     _m("engine.statement_exact_transcendental_crash", _EVALUATE,
        '        if type(ar).__name__ != "ExactArithmetic":\n            raise\n',

@@ -27,7 +27,7 @@ def test_an_implication_is_perturbed_under_its_premise():
     off = {"a": 2, "b": 1, "c": 1}
     under = [v for d, _, v in variants if d.startswith("consequence")]
     assert len(under) == 1
-    negated = [v for d, _, v in variants if d.startswith("negated")][0]
+    negated = next(v for d, _, v in variants if d.startswith("negated"))
     assert Tally(precision="t", backend="t").statement(negated, off, part="u").level is Verdict.REFUTED
     # ... but not the variant under the premise; an instance meeting the premise does
     t = Tally(precision="t", backend="t")
