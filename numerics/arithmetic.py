@@ -482,18 +482,31 @@ def arithmetic_of(values: Iterable[Any]) -> Arithmetic:
         mod = type(v).__module__ or ""
         if isinstance(v, bool):
             continue
-        if mod.startswith("torch"):  # the widest floating dtype present
-            if kinds["torch"] is None or v.dtype.itemsize > kinds["torch"].itemsize:
-                kinds["torch"] = v.dtype
+        if mod.startswith("torch"):  # the widest floating dtype present (integer tensors: float64)
+            dt = v.dtype if v.dtype.is_floating_point else None
+            if dt is None:
+                kinds["torch_int"] = True
+            elif kinds["torch"] is None or dt.itemsize > kinds["torch"].itemsize:
+                kinds["torch"] = dt
         elif isinstance(v, float) or mod == "numpy":
             kinds["float"] = True
         elif mod.startswith("mpmath"):
-            dps = getattr(getattr(v, "context", None), "dps", 15)
-            kinds["mp"] = max(kinds["mp"] or 0, int(dps))
+            # the context's digits, but at least the digits the value itself carries: an mpf made
+            # inside ``mp.workdps(50)`` reports the global context's 15 digits afterwards, and
+            # rounding it there would hide a 1e-40 discrepancy below a 1e-45 tolerance
+            dps = int(getattr(getattr(v, "context", None), "dps", 15))
+            for part in (getattr(v, "_mpf_", None),) + tuple(getattr(v, "_mpc_", None) or ()):
+                if part is not None and part[1]:
+                    dps = max(dps, int(int(part[3]) * 0.30103) + 3)
+            kinds["mp"] = max(kinds["mp"] or 0, dps)
         elif mod.startswith("flint") and type(v).__name__ in ("arb", "acb"):
             kinds["arb"] = True
     if kinds["torch"] is not None:
         return TorchArithmetic(kinds["torch"])
+    if kinds.get("torch_int"):
+        import torch
+
+        return TorchArithmetic(torch.float64)
     if kinds["float"]:
         return FloatArithmetic()
     if kinds["mp"]:

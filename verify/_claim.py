@@ -107,6 +107,11 @@ class Check:
     """A pickle-able check: ``fn(seed=..., profile=..., **params) -> Evidence``.
 
     ``fn`` must be a module-level function (so that pickle stores it by reference).
+
+    ``shards=n`` (or ``{profile: n}``) runs it as ``n`` tasks, ``fn(..., shard=(i, n))`` examining
+    disjoint parts of its instances with the same seed; :func:`verify._verdict.merge_shards` merges
+    them.  Shards that interleave the instances put each counterexample's instance index in its
+    ``data["order"]``, so the merged counterexample is the unsharded run's first.
     """
 
     name: str

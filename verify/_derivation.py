@@ -7,9 +7,12 @@ identically (``Eq(lhs, rhs)``).  Every step is checked under the symbols' assump
 
 1. symbolically: ``sympy.simplify(e_{i-1} - e_i) == 0`` (for ``=``) -> PROVED;
 2. otherwise by a spot check in mpmath at 50 digits on seeded random points that respect the
-   assumptions (positive / nonnegative / integer / real) after the step's ``subs`` -> CONSISTENT when
-   every point agrees within 1e-40 relative, REFUTED at the first point that does not (the point is
-   the counterexample); a step that cannot be evaluated numerically stays UNKNOWN.
+   assumptions (positive / nonnegative / negative / nonpositive / integer / real, and ``assume``)
+   after the step's ``subs`` -> CONSISTENT when every point agrees within 1e-40 relative, REFUTED at
+   the first point that does not (the point is the counterexample); a step that cannot be evaluated
+   numerically, a spot check with no point inside ``assume``, and a strict relation (``<``, ``>``,
+   ``!=``) whose sides tie to 40 digits stay UNKNOWN.  Strict steps compose to a strict chain; a
+   strict statement is concluded only by one.  A chain of one expression concludes nothing.
 
 ``concludes`` names the statement part (an :class:`~verify.AllOf` label, or ``True`` for the whole
 body) that the chain's end-to-end relation ``e_0 r e_n`` establishes; that link is checked the same way.
@@ -52,12 +55,14 @@ class Step:
     def __post_init__(self) -> None:
         import sympy as sp
 
+        from numerics.errors import InputError
+
         if self.relation not in _RELATIONS:
-            raise ValueError(f"step {self.label!r}: relation must be one of {_RELATIONS}, "
-                             f"got {self.relation!r}")
+            raise InputError("relation", f"step {self.label!r}: one of {_RELATIONS}", self.relation)
         if self.relation == "def" and not (isinstance(self.expr, sp.Eq)
                                            and isinstance(self.expr.lhs, sp.Symbol)):
-            raise ValueError(f"step {self.label!r}: a definition is Eq(symbol, value)")
+            raise InputError("expr", f"step {self.label!r}: a definition is Eq(symbol, value)",
+                             str(self.expr))
 
     @property
     def is_fact(self) -> bool:
@@ -74,7 +79,10 @@ class Derivation:
 
     def __init__(self, *steps: Step, concludes: Any = None, assume: Any = None):
         if not steps or not all(isinstance(s, Step) for s in steps):
-            raise TypeError("Derivation takes Step objects (at least one)")
+            from numerics.errors import InputTypeError
+
+            raise InputTypeError("steps", "Derivation takes Step objects (at least one)",
+                                 [type(s).__name__ for s in steps])
         object.__setattr__(self, "steps", tuple(steps))
         object.__setattr__(self, "concludes", concludes)
         object.__setattr__(self, "assume", assume)
@@ -118,29 +126,43 @@ def as_derivation(d: Any) -> Derivation | None:
 
 # -- checking ----------------------------------------------------------------------------------
 def _sample(sym: Any, rng: random.Random) -> Any:
+    """A seeded point of ``sym``'s domain: its sign assumptions (positive / nonnegative / negative /
+    nonpositive) and integrality are respected, so a spot check never refutes a step at a point
+    the step's assumptions exclude."""
     from fractions import Fraction
 
     a = sym.assumptions0
+    sign = -1 if (a.get("negative") or a.get("nonpositive")) else 1
     if a.get("integer"):
-        lo = 1 if a.get("positive") else (0 if a.get("nonnegative") else -5)
-        return rng.randint(max(lo, 2) if a.get("positive") else lo, 7)
+        if a.get("positive") or a.get("negative"):
+            return sign * rng.randint(2, 7)
+        if a.get("nonnegative") or a.get("nonpositive"):
+            return sign * rng.randint(0, 7)
+        return rng.randint(-5, 7)
     num = Fraction(rng.randint(1, 10**6), 10**6)
-    if a.get("positive") or a.get("nonnegative"):
-        return Fraction(1, 10) + 3 * num
+    if a.get("positive") or a.get("nonnegative") or a.get("negative") or a.get("nonpositive"):
+        return sign * (Fraction(1, 10) + 3 * num)
     return 6 * num - 3
 
 
-def _difference_holds(rel: str, d: Any, scale: Any, ctx: Any) -> bool:
+def _difference_holds(rel: str, d: Any, scale: Any, ctx: Any) -> bool | None:
+    """Does ``prev rel expr`` hold at a point where ``d = prev - expr``: True / False, or None when
+    ``|d|`` is within the spot check's precision and ``rel`` is strict (``<``, ``>``, ``!=``): a
+    tie at 40 digits neither confirms nor refutes a strict relation."""
     tol = ctx.mpf(10) ** (-(_DPS - 10)) * (1 + abs(scale))
     if rel == "=":
         return abs(d) <= tol
-    if rel == "<=":  # prev <= expr  <=>  prev - expr <= 0 (within the spot check's rounding)
+    if rel == "<=":  # prev <= expr  <=>  prev - expr <= 0
         return d <= tol
-    if rel == "<":  # strict: the difference must clear the rounding
-        return d < -tol
+    if rel == ">=":
+        return d >= -tol
+    if rel == "<":
+        return True if d < -tol else (False if d > tol else None)
     if rel == ">":
-        return d > tol
-    return d >= -tol  # prev >= expr
+        return True if d > tol else (False if d < -tol else None)
+    if rel == "!=":
+        return True if abs(d) > tol else None
+    raise ValueError(f"unknown relation {rel!r}")
 
 
 def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, assume: Any,
@@ -161,7 +183,13 @@ def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, 
                 return "PROVED", "sympy simplify", None
         except Exception:  # noqa: BLE001 - fall back to the spot check
             pass
-    else:  # prev - expr <= 0 for "<=", < 0 for "<"; the mirror for ">=", ">"
+    elif rel == "!=":
+        try:
+            if sp.simplify(diff).is_zero:
+                return "REFUTED", "sympy simplify: the two sides are identical", None
+        except Exception:  # noqa: BLE001
+            pass
+    elif rel in ("<=", ">="):
         try:
             s = sp.simplify(diff)
             if s == 0 and rel in ("<=", ">="):
@@ -171,9 +199,22 @@ def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, 
                 return "PROVED", "sympy sign under the assumptions", None
         except Exception:  # noqa: BLE001
             pass
-    # every symbol of either side: a wrong step may lose some of the previous expression's symbols
-    syms = sorted(sp.sympify(prev).free_symbols | sp.sympify(expr).free_symbols, key=lambda x: x.name)
+    elif rel in ("<", ">"):
+        try:
+            s = sp.simplify(diff)
+            if s == 0:
+                return "REFUTED", "sympy simplify: the two sides are identical (not strict)", None
+            if (rel == "<" and s.is_negative) or (rel == ">" and s.is_positive):
+                return "PROVED", "sympy sign under the assumptions", None
+        except Exception:  # noqa: BLE001
+            pass
+    # every symbol of either side (a constant difference such as p - (p + 1) still needs p to
+    # evaluate the scale)
+    syms = sorted(diff.free_symbols | sp.sympify(prev).free_symbols | sp.sympify(expr).free_symbols,
+                  key=lambda x: x.name)
     ctx = mp_context(_DPS)
+    checked = 0
+    undecided = None
     for _ in range(_POINTS):
         point = {s.name: _sample(s, rng) for s in syms}
         if assume is not None and sp.sympify(assume).subs({s: point[s.name] for s in syms}) is sp.false:
@@ -189,9 +230,22 @@ def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, 
             if abs(ctx.im(d)) > ctx.mpf(10) ** (-(_DPS - 10)) * (1 + abs(scale)):  # complex: no order
                 return "UNKNOWN", f"complex value at a spot point (outside the real domain): {point}", None
             d, scale = ctx.re(d), ctx.re(scale)
-        if not _difference_holds(rel, d, scale, ctx):
+        try:
+            holds = _difference_holds(rel, d, scale, ctx)
+        except TypeError as e:  # e.g. a complex value compared by order
+            return "UNKNOWN", f"not comparable at a sample point ({e})"[:200], None
+        checked += 1
+        if holds is False:
             return "REFUTED", f"spot check at {_DPS} digits", {k: str(v) for k, v in point.items()}
-    return "CONSISTENT", f"spot check at {_POINTS} seeded points, {_DPS} digits", None
+        if holds is None and undecided is None:
+            undecided = {k: str(v) for k, v in point.items()}
+    if checked == 0:
+        return "UNKNOWN", (f"no spot check: none of {_POINTS} seeded points satisfies the "
+                           f"assumptions {assume}"), None
+    if undecided is not None:
+        return "UNKNOWN", (f"spot check undecided: the sides of the strict relation {rel!r} agree "
+                           f"to {_DPS - 10} digits at {undecided}"), None
+    return "CONSISTENT", f"spot check at {checked} seeded points, {_DPS} digits", None
 
 
 def _conclusion(target: Any, first: Any, last: Any, chain: str, assume: Any,
@@ -203,9 +257,14 @@ def _conclusion(target: Any, first: Any, last: Any, chain: str, assume: Any,
     side (``rhs`` or ``lhs``) and its first is the quantity the statement is about."""
     import sympy as sp
 
+    if isinstance(target, sp.Ne):
+        return "UNKNOWN", "a chain does not conclude an inequation", None
     is_eq = isinstance(target, sp.Eq)
     if is_eq != (chain == "="):
         return "REFUTED", "the chain's relation is not the statement's", None
+    if isinstance(target, (sp.Lt, sp.Gt)) and chain not in ("<", ">"):
+        return "REFUTED", (f"the statement is strict ({_text_rel(target)}) and the chain proves only "
+                           f"the non-strict {chain!r}"), None
 
     def same(a: Any, b: Any) -> bool:
         try:
@@ -223,7 +282,7 @@ def _conclusion(target: Any, first: Any, last: Any, chain: str, assume: Any,
         # the chain first <= last gives small <= big with (small, big) = (first, last); >= mirrors it
         up = (chain == "<=") == isinstance(target, (sp.Le, sp.Lt))
         small, big = (target.lhs, target.rhs) if isinstance(target, (sp.Le, sp.Lt)) else (target.rhs, target.lhs)
-        lo, hi = (first, last) if chain == "<=" else (last, first)
+        lo, hi = (first, last) if chain in ("<=", "<") else (last, first)
         del up
         ok_small, ok_big = same(small, lo), same(big, hi)
         if (ok_small and ok_big) or (ok_big and observable(small)) or (ok_small and observable(big)):
@@ -240,6 +299,25 @@ def _conclusion(target: Any, first: Any, last: Any, chain: str, assume: Any,
     if status == "REFUTED":
         status, method, point = _check_pair(lr, -ours, "=", None, assume, rng)
     return status, method, point
+
+
+def _text_rel(target: Any) -> str:
+    return str(target)
+
+
+def _compose(chain: str, rel: str) -> str:
+    """The relation of ``e_0 ... e_i`` from that of ``e_0 ... e_{i-1}`` (``chain``) and step ``rel``:
+    ``=`` steps keep it, steps of one direction compose (strict if any step is), opposite directions
+    give ``mixed`` (nothing follows)."""
+    if rel == "=" or chain == "mixed":
+        return chain
+    if chain == "=":
+        return rel
+    up = {"<=": True, "<": True, ">=": False, ">": False}
+    if up[chain] != up[rel]:
+        return "mixed"
+    strict = chain in ("<", ">") or rel in ("<", ">")
+    return ("<" if strict else "<=") if up[rel] else (">" if strict else ">=")
 
 
 def _expand_defs(expr: Any, defs: Mapping[Any, Any]) -> Any:
@@ -288,14 +366,13 @@ def check_derivation(derivation: Any, statement: Any = None, *, seed: int = 0) -
                 status, method, point = _check_pair(st.expr.lhs, st.expr.rhs, "=", st.subs, der.assume, rng)
             else:
                 rel = {"LessThan": "<=", "GreaterThan": ">=", "StrictLessThan": "<",
-                       "StrictGreaterThan": ">"}.get(type(st.expr).__name__, "=")
+                       "StrictGreaterThan": ">", "Unequality": "!="}[type(st.expr).__name__]
                 status, method, point = _check_pair(st.expr.lhs, st.expr.rhs, rel, st.subs, der.assume, rng)
         elif prev is None:
             status, method, point = "GIVEN", "first expression of the chain", None
         else:
             status, method, point = _check_pair(prev, st.expr, st.relation, st.subs, der.assume, rng)
-            if st.relation != "=":
-                chain = st.relation if chain in ("=", st.relation) else "mixed"
+            chain = _compose(chain, st.relation)
         if not st.is_fact:
             if first is None:
                 first = st.expr
@@ -308,12 +385,22 @@ def check_derivation(derivation: Any, statement: Any = None, *, seed: int = 0) -
             counterexample = Counterexample(
                 description=f"derivation step {i} ({st.label!r}) does not follow from the previous one",
                 data={"step": i, "label": st.label, "point": point, "sub_check": "derivation"})
+    steps_checked = len(levels)  # steps compared with their predecessor (or facts), before the conclusion
     if der.concludes is not None and first is not None and prev is not None:
         status, method = "UNKNOWN", "no statement to compare with"
         if statement is not None:
             parts = parts_of(statement)
             target = body_of(statement) if der.concludes is True else parts.get(der.concludes)
-            if isinstance(target, sp.core.relational.Relational) and chain in ("=", "<=", ">="):
+            if defs and isinstance(target, sp.Basic):
+                # a symbol the derivation defines is not an observable: the statement is read with
+                # the definition (so the chain must start from it; Eq(K, K's definition) is no
+                # relation left to conclude)
+                target = _expand_defs(target, defs)
+            if target is sp.false:
+                status, method, point = "REFUTED", "with the derivation's definitions the statement is false", None
+            elif target is sp.true:
+                status, method, point = "UNKNOWN", "the statement holds by the derivation's definitions alone", None
+            elif isinstance(target, sp.core.relational.Relational) and chain != "mixed":
                 status, method, point = _conclusion(target, first, prev, chain, der.assume, rng)
             else:
                 status, method, point = "UNKNOWN", "the concluded part is not a relation", None
@@ -328,7 +415,8 @@ def check_derivation(derivation: Any, statement: Any = None, *, seed: int = 0) -
                 data={"step": len(der.steps), "sub_check": "derivation"})
     if counterexample is not None:
         level = Verdict.REFUTED
-    elif not levels:
+    elif not levels or steps_checked == 0:
+        # a conclusion matched against a chain of one expression derives nothing: no step was checked
         level = Verdict.UNKNOWN
     else:
         order = [Verdict.UNKNOWN, Verdict.CONSISTENT, Verdict.CERTIFIED, Verdict.PROVED]

@@ -4,7 +4,8 @@ Semantics of one evaluation (one instance of the domain; for :class:`Exists` the
 witness):
 
 * values in exact arithmetic (int, Fraction, fmpz/fmpq): relations decided exactly -> CERTIFIED /
-  REFUTED;
+  REFUTED (a pass that needs ``tol`` is CONSISTENT); a statement with pi, exp, log or an irrational
+  root has no rational value, so it is decided in arb balls at 256 bits (three-valued, rigorous);
 * arb balls: three-valued (Kleene) logic -> CERTIFIED / REFUTED / UNKNOWN, never coerced;
 * floats, mpmath, numpy, torch: within the tolerance ``tol`` derived from the precision -> CONSISTENT
   / REFUTED.  The non-strict relations are lenient (``a <= b`` holds when ``a <= b + tol``, ``a = b``
@@ -47,13 +48,21 @@ def evaluate(expr: Any, values: Mapping[str, Any], ar: Any = None) -> Any:
             if e.name not in vals:
                 raise InputError("values", f"every free symbol of the statement needs a value; "
                                  f"missing {e.name!r} (given: {sorted(vals)})", sorted(vals))
-            return ar.convert(vals[e.name])
+            v = vals[e.name]
+            if isinstance(v, (str, bool, bytes)) or v is None:
+                from numerics.errors import InputTypeError
+
+                raise InputTypeError("values", f"the value of {e.name!r} must be a number (exact, "
+                                     "float, mpmath, arb, numpy or torch)", v)
+            if isinstance(v, float) and not math.isfinite(v) and not ar.exact and not hasattr(ar, "ctx"):
+                return v  # a NaN / inf observable propagates (the comparison is then undecided)
+            return ar.convert(v)
         if isinstance(e, sp.Integer):
             return ar.convert(int(e))
         if isinstance(e, sp.Rational):
             return ar.convert(Fraction(int(e.p), int(e.q)))
-        if isinstance(e, sp.Float):
-            return ar.convert(Fraction(*float(e).as_integer_ratio()))
+        if isinstance(e, sp.Float):  # its exact binary value at its own precision (not float64's)
+            return ar.convert(_float_constant(e))
         if e is sp.pi:
             return _const(ar, "pi")
         if e is sp.E:
@@ -96,6 +105,14 @@ def evaluate(expr: Any, values: Mapping[str, Any], ar: Any = None) -> Any:
                          f"{type(e).__name__}", str(e))
 
     return ev(sp.sympify(expr))
+
+
+def _float_constant(e: Any) -> Fraction:
+    """A sympy Float as the exact rational it stores (mantissa * 2**exponent at its precision), so a
+    50-digit constant is not rounded to float64 before a 50-digit comparison."""
+    sgn, man, ex, _bc = e._mpf_
+    f = Fraction(int(man)) * (Fraction(2) ** int(ex))
+    return -f if sgn else f
 
 
 def _const(ar: Any, name: str) -> Any:
@@ -167,6 +184,8 @@ def _leaf(rel: Any, values: Mapping[str, Any], tol: float | None, ar: Any) -> tu
         results = [_decide_float(rel, float(x), float(tol)) for x in dv]
     else:
         if kind == "MPArithmetic" and not ar.ctx.isfinite(d):
+            return None, math.nan
+        if kind != "MPArithmetic" and not math.isfinite(d):  # NaN / inf decides nothing
             return None, math.nan
         results = [_decide_float(rel, d, float(tol), exact_diff=kind == "MPArithmetic")]
     holds = all(r[0] for r in results)
@@ -255,8 +274,13 @@ def decide(expr: Any, values: Mapping[str, Any], tol: float | None = None) -> tu
 
     from numerics.errors import InputError
 
+    if not isinstance(values, Mapping):
+        from numerics.errors import InputTypeError
+
+        raise InputTypeError("values", "a mapping {symbol name: observable}", values)
     vals = {str(k): v for k, v in values.items()}
     ar = _arith(vals)
+    tol = _check_tol(tol)
 
     def dec(e: Any) -> tuple[bool | None, float]:
         if isinstance(e, sp.core.relational.Relational):
@@ -270,22 +294,59 @@ def decide(expr: Any, values: Mapping[str, Any], tol: float | None = None) -> tu
             return (None if r is None else not r), -m
         if isinstance(e, sp.And):
             rs = [dec(a) for a in e.args]
-            return _kleene_and([r for r, _ in rs]), min(m for _, m in rs)
+            return _kleene_and([r for r, _ in rs]), _nan_extremum([m for _, m in rs], min)
         if isinstance(e, sp.Or):
             rs = [dec(a) for a in e.args]
-            return _kleene_or([r for r, _ in rs]), max(m for _, m in rs)
+            return _kleene_or([r for r, _ in rs]), _nan_extremum([m for _, m in rs], max)
         if isinstance(e, sp.Implies):
             p, q = e.args
             rp, mp_ = dec(p)
             if rp is False:
                 return True, -mp_
             rq, mq = dec(q)
-            return _kleene_or([None if rp is None else not rp, rq]), max(-mp_, mq)
+            return _kleene_or([None if rp is None else not rp, rq]), _nan_extremum([-mp_, mq], max)
         raise InputError("statement", "a statement part to evaluate is a relation or a Boolean "
                          "(And, Or, Not, Implies) of relations", str(e))
 
-    r, m = dec(sp.sympify(expr) if not isinstance(expr, sp.Basic) else expr)
+    e = sp.sympify(expr) if not isinstance(expr, sp.Basic) else expr
+    try:
+        r, m = dec(e)
+    except TypeError:
+        if type(ar).__name__ != "ExactArithmetic":
+            raise
+        # exact values in a transcendental statement (pi, E, exp, log, an irrational root): no
+        # rational value exists, so decide it rigorously in ball arithmetic (the values enter as
+        # exact point balls; an undecided comparison is UNKNOWN) -- never through floats
+        from numerics.arithmetic import ArbArithmetic
+
+        with ArbArithmetic(_EXACT_FALLBACK_BITS) as ball:
+            ar = ball
+            r, m = dec(e)
     return r, m, ar
+
+
+_EXACT_FALLBACK_BITS = 256
+
+
+def _check_tol(tol: Any) -> float | None:
+    """``tol`` as a float: None, or a finite number >= 0 (else InputError naming ``tol``)."""
+    from numerics.errors import InputError
+
+    if tol is None:
+        return None
+    try:
+        t = float(tol)
+    except (TypeError, ValueError):
+        raise InputError("tol", "a tolerance is a finite number >= 0 (or None)", tol) from None
+    if not math.isfinite(t) or t < 0:
+        raise InputError("tol", "a tolerance is a finite number >= 0 (or None)", tol)
+    return t
+
+
+def _nan_extremum(ms: list[float], pick: Any) -> float:
+    """min / max of margins ignoring NaN (an undecided part has none); NaN if all are."""
+    real = [m for m in ms if not (isinstance(m, float) and math.isnan(m))]
+    return pick(real) if real else math.nan
 
 
 def _kleene_and(rs: list[bool | None]) -> bool | None:
@@ -317,15 +378,23 @@ def observe_statement(statement: Any, values: Mapping[str, Any], *, part: str | 
     if r:
         level = {"ExactArithmetic": Verdict.CERTIFIED, "ArbArithmetic": Verdict.CERTIFIED}.get(
             kind, Verdict.CONSISTENT)
+        # exact values hold the statement itself only if they hold it without the tolerance; a pass
+        # that needs the tolerance is a float-budget pass (as observe.close's)
+        if kind == "ExactArithmetic" and tol and decide(expr, values, None)[0] is not True:
+            level = Verdict.CONSISTENT
         return Observation(level, margin=m, error=None)
     if counterexample is None:
         shown = {k: _show(v) for k, v in values.items()}
         counterexample = Counterexample(
             description=(f"statement{'' if part is None else f' part {part!r}'} fails on this "
-                         f"instance: {_text(expr)} (margin {m:.3g}, {ar.precision}"
+                         f"instance: {_text(expr)} (margin {_g(m)}, {ar.precision}"
                          f"{'' if tol is None else f', tolerance {tol:.3g}'})"),
             data={"values": shown, "part": part}, margin=m)
     return Observation(Verdict.REFUTED, margin=m, counterexample=_observe._ce(counterexample, ""))
+
+
+def _g(m: Any) -> str:
+    return "undecided" if m is None else f"{float(m):.3g}"
 
 
 def _show(v: Any) -> Any:

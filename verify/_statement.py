@@ -45,12 +45,14 @@ class AllOf:
     __slots__ = ("parts",)
 
     def __init__(self, *pairs: tuple[str, Any], **named: Any):
+        from numerics.errors import InputError
+
         parts = tuple((str(k), v) for k, v in pairs) + tuple(named.items())
         if not parts:
-            raise ValueError("AllOf needs at least one part")
+            raise InputError("parts", "AllOf needs at least one part", parts)
         labels = [k for k, _ in parts]
         if len(set(labels)) != len(labels):
-            raise ValueError(f"AllOf labels must be distinct, got {labels}")
+            raise InputError("parts", "AllOf labels must be distinct", labels)
         object.__setattr__(self, "parts", parts)
 
     def __setattr__(self, *_: Any) -> None:
@@ -105,11 +107,15 @@ class _Quantified:
     def __init__(self, variables: Any, domain: str, body: Any, where: Any = None):
         import sympy as sp
 
+        from numerics.errors import InputTypeError
+
         vs = tuple(variables) if isinstance(variables, (tuple, list)) else (variables,)
         if not vs or not all(isinstance(v, sp.Symbol) for v in vs):
-            raise TypeError(f"{type(self).__name__}: variables must be sympy Symbols, got {variables!r}")
+            raise InputTypeError("variables", f"{type(self).__name__}: variables must be sympy Symbols",
+                                 variables)
         if not isinstance(domain, str) or not domain.strip():
-            raise TypeError(f"{type(self).__name__}: domain must be a non-empty text naming the set")
+            raise InputTypeError("domain", f"{type(self).__name__}: domain must be a non-empty text "
+                                 "naming the set", domain)
         object.__setattr__(self, "variables", vs)
         object.__setattr__(self, "domain", domain)
         object.__setattr__(self, "body", body)
@@ -258,19 +264,39 @@ def _scale_constant(expr: Any) -> Any | None:
             if done:
                 args = list(rel.args)
                 args[side] = new
-                return expr.xreplace({rel: sp.Eq(*args, evaluate=False)})
+                new_rel = sp.Eq(*args, evaluate=False)
+                if not _equivalent_identity(rel, new_rel):
+                    return expr.xreplace({rel: new_rel})
     return None
+
+
+def _equivalent_identity(rel: Any, new: Any) -> bool:
+    """True when ``new`` holds exactly where ``rel`` does because one is the other times a constant
+    (``2a = 2b`` scaled to ``9/4 a = 9/4 b``): such a variant is not false, it cannot refute."""
+    import sympy as sp
+
+    try:
+        if not isinstance(new, sp.Eq):  # the scaled relation evaluated to True / False outright
+            return new is sp.true
+        d0, d1 = rel.lhs - rel.rhs, new.lhs - new.rhs
+        ratio = sp.simplify(d1 / d0)
+        return bool(ratio.is_number) and ratio != 0
+    except Exception:  # noqa: BLE001 - undecided: keep the variant
+        return False
 
 
 def perturbations(statement: Any) -> list[tuple[str, str | None, Any]]:
     """False variants of a formula statement: ``[(description, part label, perturbed statement)]``.
 
     For every part containing a relation: the part negated (each relation flipped: = to !=, <= to >,
-    < to >=; an implication P -> Q to P and not Q), and, where the part is an identity with a
-    numeric constant, that constant scaled by 9/8.  A check that evaluates the claim's statement on
+    < to >=; an implication P -> Q to P and not Q, and also to P -> not Q, which only an instance
+    meeting the premise refutes), and, where the part is an identity with a numeric constant, that
+    constant scaled by 9/8 (unless the scaled identity is the original times a constant).  A check that evaluates the claim's statement on
     instances where the part holds refutes every one of them; a check that restates the formula
     does not notice them.
     """
+    import sympy as sp
+
     body = body_of(statement)
     out: list[tuple[str, str | None, Any]] = []
     for label, expr in parts_of(statement).items():
@@ -281,6 +307,12 @@ def perturbations(statement: Any) -> list[tuple[str, str | None, Any]]:
             return _rewrap(statement, body.replace(label, new) if isinstance(body, AllOf) else new)
 
         out.append((f"negated: {_text(_negate(expr))}", label, put(_negate(expr))))
+        if isinstance(expr, sp.Implies) and any(True for _ in _relations(expr.args[1])):
+            # P -> Q negated is P and not Q, refuted by every instance where P fails: a check that
+            # never meets P would pass that test.  P -> not Q is refuted only where P and Q hold.
+            flipped = sp.Implies(expr.args[0], _negate(expr.args[1]), evaluate=False)
+            out.append((f"consequence negated under the premise: {_text(flipped)}", label,
+                        put(flipped)))
         scaled = _scale_constant(expr)
         if scaled is not None:
             out.append((f"constant scaled by 9/8: {_text(scaled)}", label, put(scaled)))
@@ -323,10 +355,18 @@ def statement_of(claim_id: str) -> Any:
     """The statement a check of ``claim_id`` evaluates: the running claim's own (the runner ships it
     with the task, so ``dataclasses.replace(claim, statement=...)`` reaches the checks), else the
     catalogue's."""
+    from numerics.errors import InputError
+
     cur = _RUNNING.get()
     if cur is not None and cur[0] == claim_id:
         return cur[1]
-    return _registry_statement(claim_id)
+    if not isinstance(claim_id, str):
+        raise InputError("claim_id", "a claim id is a str", claim_id)
+    try:
+        return _registry_statement(claim_id)
+    except KeyError as e:
+        raise InputError("claim_id", f"must name a claim of the catalogue ({e.args[0]})",
+                         claim_id) from None
 
 
 def select(statement: Any, part: str | None) -> Any:

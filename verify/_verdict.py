@@ -236,13 +236,19 @@ class Evidence:
 def merge_shards(parts: Sequence[Evidence]) -> Evidence:
     """One check's evidence from its shards (disjoint instance sets, in shard order): the levels
     combine as for one check, instances add up, the weakest margin / largest error win, seeds are
-    united in order, the first refuting shard's counterexample is kept; a detail that differs between
+    united in order, the first counterexample is kept (the least ``data["order"]`` when the shards'
+    counterexamples carry their instance index there, as interleaved shards must; else the first
+    refuting shard's); a detail that differs between
     shards becomes the list of the shards' values.  Wall time is the sum (CPU seconds spent)."""
     parts = list(parts)
     if len(parts) == 1:
         return parts[0]
-    examined = [p for p in parts if p.instances > 0 or p.level is Verdict.REFUTED]
-    level = combine(p.level for p in examined) if examined else Verdict.UNKNOWN  # an empty shard is no verdict
+    # a shard that examined nothing (more shards than instances) is no verdict; a shard that crashed
+    # (the runner's UNKNOWN with a traceback) is one: its instances were never examined, so the
+    # check is not decided, exactly as the unsharded check that raises
+    examined = [p for p in parts if p.instances > 0 or p.level is not Verdict.UNKNOWN
+                or "traceback" in p.details]
+    level = combine(p.level for p in examined) if examined else Verdict.UNKNOWN
 
     def pick(vals: list[Any], fn: Any) -> Any:
         vals = [v for v in vals if v is not None]
@@ -263,7 +269,17 @@ def merge_shards(parts: Sequence[Evidence]) -> Evidence:
     for p in parts:
         if p.notes and p.notes not in notes:
             notes.append(p.notes)
-    ce = next((p.counterexample for p in parts if p.level is Verdict.REFUTED), None)
+    # the unsharded run keeps its first counterexample in instance order; shards that interleave the
+    # instances restore that order through the counterexample's data["order"] (the instance index),
+    # else the first refuting shard's wins
+    refuting = [(i, p.counterexample) for i, p in enumerate(parts)
+                if p.level is Verdict.REFUTED and p.counterexample is not None]
+
+    def _order(item: tuple[int, Any]) -> tuple[float, int]:
+        o = item[1].data.get("order") if isinstance(item[1].data, Mapping) else None
+        return (float(o) if isinstance(o, (int, float)) and not isinstance(o, bool) else math.inf, item[0])
+
+    ce = min(refuting, key=_order)[1] if refuting else None
     return Evidence(
         level=level, instances=sum(p.instances for p in parts),
         margin_min=pick([p.margin_min for p in parts], min),

@@ -25,6 +25,9 @@ _EVALUATE = "verify/_evaluate.py"
 _DERIVATION = "verify/_derivation.py"
 STATEMENTS = "pytest:tests/unit/engine/test_statements.py"
 SHARDS = "pytest:tests/unit/engine/test_engine_shards.py"
+DERIV = "pytest:tests/unit/engine/test_derivation_review.py"
+EVAL = "pytest:tests/unit/engine/test_statement_eval_review.py"
+PERTURB = "pytest:tests/unit/engine/test_perturbations_review.py"
 _REPORT = "verify/_report.py"
 _HTML = "verify/_html.py"
 _SWEEP = "verify/_sweep.py"
@@ -262,11 +265,95 @@ MUTATIONS: list[Mutation] = [
        "        with self.sub(part):",
        "        with contextlib.nullcontext():",
        (STATEMENTS,), "tally.statement records a part without naming it: controls lose their target"),
+    _m("engine.derivation_constant_difference_unknown", _DERIVATION,
+       "diff.free_symbols | sp.sympify(prev).free_symbols | sp.sympify(expr).free_symbols,",
+       "diff.free_symbols,",
+       (DERIV,), "a step off by a constant (p -> p + 1) is never evaluated (its scale misses p): "
+       "UNKNOWN instead of REFUTED"),
+    _m("engine.derivation_no_point_consistent", _DERIVATION,
+       "    if checked == 0:",
+       "    if False:",
+       (DERIV,), "a spot check whose assumptions exclude every sample point reports CONSISTENT"),
+    _m("engine.derivation_strict_conclusion_lenient", _DERIVATION,
+       'if isinstance(target, (sp.Lt, sp.Gt)) and chain not in ("<", ">"):',
+       "if False:",
+       (DERIV,), "a chain of non-strict steps 'proves' a strict statement"),
+    _m("engine.derivation_empty_chain_proved", _DERIVATION,
+       "    elif not levels or steps_checked == 0:",
+       "    elif not levels:",
+       (DERIV,), "a one-expression chain whose end matches the statement's formula side is PROVED "
+       "without a single checked step"),
+    _m("engine.derivation_defined_symbol_observable", _DERIVATION,
+       "            if defs and isinstance(target, sp.Basic):",
+       "            if False:",
+       (DERIV,), "a symbol the derivation defines counts as an observable of the conclusion: a chain "
+       "that never starts from its definition 'proves' the statement"),
+    _m("engine.derivation_ne_fact_as_eq", _DERIVATION,
+       '"StrictGreaterThan": ">", "Unequality": "!="}',
+       '"StrictGreaterThan": ">", "Unequality": "="}',
+       (DERIV,), "a fact a != b is checked as a = b: a false inequation is PROVED"),
+    _m("engine.statement_float_nan_decides", _EVALUATE,
+       "        if kind != \"MPArithmetic\" and not math.isfinite(d):  # NaN / inf decides nothing\n"
+       "            return None, math.nan\n",
+       "",
+       (EVAL,), "an infinite float observable is compared (inf - 1 > tol refutes, and its negation "
+       "passes) instead of deciding nothing"),
+    _m("engine.statement_exact_tolerance_certified", _EVALUATE,
+       "        if kind == \"ExactArithmetic\" and tol and decide(expr, values, None)[0] is not True:",
+       "        if False:",
+       (EVAL,), "exact values that hold a relation only within the tolerance are CERTIFIED"),
+    _m("engine.statement_exact_transcendental_crash", _EVALUATE,
+       '        if type(ar).__name__ != "ExactArithmetic":\n            raise\n',
+       "        raise\n",
+       (EVAL,), "exact values in a statement with pi / exp / sqrt crash the check instead of being "
+       "decided rigorously in balls"),
+    _m("engine.statement_values_unchecked", _EVALUATE,
+       "            if isinstance(v, (str, bool, bytes)) or v is None:",
+       "            if False:",
+       (EVAL,), "a text or bool observable is parsed as a number ('2' <= 3 CERTIFIED)"),
+    _m("engine.arithmetic_integer_tensor", "numerics/arithmetic.py",
+       "            dt = v.dtype if v.dtype.is_floating_point else None",
+       "            dt = v.dtype",
+       (EVAL,), "an integer tensor (a count) among float tensors crashes the statement's evaluation"),
+    _m("engine.statement_float_constant_float64", _EVALUATE,
+       "            return ar.convert(_float_constant(e))",
+       "            return ar.convert(Fraction(*float(e).as_integer_ratio()))",
+       (EVAL,), "a 40-digit constant of the statement is rounded to float64 before a 40-digit "
+       "comparison: a true statement is refuted at 5e-18"),
+    _m("engine.arithmetic_mp_context_digits", "numerics/arithmetic.py",
+       "                    dps = max(dps, int(int(part[3]) * 0.30103) + 3)",
+       "                    pass",
+       (EVAL,), "mpmath values made in a 50-digit block are rounded to the global 15 digits: a 1e-40 "
+       "discrepancy passes a 1e-45 tolerance"),
+    _m("engine.statement_tol_unchecked", _EVALUATE,
+       "    if not math.isfinite(t) or t < 0:",
+       "    if False:",
+       (EVAL,), "a NaN / infinite / negative tolerance is used (a negative one turns <= into <)"),
+    _m("engine.perturb_common_constant", "verify/_statement.py",
+       "                if new != rel and not _equivalent_identity(rel, new):",
+       "                if new != rel:",
+       (PERTURB,), "a constant scaled on both sides of an identity is offered as a false variant (it "
+       "is the same identity, no check can refute it)"),
+    _m("engine.perturb_implication_premise", "verify/_statement.py",
+       "        if isinstance(expr, sp.Implies) and any(True for _ in _relations(expr.args[1])):",
+       "        if False:",
+       (PERTURB,), "an implication is perturbed only to P and not Q, which any instance outside the "
+       "premise refutes: a check that never meets the premise passes the perturbation test"),
     # sharded checks (issue 14)
     _m("engine.shards_first_level_only", _VERDICT,
        "level = combine(p.level for p in examined) if examined else Verdict.UNKNOWN",
        "level = parts[0].level",
        (SHARDS,), "a sharded check takes its first shard's verdict: a refutation in another shard is lost"),
+    _m("engine.shards_crash_ignored", _VERDICT,
+       '                or "traceback" in p.details]',
+       "                ]",
+       (SHARDS,), "a crashed shard is dropped like an empty one: the other shards' CERTIFIED stands for "
+       "instances never examined"),
+    _m("engine.shards_counterexample_shard_order", _VERDICT,
+       "    ce = min(refuting, key=_order)[1] if refuting else None",
+       "    ce = refuting[0][1] if refuting else None",
+       (SHARDS,), "interleaved shards report the first refuting shard's counterexample, not the "
+       "unsharded run's first"),
     _m("engine.shards_instances_first_only", _VERDICT,
        "level=level, instances=sum(p.instances for p in parts),",
        "level=level, instances=parts[0].instances,",

@@ -60,3 +60,27 @@ def test_longest_first_order_keeps_the_evidence(tmp_path, monkeypatch):
     assert load_timings("quick")["toy.shards.squares exact"] >= 0
     (tmp_path / "timings-ci.json").write_text("not json")
     assert load_timings("ci") == {}
+
+
+def test_a_crashed_shard_leaves_the_check_undecided():
+    # unsharded, a raising check is UNKNOWN; sharded, the other shards' CERTIFIED must not stand in for
+    # the instances the crashed shard never examined
+    c = _claim(3)
+    crashed = c.checks[0].__class__("exact", squares, {"crash_shard": 1}, shards=3)
+    from dataclasses import replace
+
+    ev = _evidence(run_claims([replace(c, checks=(crashed,))]))
+    assert ev.level is Verdict.UNKNOWN
+    assert "crashed" in ev.notes
+
+
+def test_an_empty_shard_is_no_verdict():
+    ev = _evidence(run_claims([_claim(13)]))  # 13 shards, 12 instances: the last shard is empty
+    assert ev.level is Verdict.CERTIFIED and ev.instances == 12
+
+
+def test_interleaved_shards_keep_the_unsharded_first_counterexample():
+    # k = 5 lies in shard 1 of 4, k = 2 in shard 2: the unsharded run meets k = 2 first
+    one = _evidence(run_claims([_claim(1, bad=(2, 5))]))
+    many = _evidence(run_claims([_claim(4, bad=(2, 5))]))
+    assert one.counterexample.data["k"] == many.counterexample.data["k"] == 2
