@@ -330,8 +330,8 @@ MUTATIONS: list[Mutation] = [
        "    if False:",
        (EVAL,), "a NaN / infinite / negative tolerance is used (a negative one turns <= into <)"),
     _m("engine.perturb_common_constant", "verify/_statement.py",
-       "                if new != rel and not _equivalent_identity(rel, new):",
-       "                if new != rel:",
+       "                if not _equivalent_identity(rel, new_rel):",
+       "                if True:",
        (PERTURB,), "a constant scaled on both sides of an identity is offered as a false variant (it "
        "is the same identity, no check can refute it)"),
     _m("engine.perturb_implication_premise", "verify/_statement.py",

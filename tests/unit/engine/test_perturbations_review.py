@@ -24,6 +24,8 @@ def test_a_scaled_constant_never_gives_an_equivalent_identity():
         if d.startswith("constant"):
             assert not _equivalent_identity(st, v), v
     assert any(d.startswith("constant") for d, _, _ in perturbations(sp.Eq(a, 2 * b)))
+    # a = 2a scaled to a = 9a/4 holds exactly where a = 2a does (a = 0): not offered
+    assert not any(d.startswith("constant") for d, _, _ in perturbations(sp.Eq(a, 2 * a, evaluate=False)))
 
 
 def test_an_implication_is_perturbed_under_its_premise():
