@@ -262,7 +262,8 @@ def merge_shards(parts: Sequence[Evidence]) -> Evidence:
         keys.extend(k for k in p.details if k not in keys)
     details: dict[str, Any] = {}
     for k in keys:
-        vals = [p.details.get(k) for p in parts]
+        vals = [p.details[k] for p in parts if k in p.details]
+        # a detail one shard alone records (its own seed's summary) is that shard's value
         details[k] = vals[0] if all(v == vals[0] for v in vals) else vals
     details["shards"] = len(parts)
     notes: list[str] = []

@@ -84,3 +84,13 @@ def test_interleaved_shards_keep_the_unsharded_first_counterexample():
     one = _evidence(run_claims([_claim(1, bad=(2, 5))]))
     many = _evidence(run_claims([_claim(4, bad=(2, 5))]))
     assert one.counterexample.data["k"] == many.counterexample.data["k"] == 2
+
+
+def test_a_detail_one_shard_records_keeps_its_value():
+    from verify import Evidence
+    from verify._verdict import merge_shards
+
+    a = Evidence(Verdict.CERTIFIED, instances=1, details={"seed0": [1, 2], "common": 3})
+    b = Evidence(Verdict.CERTIFIED, instances=1, details={"seed1": [4], "common": 3})
+    m = merge_shards([a, b])
+    assert m.details["seed0"] == [1, 2] and m.details["seed1"] == [4] and m.details["common"] == 3
