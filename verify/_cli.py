@@ -300,7 +300,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from ._report import print_table, write_json, write_junit, write_markdown
+    from ._report import print_table
     from ._runner import run_claims, stop_on_signals
 
     if args.workers < 1:
@@ -342,16 +342,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print_table(result)
         if not result.interrupted:
             save_timings(result)
-        if args.json:
-            write_json(result, args.json)
-        if args.junit:
-            write_junit(result, args.junit)
-        if args.markdown:
-            write_markdown(result, args.markdown)
-        if args.html:
-            from ._html import write_html
-
-            write_html(result, args.html, claims={c.id: c for c in claims})
+        _write_reports(result, args, claims)
     finally:
         if guard is not None:
             guard.__exit__(None, None, None)
@@ -365,7 +356,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _run_model(args: argparse.Namespace, claims: Sequence[Any]) -> int:
     """``verify run ID ... --model package.module:factory``: the user's model against each claim."""
     from ._models import check_model, load_factory, model_checks
-    from ._report import print_table, write_json, write_junit, write_markdown
+    from ._report import print_table
     from ._runner import RunResult, _environment
 
     mcs = model_checks()
@@ -381,6 +372,14 @@ def _run_model(args: argparse.Namespace, claims: Sequence[Any]) -> int:
         for ch in o.checks:
             if ch.evidence.counterexample is not None:
                 print(f"{o.claim_id}: {ch.evidence.counterexample.description}")
+    _write_reports(result, args, claims)
+    return EXIT_OK if result.passed else EXIT_FAILED
+
+
+def _write_reports(result: Any, args: argparse.Namespace, claims: Sequence[Any]) -> None:
+    """The reports asked for with --json/--junit/--markdown/--html (paths checked before the run)."""
+    from ._report import write_json, write_junit, write_markdown
+
     if args.json:
         write_json(result, args.json)
     if args.junit:
@@ -391,7 +390,6 @@ def _run_model(args: argparse.Namespace, claims: Sequence[Any]) -> int:
         from ._html import write_html
 
         write_html(result, args.html, claims={c.id: c for c in claims})
-    return EXIT_OK if result.passed else EXIT_FAILED
 
 
 def _pretty(expr: Any) -> str:

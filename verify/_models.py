@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import pkgutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,18 +42,10 @@ class ModelCheck:
 @functools.lru_cache(maxsize=None)
 def model_checks(package: str = "theorems") -> dict[str, ModelCheck]:
     """Every ``MODEL_CHECKS`` entry under ``package``, by claim id (catalogue order of the papers)."""
-    pkg = importlib.import_module(package)
+    from ._registry import paper_modules
+
     out: dict[str, ModelCheck] = {}
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        if not info.ispkg:
-            continue
-        name = f"{package}.{info.name}.models"
-        try:
-            mod = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name == name:
-                continue
-            raise
+    for mod in paper_modules(package, "models"):
         for mc in getattr(mod, "MODEL_CHECKS", ()):
             out[mc.claim_id] = mc
     return out

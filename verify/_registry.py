@@ -20,6 +20,7 @@ import functools
 import importlib
 import pkgutil
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from ._claim import Claim, strength_problems
 from ._errors import RegistryError
@@ -131,20 +132,28 @@ class Registry:
         return claims, unmatched
 
 
-def discover(package: str = "theorems") -> list[Claim]:
-    """Import ``<package>.<paper>.claims`` for every paper package and collect ``CLAIMS``."""
+def paper_modules(package: str, module: str) -> list[Any]:
+    """``<package>.<paper>.<module>`` for every paper package that has one, in paper order (a paper
+    without the module is skipped; an import error inside the module is not hidden)."""
     pkg = importlib.import_module(package)
-    claims: list[Claim] = []
+    out = []
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
         if not info.ispkg:
             continue
-        name = f"{package}.{info.name}.claims"
+        name = f"{package}.{info.name}.{module}"
         try:
-            mod = importlib.import_module(name)
+            out.append(importlib.import_module(name))
         except ModuleNotFoundError as e:
-            if e.name == name:
-                continue
-            raise
+            if e.name != name:
+                raise
+    return out
+
+
+def discover(package: str = "theorems") -> list[Claim]:
+    """Import ``<package>.<paper>.claims`` for every paper package and collect ``CLAIMS``."""
+    claims: list[Claim] = []
+    for mod in paper_modules(package, "claims"):
+        name = mod.__name__
         found = getattr(mod, "CLAIMS", None)
         if found is None:
             raise RegistryError(f"{name} defines no CLAIMS tuple")
