@@ -166,8 +166,8 @@ MUTATIONS: list[Mutation] = [
        "        return EXIT_FAILED\n    return EXIT_OK if result.passed else EXIT_FAILED",
        (RULES,), "rule (j): an interrupted run exits 1 instead of 130"),
     _m("engine.exit_failed_as_ok", _CLI,
-       "    return EXIT_OK if result.passed else EXIT_FAILED\n\n\ndef _pretty",
-       "    return EXIT_OK\n\n\ndef _pretty",
+       "    return EXIT_OK if result.passed else EXIT_FAILED\n\n\ndef _run_model",
+       "    return EXIT_OK\n\n\ndef _run_model",
        (RULES,), "rule (j): verify run exits 0 although a claim is off its expected verdict"),
     # (k)-(n) the command's guard rails
     _m("engine.output_paths_unchecked", _CLI,
