@@ -14,8 +14,8 @@ from ``file://`` with no network.  Every text from a report or a claim is escape
 (:func:`html.escape`); the markup is XHTML-compatible (every element closed), so the pages also parse
 as XML.
 
-Figures are the checks' own (``details["figures"]``, see :mod:`verify._figures`); a check without one
-contributes the figures :func:`verify._figures.derived_figures` draws from its evidence details.
+Figures are the checks' own (``details["figures"]``, see :mod:`verify._report_figures`); a check without one
+contributes the figures :func:`verify._report_figures.derived_figures` draws from its evidence details.
 
 The statement, hypotheses and derivation of a claim are not in the JSON report: they come from the
 :class:`~verify.Claim` objects passed in (``verify run`` passes the claims it ran; ``verify report``
@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from . import _figures
+from . import _report_figures as _figures
 from ._report import scheduler_line
 from ._runner import CheckOutcome, ClaimOutcome, RunResult
 from ._verdict import Verdict

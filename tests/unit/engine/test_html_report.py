@@ -9,7 +9,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from verify import _figures
+from verify import _report_figures as _figures
 from verify._cli import EXIT_OK, EXIT_USAGE, main
 from verify._report import from_json, markdown
 
