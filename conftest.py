@@ -5,6 +5,13 @@ checks solve many small problems, for which threaded BLAS only oversubscribes th
 """
 
 import os
+import sys
+
+# `examples/` and `benchmarks/` are folders of the checkout, not packages of the install: the tests that
+# run them import them from the repository root (pytest's importlib mode puts nothing on sys.path)
+_ROOT = os.path.dirname(os.path.abspath(__file__))
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")

@@ -124,12 +124,18 @@ def check_model(claim_id: str, model: Any, *, profile: str = "quick", seed: int 
 
 
 def load_factory(spec: str) -> Any:
-    """``package.module:factory`` -> the model ``factory()`` returns (``verify run --model``)."""
+    """``package.module:factory`` -> the model ``factory()`` returns (``verify run --model``); the module
+    is imported as ``python -m`` would, with the current directory on the path."""
     from ._errors import UsageError
+
+    import os
+    import sys
 
     mod, sep, attr = spec.partition(":")
     if not sep or not mod or not attr:
         raise UsageError(f"--model {spec!r}: expected 'package.module:factory'")
+    if os.getcwd() not in sys.path:  # as `python -m` would: the user's module in the current directory
+        sys.path.insert(0, os.getcwd())
     try:
         fn = getattr(importlib.import_module(mod), attr)
     except (ImportError, AttributeError) as e:
