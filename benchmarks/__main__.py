@@ -26,8 +26,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 
 @dataclass
 class Entry:
@@ -152,4 +150,7 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
+    # run as a script or with -m from anywhere: the repository root holds the suites' packages (only
+    # then -- an import of this module, e.g. by the tests, leaves sys.path alone)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     main()

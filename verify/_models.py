@@ -134,12 +134,17 @@ def load_factory(spec: str) -> Any:
     mod, sep, attr = spec.partition(":")
     if not sep or not mod or not attr:
         raise UsageError(f"--model {spec!r}: expected 'package.module:factory'")
-    if os.getcwd() not in sys.path:  # as `python -m` would: the user's module in the current directory
-        sys.path.insert(0, os.getcwd())
+    cwd = os.getcwd()
+    added = cwd not in sys.path
+    if added:  # as `python -m` would: the user's module in the current directory (for this import only)
+        sys.path.insert(0, cwd)
     try:
         fn = getattr(importlib.import_module(mod), attr)
     except (ImportError, AttributeError) as e:
         raise UsageError(f"--model {spec!r}: cannot load it ({type(e).__name__}: {e})") from None
+    finally:
+        if added and cwd in sys.path:
+            sys.path.remove(cwd)
     if not callable(fn):
         raise UsageError(f"--model {spec!r}: {attr} is not callable")
     return fn()

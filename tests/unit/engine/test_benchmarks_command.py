@@ -8,10 +8,24 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import pytest
 
-from benchmarks.__main__ import SUITES, Entry, main, selected
+_PATH = list(sys.path)
+from benchmarks.__main__ import SUITES, Entry, main, selected  # noqa: E402
+
+sys.path[:] = _PATH  # the benchmark scripts put the repository root on sys.path for themselves
+
+
+@pytest.fixture(autouse=True)
+def _restore_sys_path():
+    """A benchmark script run by a test puts the repository root on sys.path; take it off again (with it
+    there, importlib.metadata finds the checkout's egg-info and in-process pytester runs try to
+    assertion-rewrite the already imported toolkit)."""
+    saved = list(sys.path)
+    yield
+    sys.path[:] = saved
 
 
 def test_quick_run_writes_every_entry_with_its_ratio_to_the_goal(tmp_path, capsys):
