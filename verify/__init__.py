@@ -62,6 +62,8 @@ __all__ = [
     "SUB_CHECK",
     "AllOf",
     "Check",
+    "ModelCheck",
+    "check_model",
     "CheckError",
     "CheckOutcome",
     "Claim",

@@ -6,8 +6,6 @@ Shared by :mod:`._checks_faithful` (objective alone, temperature, MLP) and
 
 from __future__ import annotations
 
-from typing import Any
-
 from verify import Evidence, Profile, Verdict, refuted
 
 __all__ = ["run_candidates"]

@@ -318,8 +318,7 @@ def figure1_reproduction(*, seed: int, profile: Profile, variant: str | None = N
 
     from numerics.precision import float_tolerance
 
-    from .training import (Fig1Model, authors_init_model, data_loss, fig1_data, figure1a, figure1b,
-                           interpolant_model)
+    from .training import Fig1Model, authors_init_model, data_loss, fig1_data, figure1a, interpolant_model
 
     index, count = shard
     tally = Tally(precision="float64", backend=f"torch {torch.__version__}", seeds=(seed,))
