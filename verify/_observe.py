@@ -138,9 +138,21 @@ def ball(decision: Any, *, margin: Any = None, counterexample: CE = None) -> Any
 
 
 def statement(statement: Any, values: Any, *, part: str | None = None, tol: float | None = None,
-              counterexample: CE = None) -> Any:
+              counterexample: CE = None, **data: Any) -> Any:
     """One observation of the claim's statement (or its part) on one instance's observables, not
-    recorded (:meth:`verify.Tally.statement` records it; semantics in :mod:`verify._evaluate`)."""
-    from ._evaluate import observe_statement
+    recorded (:meth:`verify.Tally.statement` records it; semantics in :mod:`verify._evaluate`).
 
-    return observe_statement(statement, values, part=part, tol=tol, counterexample=counterexample)
+    A refutation names ``part`` as its sub-check (so a control targeting the part sees it, as when the
+    tally records it inside ``tally.sub(part)``) and carries ``data`` (the instance) in its
+    counterexample -- what an ``explore`` body needs before the observation is recorded."""
+    from dataclasses import replace
+
+    from ._evaluate import observe_statement
+    from ._tally import SUB_CHECK
+
+    obs = observe_statement(statement, values, part=part, tol=tol, counterexample=counterexample)
+    ce = obs.counterexample
+    if ce is None or (not data and part is None):
+        return obs
+    extra = {SUB_CHECK: part} if part is not None else {}
+    return replace(obs, counterexample=replace(ce, data={**dict(ce.data), **data, **extra}))

@@ -23,7 +23,7 @@ def part_observation(statement: Any, values: Mapping[str, Any], part: str, *, to
                      **data: Any) -> Observation:
     """``statement``'s part ``part`` evaluated on ``values`` (verify's statement semantics); a
     refutation carries ``sub_check = part`` and ``data`` (the instance) in its counterexample."""
-    from verify._evaluate import observe_statement
+    from verify import observe
 
     arrays = {k: v for k, v in values.items() if type(v).__module__ == "numpy" and np.ndim(v) > 0}
     if arrays:  # elementwise: one evaluation per entry (broadcast), the first failing entry reported
@@ -38,12 +38,7 @@ def part_observation(statement: Any, values: Mapping[str, Any], part: str, *, to
             if worst is None or (o.margin is not None and worst.margin is not None and o.margin < worst.margin):
                 worst = o
         return worst if worst is not None else Observation(Verdict.CONSISTENT)
-    obs = observe_statement(statement, values, part=part, tol=tol)
-    ce = obs.counterexample
-    if ce is None:
-        return obs
-    return dataclasses.replace(obs, counterexample=dataclasses.replace(
-        ce, data={**dict(ce.data), **data, "sub_check": part}))
+    return observe.statement(statement, values, part=part, tol=tol, **data)
 
 
 def symbolic_truth(expr: Any, subs: Mapping[Any, Any]) -> bool | None:

@@ -5,10 +5,9 @@ combination of a body's per-part observations."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
-from verify import SUB_CHECK, Observation, Verdict, combine
+from verify import Observation, Verdict, combine
 
 
 def part_observation(statement: Any, values: Mapping[str, Any], part: str, *, tol: float | None = None,
@@ -16,13 +15,9 @@ def part_observation(statement: Any, values: Mapping[str, Any], part: str, *, to
     """The statement part ``part`` evaluated on one instance's observables, as an unrecorded
     :class:`~verify.Observation` (what ``tally.statement`` records); a refutation names the part as its
     sub-check and carries ``data``."""
-    from verify._evaluate import observe_statement  # the pure builder behind tally.statement
+    from verify import observe
 
-    obs = observe_statement(statement, values, part=part, tol=tol)
-    if obs.level is Verdict.REFUTED and obs.counterexample is not None:
-        ce = obs.counterexample
-        obs = replace(obs, counterexample=replace(ce, data={**dict(ce.data), **data, SUB_CHECK: part}))
-    return obs
+    return observe.statement(statement, values, part=part, tol=tol, **data)
 
 
 def first_refuted(observations: Sequence[Observation]) -> Observation:

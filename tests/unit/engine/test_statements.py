@@ -192,3 +192,9 @@ def test_torch_statement_broadcasts_scalars():
     st = sp.Eq(a, b + 1)
     ok = _t().statement(st, {"a": torch.tensor([2.0, 3.0]), "b": torch.tensor([1.0, 2.0])}, tol=1e-12)
     assert ok.level is Verdict.CONSISTENT
+
+
+def test_observe_statement_names_its_part_and_carries_the_instance():
+    obs = observe.statement(AllOf(p=sp.Eq(a, b)), {"a": Fraction(1), "b": Fraction(2)}, part="p", instance=7)
+    assert obs.level is Verdict.REFUTED
+    assert obs.counterexample.data["sub_check"] == "p" and obs.counterexample.data["instance"] == 7
