@@ -44,3 +44,27 @@ def _tol(dtype: Any, terms: int, scale: float) -> float:
 def _describe(Z: Any, P: Any) -> dict[str, Any]:
     return {"Z": Z.detach().double().tolist(), "P": P.detach().double().tolist()}
 
+
+
+def hessian_at_collapse(model: Any, Z: Any, K: int) -> Any:
+    """The symmetrised Hessian (K d x K d) of ``model.loss(Z, P)`` in the prototypes P at collapse (every
+    prototype at the data mean), by ``torch.func.jacrev`` twice (reverse over reverse: user code may use
+    ops without forward-mode AD) at the model's current ``tau``.  A loss without a second derivative is
+    an :class:`~verify.InputError` naming it."""
+    import warnings
+
+    from torch.func import jacrev
+
+    d = Z.shape[1]
+    P0 = Z.mean(0, keepdim=True).repeat(K, 1)
+    with warnings.catch_warnings():  # torch.func scripts a helper on first use
+        warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated", category=DeprecationWarning)
+        try:
+            H = jacrev(jacrev(lambda P: model.loss(Z, P)))(P0).reshape(K * d, K * d)
+        except NotImplementedError as e:
+            from verify import InputError
+
+            raise InputError("model", "loss(Z, P) must be twice differentiable in P with "
+                             f"torch.func (an op has no second derivative: {e})"[:400],
+                             type(model).__name__) from None
+    return (H + H.T) / 2

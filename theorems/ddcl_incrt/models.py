@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from verify._models import ModelCheck
 
-from ._model_checks_collapse import critical_temperature
+from ._model_checks_collapse import amplification, critical_temperature, force_kept_with_margin
 from ._model_checks_dictionary import decomposition, gradients
 from ._model_checks_dynamics import free_energy_descent, temperature_sign_laws
 
@@ -80,4 +80,10 @@ MODEL_CHECKS = (
     ModelCheck("ddcl.temperature.sign_laws", temperature_sign_laws, PrototypeBlock,
                "derivatives in tau of the model's loss and free energy (autograd through model.tau): "
                "dL_q/dtau = Var_q(d)/tau^2 >= 0, dF/dtau = -H <= 0", default=ToolkitBlock),
+    ModelCheck("ddcl.separation.amplification", amplification, PrototypeBlock,
+               "torch.func Hessian of the model's loss at collapse on Y and on [Y, O] (a head's channel "
+               "appended, M-cat): the unstable count never decreases (part 'count')", default=ToolkitBlock),
+    ModelCheck("ddcl.pruning.force_kept_with_margin", force_kept_with_margin, PrototypeBlock,
+               "torch.func Hessian of the model's loss at collapse on the pruned data: every mode whose "
+               "margin exceeds R2's bound stays unstable (part 'margin_count')", default=ToolkitBlock),
 )
