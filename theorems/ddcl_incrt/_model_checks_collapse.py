@@ -5,6 +5,7 @@ pruning safety (modes whose margin exceeds R2's bound stay unstable)."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -88,7 +89,7 @@ def _thresholds(*spectra: np.ndarray) -> list[float]:
     vals = sorted({float(v) for s in spectra for v in C_FULL * np.asarray(s) if v > 1e-9})
     if not vals:
         return []
-    cand = [vals[0] / 2, vals[-1] * 1.5] + [float(np.sqrt(a * b)) for a, b in zip(vals, vals[1:])]
+    cand = [vals[0] / 2, vals[-1] * 1.5] + [float(np.sqrt(a * b)) for a, b in pairwise(vals)]
     return sorted(t for t in cand if all(abs(t - v) >= GAP * v for v in vals))
 
 

@@ -7,11 +7,15 @@ from __future__ import annotations
 import pytest
 import torch
 
+from examples.ddcl_user_prototype_block import (
+    MeanOverFeatures,
+    MyBlock,
+    SoftmaxOverSamples,
+    SumOverSamples,
+    TemperatureOnWrongTerm,
+)
 from verify import Verdict, check_model
 from verify._cli import main
-
-from examples.ddcl_user_prototype_block import (MeanOverFeatures, MyBlock, SoftmaxOverSamples, SumOverSamples,
-                                                TemperatureOnWrongTerm)
 
 CLAIMS = ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients", "ddcl.separation.critical_temperature",
           "ddcl.lyapunov.free_energy", "ddcl.separation.amplification", "ddcl.pruning.force_kept_with_margin")
