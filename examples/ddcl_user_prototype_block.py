@@ -88,7 +88,7 @@ def main() -> int:
                       "ddcl.pruning.force_kept_with_margin"):
             out = check_model(claim, block)
             ev = out.checks[0].evidence
-            line = f"{type(block).__name__:24s} {claim:32s} {out.verdict.value}"
+            line = f"{type(block).__name__:24s} {claim:36s} {out.verdict.value}"
             if ev.counterexample is not None:
                 line += f"\n    {ev.counterexample.description[:160]}"
             print(line)
