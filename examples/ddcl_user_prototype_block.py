@@ -17,7 +17,11 @@ The broken variants below are what the checks catch: a softmax over the wrong ax
 rows leave the simplex) breaks the decomposition identity; a temperature applied to the wrong term
 (``exp(-d * tau)`` instead of ``exp(-d / tau)``) breaks the gradient formula; a loss summed over the
 samples instead of averaged (``reduction="sum"``) makes the free energy rise under stop-gradient training
-at eta = 1/2 (``ddcl.lyapunov.free_energy``: its curvature bound 2 I becomes 2 N I).  For
+at eta = 1/2 (``ddcl.lyapunov.free_energy``: its curvature bound 2 I becomes 2 N I); a squared distance
+averaged over the features instead of summed (``MeanOverFeatures``, the ``mse_loss`` default) divides the
+temperature's role by the dimension, so appending a head's channel can stabilise collapse
+(``ddcl.separation.amplification``); the temperature on the wrong term also removes unstable modes that
+pruning must keep (``ddcl.pruning.force_kept_with_margin``).  For
 ``ddcl.temperature.sign_laws`` the check sets ``block.tau`` to a tensor and differentiates in it: use
 ``self.tau`` as given (not ``float(self.tau)``) inside ``assignments`` and ``loss``.
 """
@@ -60,6 +64,14 @@ class TemperatureOnWrongTerm(MyBlock):
         return torch.softmax(-self._sqdist(Z, P) * self.tau, dim=1)
 
 
+class MeanOverFeatures(MyBlock):
+    """Broken: the squared distance averages over the features (``F.mse_loss(..., reduction="none")
+    .mean(-1)``) instead of summing, so the effective temperature grows with the feature dimension."""
+
+    def _sqdist(self, Z: torch.Tensor, P: torch.Tensor) -> torch.Tensor:
+        return ((Z[:, None, :] - P[None, :, :]) ** 2).mean(-1)
+
+
 class SumOverSamples(MyBlock):
     """Broken: the loss sums over the samples (``reduction="sum"``) instead of averaging."""
 
@@ -70,12 +82,13 @@ class SumOverSamples(MyBlock):
 def main() -> int:
     from verify import check_model
 
-    for block in (MyBlock(), SoftmaxOverSamples(), TemperatureOnWrongTerm(), SumOverSamples()):
+    for block in (MyBlock(), SoftmaxOverSamples(), TemperatureOnWrongTerm(), MeanOverFeatures(), SumOverSamples()):
         for claim in ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients", "ddcl.lyapunov.free_energy",
-                      "ddcl.temperature.sign_laws"):
+                      "ddcl.temperature.sign_laws", "ddcl.separation.amplification",
+                      "ddcl.pruning.force_kept_with_margin"):
             out = check_model(claim, block)
             ev = out.checks[0].evidence
-            line = f"{type(block).__name__:24s} {claim:32s} {out.verdict.value}"
+            line = f"{type(block).__name__:24s} {claim:36s} {out.verdict.value}"
             if ev.counterexample is not None:
                 line += f"\n    {ev.counterexample.description[:160]}"
             print(line)

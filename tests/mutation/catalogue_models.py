@@ -9,6 +9,9 @@ from ._model import Mutation
 DDCL = "pytest:tests/unit/ddcl_incrt/test_ddcl_user_models.py"
 DDCL_SIGNS = DDCL + "::test_temperature_sign_laws_on_a_user_block"
 DDCL_LYAPUNOV = DDCL + "::test_free_energy_descent_on_the_toolkit_block_records_its_budget"
+DDCL_AMP = DDCL + "::test_amplification_on_a_user_block_reads_both_hessians"
+DDCL_PRUNE = DDCL + "::test_pruning_margin_on_a_user_block_exercises_the_premise"
+DDCL_PRUNE_VACUOUS = DDCL + "::test_pruning_margin_without_a_met_premise_is_unknown"
 FOCUS = "pytest:tests/unit/focus_dilution/test_focus_user_models.py"
 FOCUS_CONDENSATION = FOCUS + "::test_condensation_rate_of_a_user_transformer_flow"
 FOCUS_TRANSVERSE = FOCUS + "::test_transverse_mode_at_the_degenerate_point_of_a_user_transformer"
@@ -21,24 +24,42 @@ def _m(id, path, old, new, kills, why):
 
 
 MUTATIONS: list[Mutation] = [
-    _m("models.ddcl_variance_dropped", "theorems/ddcl_incrt/models.py",
+    _m("models.ddcl_variance_dropped", "theorems/ddcl_incrt/_model_checks_dictionary.py",
        '"V": float(parts.V),', '"V": 0.0,',
        (DDCL,), "the decomposition model check forgets the prototype variance V"),
-    _m("models.ddcl_assignments_of_wrong_sample", "theorems/ddcl_incrt/models.py",
+    _m("models.ddcl_assignments_of_wrong_sample", "theorems/ddcl_incrt/_model_checks_dictionary.py",
        "q = model.assignments(z, P)[0]", "q = model.assignments(Z[-1:], P)[0]",
        (DDCL,), "the gradient model check reads the assignments of another sample"),
-    _m("models.ddcl_free_energy_step_too_long", "theorems/ddcl_incrt/models.py",
+    _m("models.ddcl_free_energy_step_too_long", "theorems/ddcl_incrt/_model_checks_dynamics.py",
        "eta, steps, worst = 0.5, 25, 0.0", "eta, steps, worst = 2.5, 25, 0.0",
        (DDCL_LYAPUNOV,), "the free-energy model check trains beyond the admissible step eta <= 1/2"),
-    _m("models.ddcl_free_energy_pair_reversed", "theorems/ddcl_incrt/models.py",
+    _m("models.ddcl_free_energy_pair_reversed", "theorems/ddcl_incrt/_model_checks_dynamics.py",
        "rise, pair = F_next - F_prev, (F_prev, F_next)", "rise, pair = F_next - F_prev, (F_next, F_prev)",
        (DDCL_LYAPUNOV,), "the free-energy model check records the step's values in the wrong order"),
-    _m("models.ddcl_sign_laws_second_moment", "theorems/ddcl_incrt/models.py",
+    _m("models.ddcl_sign_laws_second_moment", "theorems/ddcl_incrt/_model_checks_dynamics.py",
        "var = float((qk * dk ** 2).sum() - (qk * dk).sum() ** 2)", "var = float((qk * dk ** 2).sum())",
        (DDCL_SIGNS,), "the sign-law model check reads the second moment of d for its variance"),
-    _m("models.ddcl_sign_laws_entropy_sign", "theorems/ddcl_incrt/models.py",
+    _m("models.ddcl_sign_laws_entropy_sign", "theorems/ddcl_incrt/_model_checks_dynamics.py",
        "F = Lq - t * H", "F = Lq + t * H",
        (DDCL_SIGNS,), "the sign-law model check differentiates L_q + tau H for the free energy"),
+    _m("models.ddcl_amplification_counts_swapped", "theorems/ddcl_incrt/_model_checks_collapse.py",
+       "{N_OLD: n_old, N_NEW: n_new,", "{N_OLD: n_new, N_NEW: n_old,",
+       (DDCL_AMP,), "the amplification model check presents the counts before and after growth swapped"),
+    _m("models.ddcl_amplification_channel_not_appended", "theorems/ddcl_incrt/_model_checks_collapse.py",
+       "n_new, u_new, tol_new = _unstable_count(model, Zx, tau, dtype)",
+       "n_new, u_new, tol_new = _unstable_count(model, Zy, tau, dtype)",
+       (DDCL_AMP,), "the amplification model check reads the grown count off the features without the head's "
+       "channel (a count compared with itself)"),
+    _m("models.ddcl_pruning_hessian_at_double_tau", "theorems/ddcl_incrt/_model_checks_collapse.py",
+       "n_sub, u_sub, tol = _unstable_count(model, torch.tensor(X[:, :ds], dtype=dtype), tau, dtype)",
+       "n_sub, u_sub, tol = _unstable_count(model, torch.tensor(X[:, :ds], dtype=dtype), 2 * tau, dtype)",
+       (DDCL_PRUNE,), "the pruning model check reads the Hessian at another temperature than the premise's"),
+    _m("models.ddcl_pruning_top_eigenvalue_for_every_mode", "theorems/ddcl_incrt/_model_checks_collapse.py",
+       '"lambda_j": float(lf[j - 1]),', '"lambda_j": float(lf[0]),',
+       (DDCL_PRUNE,), "the pruning model check takes lambda_1(C_full) as the margin of every mode j"),
+    _m("models.ddcl_pruning_vacuous_pass", "theorems/ddcl_incrt/_model_checks_collapse.py",
+       "if met == 0 and tally.counterexample is None:", "if False:",
+       (DDCL_PRUNE_VACUOUS,), "the pruning model check passes when no instance meets the margin condition"),
     _m("models.focus_attention_entry_misplaced", "theorems/focus_dilution/models.py",
        "ik = iq + M * MK", "ik = iq + M * MK + 1",
        (FOCUS,), "the saddle model check reads c off the wrong Hessian entry (W_K[0, 1] against W_Q[0, 0]; shifting both indices would read c_H of the second attention pair, the same value)"),

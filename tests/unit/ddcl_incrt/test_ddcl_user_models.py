@@ -7,13 +7,18 @@ from __future__ import annotations
 import pytest
 import torch
 
+from examples.ddcl_user_prototype_block import (
+    MeanOverFeatures,
+    MyBlock,
+    SoftmaxOverSamples,
+    SumOverSamples,
+    TemperatureOnWrongTerm,
+)
 from verify import Verdict, check_model
 from verify._cli import main
 
-from examples.ddcl_user_prototype_block import MyBlock, SoftmaxOverSamples, SumOverSamples, TemperatureOnWrongTerm
-
 CLAIMS = ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients", "ddcl.separation.critical_temperature",
-          "ddcl.lyapunov.free_energy")
+          "ddcl.lyapunov.free_energy", "ddcl.separation.amplification", "ddcl.pruning.force_kept_with_margin")
 
 
 @pytest.mark.parametrize("claim", CLAIMS)
@@ -26,7 +31,10 @@ def test_a_correct_float32_block_satisfies_the_claims(claim):
                                          (SoftmaxOverSamples(), "ddcl.dictionary.gradients"),
                                          (TemperatureOnWrongTerm(), "ddcl.dictionary.gradients"),
                                          (TemperatureOnWrongTerm(), "ddcl.separation.critical_temperature"),
-                                         (SumOverSamples(), "ddcl.lyapunov.free_energy")])
+                                         (SumOverSamples(), "ddcl.lyapunov.free_energy"),
+                                         (MeanOverFeatures(), "ddcl.separation.amplification"),
+                                         (TemperatureOnWrongTerm(), "ddcl.pruning.force_kept_with_margin"),
+                                         (MeanOverFeatures(), "ddcl.pruning.force_kept_with_margin")])
 def test_broken_blocks_are_caught_with_claim_instance_and_margin(block, claim):
     out = check_model(claim, block)
     assert out.verdict is Verdict.REFUTED and not out.passed
@@ -109,3 +117,62 @@ def test_a_block_that_freezes_tau_gets_an_error_naming_it():
 
     with pytest.raises(InputError, match="model.tau"):
         check_model("ddcl.temperature.sign_laws", FrozenTau())
+
+
+def test_amplification_on_a_user_block_reads_both_hessians():
+    """ddcl.separation.amplification (seed Theorem 2, M-cat): the unstable counts of the block's Hessian at
+    collapse on Y and on [Y, O]; some pairs raise the count (the check is not comparing a count with
+    itself), none is undecided for a correct block; a distance averaged over the features lowers it."""
+    from theorems.ddcl_incrt.models import ToolkitBlock
+
+    for block in (MyBlock(), ToolkitBlock()):
+        ev = check_model("ddcl.separation.amplification", block).checks[0].evidence
+        assert ev.level is Verdict.CONSISTENT and ev.instances >= 8
+        assert ev.details["pairs_with_a_raised_count"] >= 1 and ev.details["undecided_pairs"] == 0
+        assert isinstance(block.tau, float)  # restored after the check
+    ce = check_model("ddcl.separation.amplification", MeanOverFeatures()).checks[0].evidence.counterexample
+    vals = ce.data["values"]
+    assert ce.data["sub_check"] == "count" and vals[r"n(C_{\mathrm{new}})"] < vals["n(C)"]
+    assert {"Z", "O", "tau"} <= set(vals["instance"])
+
+
+def test_pruning_margin_on_a_user_block_exercises_the_premise():
+    """ddcl.pruning.force_kept_with_margin (seed Theorem 6, repaired): the premise (margin above R2's bound)
+    is met on some instances (the pinned witness among them) and the pruned Hessian keeps the modes; a check
+    whose premise is never met is UNKNOWN, never a pass."""
+    from theorems.ddcl_incrt.models import ToolkitBlock
+
+    ev = check_model("ddcl.pruning.force_kept_with_margin", ToolkitBlock()).checks[0].evidence
+    assert ev.level is Verdict.CONSISTENT and ev.details["premise_met"] >= 2
+    assert ev.details["undecided_instances"] == 0
+    ce = check_model("ddcl.pruning.force_kept_with_margin",
+                     TemperatureOnWrongTerm()).checks[0].evidence.counterexample
+    assert ce.data["sub_check"] == "margin_count" and ce.data["values"]["n_u_sub"] < ce.data["values"]["j"]
+
+
+def test_pruning_margin_without_a_met_premise_is_unknown(monkeypatch):
+    import sympy as sp
+
+    import verify._evaluate as ev_mod
+
+    decide = ev_mod.decide
+    # the premise (a strict inequality) never met; the statement's implication itself decided as before
+    monkeypatch.setattr(ev_mod, "decide", lambda expr, values, tol=None: (False, -1.0, None)
+                        if isinstance(expr, sp.StrictGreaterThan) else decide(expr, values, tol))
+    out = check_model("ddcl.pruning.force_kept_with_margin", MyBlock())
+    assert out.verdict is Verdict.UNKNOWN and not out.passed
+    assert "margin condition" in str(out.checks[0].evidence.notes)
+
+
+def test_the_cli_runs_the_new_model_checks(capsys):
+    spec = "examples.ddcl_user_prototype_block:"
+    assert main(["run", "ddcl.separation.amplification", "--model", spec + "MyBlock", "--no-progress"]) == 0
+    assert main(["run", "ddcl.separation.amplification", "--model", spec + "MeanOverFeatures",
+                 "--no-progress"]) == 1
+    assert main(["run", "ddcl.pruning.force_kept_with_margin", "--model", spec + "TemperatureOnWrongTerm",
+                 "--no-progress"]) == 1
+    out = capsys.readouterr().out
+    assert "on MeanOverFeatures" in out and "on TemperatureOnWrongTerm" in out
+    assert main(["list", "--model-checkable"]) == 0
+    listed = capsys.readouterr().out
+    assert "ddcl.separation.amplification" in listed and "ddcl.pruning.force_kept_with_margin" in listed
