@@ -307,6 +307,15 @@ MUTATIONS: list[Mutation] = [
        "        raise\n",
        (EVAL,), "exact values in a statement with pi / exp / sqrt crash the check instead of being "
        "decided rigorously in balls"),
+    _m("engine.statement_array_strict_lenient", _EVALUATE,
+       '"StrictLessThan": (d < -tol, -d - tol),',
+       '"StrictLessThan": (d < tol, -d - tol),',
+       (EVAL,), "an array observable decides a strict relation within the tolerance as holding (the "
+       "vectorised decision differs from the entrywise exact one)"),
+    _m("engine.statement_array_first_entry_only", _EVALUATE,
+       "    return bool(holds.all()), float(margin.min())",
+       "    return bool(holds[0]), float(margin[0])",
+       (EVAL,), "an array observable is decided on its first entry only"),
     _m("engine.statement_values_unchecked", _EVALUATE,
        "            if isinstance(v, (str, bool, bytes)) or v is None:",
        "            if False:",

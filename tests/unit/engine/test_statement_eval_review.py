@@ -110,3 +110,21 @@ def test_mpmath_values_keep_their_own_digits_outside_their_block():
     # after the block the values' context says 15 digits; they carry 50
     assert _t().statement(sp.Eq(x, y), {"x": a, "y": b}, tol=1e-45).level is Verdict.REFUTED
     assert _t().statement(sp.Eq(x, sp.Rational(1, 3)), {"x": a}, tol=1e-45).level is Verdict.CONSISTENT
+
+
+@pytest.mark.parametrize("rel", [sp.Eq, sp.Ne, sp.Le, sp.Lt, sp.Ge, sp.Gt])
+def test_vectorised_float_decision_is_the_entrywise_exact_one(rel):
+    """An array observable is decided in one vectorised pass; it must decide exactly what the
+    entrywise Fraction comparison decides, at the tolerance's edge (+-tol, +-0, a subnormal, the
+    neighbours of tol) included, with the same least margin."""
+    from verify._evaluate import _decide_float, _decide_floats
+
+    tol = 0.1
+    edge = [tol, -tol, np.nextafter(tol, 1), np.nextafter(tol, 0), -np.nextafter(tol, 1), 0.0, -0.0,
+            5e-324, -5e-324, 3.0, -3.0]
+    rng = np.random.default_rng(0)
+    samples = [np.array(edge)] + [np.array([e]) for e in edge] + [rng.normal(0, 0.2, 7) for _ in range(20)]
+    r = rel(x, 0)
+    for d in samples:
+        entry = [_decide_float(r, float(v), tol) for v in d]
+        assert _decide_floats(r, d, tol) == (all(h for h, _ in entry), min(m for _, m in entry)), (rel, d)
