@@ -57,11 +57,26 @@ class AttentionOverQueries(MyTransformer):
         return w / w.sum(dim=0, keepdim=True)
 
 
+class DetachedScores(MyTransformer):
+    """Broken: the query-key scores read the embedding through ``.detach()`` (a stop-gradient some
+    implementations put on the attention logits), so the embedding learns only through the value path.  At
+    the origin and at theta_c1 (W_Q = W_K = 0) the Hessian is unchanged; along the flow from theta_c1 the
+    embedding misses the forcing kappa (G_Phi + G_Phi^T) gamma and moves by the wrong rho."""
+
+    def population_loss(self, pi, P, W0, W1, WQ, WK):
+        emb = W0
+        scores = (emb.detach() @ WQ) @ (emb.detach() @ WK).T
+        A = self.attend(scores, pi)
+        logp = torch.log_softmax(A @ emb @ W1, dim=1)
+        return -(pi[:, None] * P * logp).sum()
+
+
 def main() -> int:
     from verify import check_model
 
-    for model in (MyTransformer(), ScaledScores(), AttentionOverQueries()):
+    for model in (MyTransformer(), ScaledScores(), AttentionOverQueries(), DetachedScores()):
         for claim in ("focus.stage2.saddle_eigenstructure", "focus.stage1.condensation",
+                      "focus.stage2.focus_as_stated", "focus.stage3.mass_redistribution",
                       "focus.stage4.transverse_mode"):
             out = check_model(claim, model)
             ev = out.checks[0].evidence

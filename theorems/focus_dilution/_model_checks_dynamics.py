@@ -9,23 +9,31 @@ from typing import Any
 
 from verify import Evidence, Profile, Tally, statement_of
 
-from ._model_checks_spectra import MK, M, _chains, _jacobian
+from ._model_checks_spectra import MK, M, _chains, _jacobian, one_thread
 
-__all__ = ["condensation_rate"]
+__all__ = ["condensation_rate", "focus_growth", "mass_redistribution"]
 
 DT = 0.25  # RK4 step of the condensation flow
+# the saddle flows (focus.stage2.focus_as_stated, focus.stage3.mass_redistribution): m = 2, m_k = 1 (the
+# unstable eigendirection of theta_c1 is unique), W_Q, W_K random of scale 1e-6 as the product's _from_saddle
+M_S, MK_S = 2, 1
+SADDLE_SCALE = 1e-6
+SADDLE_DT = 0.25   # RK4 step; |lambda| dt <= 0.25 for the E1 spectrum at theta_c1 (max |lambda| = 0.90)
+RICHARDSON = 15    # y(2 dt) - y(dt) = (2^4 - 1) x the error of y(dt) for a fourth-order method
+RK4_SAFETY = 2.0   # safety factor on that a-posteriori estimate
 
 
-def _flow(model: Any, ch: Any, theta0: Any, t_end: float, dt: float, stop: Any = None) -> tuple[Any, Any]:
-    """(t, theta(t)): the gradient flow theta' = -grad L of the user's population loss from ``theta0``,
-    classical RK4 with step ``dt`` up to ``t_end``, or one step after ``stop(theta)`` holds (gradients by
-    ``torch.autograd``; float64)."""
+def _flow(model: Any, ch: Any, theta0: Any, t_end: float, dt: float, stop: Any = None, *, m: int = M,
+          mk: int = MK) -> tuple[Any, Any]:
+    """(t, theta(t)): the gradient flow theta' = -grad L of the user's population loss from ``theta0``
+    (hidden width m, key width mk), classical RK4 with step ``dt`` up to ``t_end``, or one step after
+    ``stop(theta)`` holds (gradients by ``torch.autograd``; float64)."""
     import numpy as np
     import torch
 
     from .flow import Shapes, unpack
 
-    sh = Shapes(ch.d, M, MK)
+    sh = Shapes(ch.d, m, mk)
     pi = torch.tensor(ch.pi, dtype=torch.float64)
     P = torch.tensor(ch.P, dtype=torch.float64)
 
@@ -37,15 +45,16 @@ def _flow(model: Any, ch: Any, theta0: Any, t_end: float, dt: float, stop: Any =
     steps = int(np.ceil(t_end / dt))
     th = torch.as_tensor(theta0, dtype=torch.float64)
     out = [th]
-    for _ in range(steps):
-        k1 = f(th)
-        k2 = f(th + dt / 2 * k1)
-        k3 = f(th + dt / 2 * k2)
-        k4 = f(th + dt * k3)
-        th = th + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-        out.append(th)
-        if stop is not None and len(out) > 2 and stop(out[-2]):
-            break
+    with one_thread():
+        for _ in range(steps):
+            k1 = f(th)
+            k2 = f(th + dt / 2 * k1)
+            k3 = f(th + dt / 2 * k2)
+            k4 = f(th + dt * k3)
+            th = th + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+            out.append(th)
+            if stop is not None and len(out) > 2 and stop(out[-2]):
+                break
     return np.arange(len(out)) * dt, torch.stack(out).numpy()
 
 
@@ -105,4 +114,186 @@ def condensation_rate(model: Any, *, seed: int, profile: Profile) -> Evidence:
                                                       "rate_lin": rate_lin, "top": top})
     tally.details.update(safety=2, tolerance_rule="|rate_lin - top| + 2 * 3 e_nl / span (rate); "
                          "8 n eps max(1, max|J|) max(1, top) (mu0_spectrum)")
+    return tally.evidence()
+
+
+# -- flows from the saddle theta_c^1 (spec §4.7-§4.10) ----------------------------------------------------
+def _saddle_start(ch: Any, seed: int) -> tuple[Any, Any]:
+    """(shapes, theta0): theta_c^1 (:func:`.flow.theta_c1`, m = 2, m_k = 1) with W_Q, W_K drawn N(0, 1e-12)
+    from ``seed`` (W_Q first, then W_K: the draw order of the product's ``_from_saddle``)."""
+    import numpy as np
+
+    from .flow import Shapes, pack, theta_c1, unpack
+
+    sh = Shapes(ch.d, M_S, MK_S)
+    W0, W1, _, _ = unpack(theta_c1(ch, M_S, MK_S), sh)
+    rng = np.random.default_rng(seed)
+    WQ = SADDLE_SCALE * rng.standard_normal((M_S, MK_S))
+    WK = SADDLE_SCALE * rng.standard_normal((M_S, MK_S))
+    return sh, pack(W0, W1, WQ, WK)
+
+
+def _paired_flows(model: Any, ch: Any, theta0: Any, t_end: float, stop: Any) -> tuple[Any, Any, Any]:
+    """(t, fine, coarse): the user's gradient flow by RK4 at SADDLE_DT and at 2 SADDLE_DT, on the coarse
+    grid (common prefix).  ``|y(fine) - y(coarse)| / RICHARDSON`` estimates the error of an observable y of
+    the fine run (Richardson for a fourth-order method)."""
+    t1, y1 = _flow(model, ch, theta0, t_end, SADDLE_DT, stop, m=M_S, mk=MK_S)
+    t2, y2 = _flow(model, ch, theta0, t_end, 2 * SADDLE_DT, stop, m=M_S, mk=MK_S)
+    n = min(len(y1[::2]), len(y2))
+    return t2[:n], y1[::2][:n], y2[:n]
+
+
+def _pinned(profile: Profile) -> list[Any]:
+    """The pinned F1 chains of focus.stage2.focus_direction (E1; quick: E1 only; ci: + (0.5, 0.3, 0.1, 0.1);
+    thorough: + the tie (0.4, 0.4, 0.1, 0.1))."""
+    from numerics.markov import MarkovChain
+
+    from ._checks_focus_direction import FOCUS_PINNED
+
+    return [MarkovChain.lazy(pi, lam) for pi, lam in FOCUS_PINNED[:profile.pick(1, 2, 3)]]
+
+
+def focus_growth(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """focus.stage2.focus_as_stated on the user's loss, parts ``growth``, ``direction`` and ``saddle_focus``
+    (seed 002 L31; spec §4.7-§4.8): the attention parameters grow exponentially along the unstable
+    eigendirection of theta_c^1 and the attention focuses on the most frequent token.
+
+    Observables, from the user's ``population_loss`` only: lam_u and u, the top eigenvalue of J = -Hessian of
+    the user's loss at theta_c^1 (``torch.func.hessian``, m = 2, m_k = 1) and its eigenvector's attention
+    block; the gradient flow of the user's loss from theta_c^1 with W_Q, W_K of scale 1e-6 (RK4, dt = 1/4).
+
+    * 'growth': the fitted rate of |(W_Q, W_K)|^2 on [1e-9, 1e-6] equals 2 lam_u (> 0) within the derived
+      budget of the product's ``_rate_budget`` (fit curvature + e_other, safety 2), e_other = the RK4 error of
+      log |.|^2 (2 x |run(dt) - run(2 dt)| / 15) + the non-growing start |P_perp a0|^2 / 1e-9;
+    * 'direction': at |.|^2 = 1e-6, sin angle((W_Q, W_K), u) <= 2 (|P_perp a0| / |a| + |a|^2) (the product's
+      bound: the non-growing part over the grown norm plus the nonlinear term);
+    * 'saddle_focus': there, every query's attention on the most frequent key(s) exceeds its start pi_k*
+      by 1e-13 (1000 x the rounding of A), A the paper's attention row-softmax(Phi + log pi) of the weights
+      the user's flow reached (the protocol exposes the loss, not the model's attention map).
+
+    Not evaluated here: 'stage_focus' (the E1 reference run of the product to the focus event)."""
+    import numpy as np
+
+    from ._checks_focus_as_stated import DA_RESOLVED, DIR_SAFETY, FOCUS_ID, NORM2_WINDOW
+    from ._checks_focus_direction import FOCUS_C_MIN
+    from ._flow_runs import RATE_SAFETY, _rate_budget
+    from ._statements_as_stated import A_min, b_dir, lam_unst, pi_star, rate, sin_angle
+    from .flow import theta_c1, unpack
+    from .population import attention, model_matrices
+
+    st = statement_of(FOCUS_ID)
+    tally = Tally(precision=f"float64 (user model, torch.func.hessian; RK4 dt = {SADDLE_DT} against 2 dt)",
+                  backend="torch.func + torch.autograd", seeds=(seed,))
+    lo, hi = NORM2_WINDOW
+    rows = []
+    for ch in _pinned(profile):
+        d = ch.d
+        sh, theta0 = _saddle_start(ch, seed)
+        n0 = 2 * d * M_S                     # the attention block (W_Q, W_K) in the packed order
+        J, _, _ = _jacobian(model, ch, theta_c1(ch, M_S, MK_S), M_S, MK_S)
+        w, V = np.linalg.eigh(J.numpy())
+        lam_u = float(w[-1])
+        u = V[n0:, -1] / max(float(np.linalg.norm(V[n0:, -1])), 1e-300)
+        # run length: 3 x the time |.|^2 needs to reach 2 hi at the user's own rate (at least c = 0.01, the
+        # hypothesis of the claim), stopped one step after |.|^2 passes 2 hi
+        t_end = 3 * (np.log(2 * hi / SADDLE_SCALE ** 2) / (2 * max(lam_u, FOCUS_C_MIN)) + 20)
+        t, fine, coarse = _paired_flows(model, ch, theta0, t_end, lambda x: float((x[n0:] ** 2).sum()) > 2 * hi)
+        n2, n2c = (fine[:, n0:] ** 2).sum(axis=1), (coarse[:, n0:] ** 2).sum(axis=1)
+        a0 = fine[0, n0:]
+        perp0 = float(np.linalg.norm(a0 - (a0 @ u) * u))
+        win = (n2 >= lo) & (n2 <= hi)
+        e_rk4 = RK4_SAFETY * float(np.max(np.abs(np.log(n2[win] / n2c[win])), initial=0.0)) / RICHARDSON
+        inst = {"chain": [str(p) for p in (ch.pi_exact or ch.pi)], "lambda": str(ch.name or ""),
+                "m": M_S, "m_k": MK_S, "attention_seed": seed}
+        try:
+            r, budget, info = _rate_budget(t, n2, lo, hi, e_rk4 + perp0 ** 2 / lo, RATE_SAFETY)
+        except ValueError:  # |.|^2 never crosses the window: the mean rate of the run, no budget
+            r, budget, info = float(np.log(n2[-1] / n2[0]) / t[-1]), 0.0, {"window": "not reached"}
+        tally.statement(st, {rate.name: r, lam_unst.name: lam_u, "instance": inst}, part="growth", tol=budget)
+        ie = int(np.argmax(n2 >= hi)) if bool((n2 >= hi).any()) else len(n2) - 1
+        a = fine[ie, n0:] / np.sqrt(n2[ie])
+        sin = float(np.sqrt(max(0.0, 1.0 - float(a @ u) ** 2)))
+        dbud = DIR_SAFETY * (perp0 / float(np.sqrt(n2[ie])) + float(n2[ie]))
+        tally.statement(st, {sin_angle.name: sin, b_dir.name: dbud, "instance": inst}, part="direction", tol=0.0)
+        Mm, Phi = model_matrices(*unpack(fine[ie], sh))
+        A = attention(np.asarray(ch.pi), Phi, 1.0)
+        pe = list(ch.pi_exact) if ch.pi_exact is not None else list(ch.pi)
+        for k in [k for k in range(d) if pe[k] == max(pe)]:
+            tally.statement(st, {A_min.name: float(A[:, k].min()), pi_star.name: float(ch.pi[k]),
+                                 "instance": {**inst, "key": k + 1, "t": float(t[ie])}},
+                            part="saddle_focus", tol=DA_RESOLVED)
+        rows.append({"chain": inst["chain"], "lam_u": lam_u, "rate": r, "2lam_u": 2 * lam_u, "budget": budget,
+                     "rate_budget": info, "e_rk4_log_norm2": e_rk4, "sin_end": sin, "sin_budget": dbud,
+                     "u_outer_weight": float(np.linalg.norm(V[:n0, -1])), "min_gain": float((A - ch.pi).min())})
+    tally.details.update(saddle=rows, rk4_safety=RK4_SAFETY, tolerance_rule=(
+        "growth: _rate_budget(e_other = 2 |log|a|^2(dt) - log|a|^2(2 dt)|/15 + |P_perp a0|^2/1e-9, safety 2); "
+        "direction: 2 (|P_perp a0|/|a| + |a|^2); saddle_focus: 1e-13"))
+    return tally.evidence()
+
+
+KAPPA_WINDOW = (1e-7, 1e-3)   # the product's window of focus.stage3.mass_redistribution (spec §4.10)
+
+
+def mass_redistribution(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """focus.stage3.mass_redistribution on the user's loss, part ``rho`` (seed 002 L35-L36; spec §4.10): along
+    the gradient flow of the user's loss from theta_c^1 (m = 2, m_k = 1, W_Q, W_K of scale 1e-6, RK4 dt = 1/4)
+    the embedding's motion off the plateau direction is P_pi^perp gamma = kappa rho + o(kappa) with gamma =
+    W0 e1 and kappa = e1^T W_Q W_K^T e1 (e1 the hidden direction of theta_c^1), rho the closed form of spec §3
+    (``reference_formulas``; its signs are the opposite motion of the frequent and the rare tokens,
+    focus.stage3.opposite_motion_as_stated).  Compared componentwise on kappa in [1e-7, 1e-3], within
+    RHO_TOL = 1e-3 (the product's allowance for the o(kappa) term on that window) + the RK4 error of the
+    ratio (2 x |ratio(dt) - ratio(2 dt)| / 15) + the float rounding of P_perp gamma / kappa
+    (``float_tolerance(4 d, max|gamma| / 1e-7)``).  A run that never samples the whole window is UNKNOWN."""
+    import numpy as np
+
+    from numerics.precision import float_tolerance
+    from verify import Observation, Verdict
+
+    from ._checks_redistribution import RHO_TOL
+    from ._flow_runs import _perp, _refs, elementwise
+    from .flow import unpack
+
+    st = statement_of("focus.stage3.mass_redistribution")
+    tally = Tally(precision=f"float64 (user model, RK4 dt = {SADDLE_DT} against 2 dt)", backend="torch.autograd",
+                  seeds=(seed,))
+    lo, hi = KAPPA_WINDOW
+    rows = {}
+    for ch in _pinned(profile):
+        R = _refs(ch)
+        sh, theta0 = _saddle_start(ch, seed)
+
+        def kappa(y: Any) -> Any:
+            _, _, WQ, WK = unpack(y, sh)
+            return (WQ @ np.swapaxes(WK, -1, -2))[..., 0, 0]
+
+        # run length: 3 x the theory's time for kappa to reach 2e-3 (a cap: the run stops one step after)
+        t_end = 3 * (np.log(2 * hi / SADDLE_SCALE ** 2) / (2 * R["c"]) + 30)
+        t, fine, coarse = _paired_flows(model, ch, theta0, t_end, lambda x: float(kappa(x.numpy())) > 2 * hi)
+        kap, kapc = kappa(fine), kappa(coarse)
+        g, gc = unpack(fine, sh)[0][:, :, 0], unpack(coarse, sh)[0][:, :, 0]
+        sel = np.flatnonzero((kap >= lo) & (kap <= hi))
+        inst = {"chain": [str(p) for p in (ch.pi_exact or ch.pi)], "lambda": str(ch.name or ""),
+                "m": M_S, "m_k": MK_S, "attention_seed": seed, "kappa_window": [lo, hi]}
+        # the run must traverse the window (samples below it, >= 3 inside, and above it); the samples inside
+        # are as dense as the user's kappa grows (one per 2 dt)
+        if not (len(sel) >= 3 and bool((kap[:sel[0]] < lo).any()) and bool((kap > hi).any())):
+            tally.note(f"{inst['chain']}: the user's flow does not cover kappa in [{lo}, {hi}] "
+                       f"(kappa from {kap[0]:.3g} to {kap[-1]:.3g} by t = {t[-1]:g})")
+            with tally.sub("rho"):
+                tally.add(Observation(Verdict.UNKNOWN))
+            continue
+        gp = _perp(g[sel], ch.pi)
+        ratio, ratio_c = gp / kap[sel, None], _perp(gc[sel], ch.pi) / kapc[sel, None]
+        e_rk4 = RK4_SAFETY * float(np.abs(ratio - ratio_c).max()) / RICHARDSON
+        e_float = float_tolerance(4 * ch.d, scale=float(np.abs(g[sel]).max()) / lo)
+        tol = RHO_TOL + e_rk4 + e_float
+        tally.statement(st, {"g_perp": elementwise(gp), "kappa": elementwise(kap[sel, None]),
+                             "rho": elementwise(R["rho"][None, :]), "instance": inst}, part="rho", tol=tol)
+        dev = np.abs(ratio - R["rho"][None, :]).max(axis=1)
+        j = int(np.argmax(dev))
+        rows[str(inst["chain"])] = {"max_dev": float(dev[j]), "at_kappa": float(kap[sel][j]), "tol": tol,
+                                    "e_rk4": e_rk4, "e_float": e_float, "points": int(len(sel)),
+                                    "measured_at_worst": ratio[j].tolist(), "rho": R["rho"].tolist()}
+    tally.details.update(rows=rows, rho_o_kappa=RHO_TOL, rk4_safety=RK4_SAFETY, tolerance_rule=(
+        "RHO_TOL (o(kappa) on [1e-7, 1e-3]) + 2 |ratio(dt) - ratio(2 dt)|/15 + float_tolerance(4 d, max|gamma|/1e-7)"))
     return tally.evidence()

@@ -13,16 +13,33 @@ eigenvalue counts as nonzero beyond ``8 n eps(dtype) max|H|`` (n parameters); c_
 
 from __future__ import annotations
 
+import contextlib
 import warnings
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
 from verify import Evidence, Profile, Tally, statement_of
 
-__all__ = ["origin_spectrum", "saddle_eigenstructure", "transverse_mode"]
+__all__ = ["origin_spectrum", "one_thread", "saddle_eigenstructure", "transverse_mode"]
 
 SAFETY = 8
 M = MK = 2
+
+
+@contextlib.contextmanager
+def one_thread() -> Iterator[None]:
+    """torch's intra-op pool at one thread inside the block (restored after): the user's loss runs on
+    4 x 4 tensors, where a second thread only adds synchronisation -- 20-40x slower per gradient on a
+    loaded 2-core machine (measured on examples/focus_user_transformer.MyTransformer)."""
+    import torch
+
+    n = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(n)
 
 
 def _chains(profile: Profile) -> list[Any]:
@@ -52,7 +69,8 @@ def _jacobian(model: Any, ch: Any, theta: Any, m: int = M, mk: int = MK) -> tupl
 
     with warnings.catch_warnings():  # torch.func's forward mode scripts a helper on first use
         warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated", category=DeprecationWarning)
-        H = hessian(loss)(torch.as_tensor(theta, dtype=torch.float64))
+        with one_thread():
+            H = hessian(loss)(torch.as_tensor(theta, dtype=torch.float64))
     J = -(H + H.T) / 2
     thr = SAFETY * J.shape[0] * float(torch.finfo(torch.float64).eps) * max(float(J.abs().max()), 1.0)
     return J, torch.linalg.eigvalsh(J), thr

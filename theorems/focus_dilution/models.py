@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from verify._models import ModelCheck
 
-from ._model_checks_dynamics import condensation_rate
+from ._model_checks_dynamics import condensation_rate, focus_growth, mass_redistribution
 from ._model_checks_spectra import origin_spectrum, saddle_eigenstructure, transverse_mode
 
 __all__ = ["MODEL_CHECKS", "OneLayerTransformer", "ToolkitTransformer"]
@@ -59,4 +59,12 @@ MODEL_CHECKS = (
                "-Hessian of the model's population loss at the degenerate point theta2_delta (F5): top "
                "eigenvalue sigma_max(G_M), eigenvector transverse (parts 'top_vs_sigma', 'transverse')",
                default=ToolkitTransformer),
+    ModelCheck("focus.stage2.focus_as_stated", focus_growth, OneLayerTransformer,
+               "the gradient flow of the model's population loss from theta_c1: |(W_Q, W_K)|^2 grows at twice the "
+               "unstable eigenvalue of -Hessian there, along its eigenvector, and every query's attention on the "
+               "most frequent token rises (parts 'growth', 'direction', 'saddle_focus')", default=ToolkitTransformer),
+    ModelCheck("focus.stage3.mass_redistribution", mass_redistribution, OneLayerTransformer,
+               "the gradient flow of the model's population loss from theta_c1: the embedding moves off the "
+               "plateau direction as P_pi^perp gamma = kappa rho + o(kappa), the frequent and rare tokens in "
+               "opposite directions (part 'rho')", default=ToolkitTransformer),
 )
