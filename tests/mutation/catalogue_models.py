@@ -14,6 +14,7 @@ FOCUS_CONDENSATION = FOCUS + "::test_condensation_rate_of_a_user_transformer_flo
 FOCUS_TRANSVERSE = FOCUS + "::test_transverse_mode_at_the_degenerate_point_of_a_user_transformer"
 FOCUS_GROWTH = FOCUS + "::test_focus_growth_from_the_saddle_of_a_user_transformer"
 FOCUS_REDISTRIBUTION = FOCUS + "::test_mass_redistribution_along_the_flow_of_a_user_transformer"
+FOCUS_OPPOSITE = FOCUS + "::test_opposite_motion_of_a_user_transformer_flow"
 FOCUS_DETACHED = FOCUS + "::test_a_stop_gradient_on_the_scores_is_caught_only_by_the_redistribution"
 FOCUS_DYN = "theorems/focus_dilution/_model_checks_dynamics.py"
 INTERP = "pytest:tests/unit/interpolation/test_interp_user_models.py"
@@ -73,10 +74,17 @@ MUTATIONS: list[Mutation] = [
        "gp = _perp(g[sel], ch.pi)", "gp = -_perp(g[sel], ch.pi)",
        (FOCUS_REDISTRIBUTION,), "the redistribution model check reads the embedding's motion with the wrong sign"),
     Mutation(id="models.focus_redistribution_loose_tolerance", path=FOCUS_DYN,
-             old="tol = RHO_TOL + e_rk4 + e_float", new="tol = 1000 * RHO_TOL + e_rk4 + e_float",
+             old="err=RHO_TOL + e_rk4 + e_float)", new="err=1000 * RHO_TOL + e_rk4 + e_float)",
              kills=(FOCUS_DETACHED,), family="tolerance",
              why="the redistribution model check allows 1 instead of the o(kappa) allowance 1e-3 (the stop-gradient "
                  "model's 0.5 deviation passes)"),
+    _m("models.focus_opposite_motion_rarest_first", FOCUS_DYN,
+       'order = np.argsort(-np.asarray(ch.pi, dtype=float), kind="stable")',
+       'order = np.argsort(np.asarray(ch.pi, dtype=float), kind="stable")',
+       (FOCUS_OPPOSITE,), "the opposite-motion model check sorts the tokens rarest first"),
+    _m("models.focus_opposite_motion_witness_negative", FOCUS_DYN,
+       "pos = (r > 0).all(axis=0)", "pos = (r < 0).all(axis=0)",
+       (FOCUS_OPPOSITE,), "the opposite-motion model check counts the leading negative components for its witness k"),
     _m("models.interp_tau_above_certificate", "theorems/interpolation/models.py",
        "tau = float(cert.tau_c) / 2", "tau = float(cert.tau_c) * 50",
        (INTERP,), "the softmax model check runs far above the certified temperature"),

@@ -11,7 +11,7 @@ from verify import Evidence, Profile, Tally, statement_of
 
 from ._model_checks_spectra import MK, M, _chains, _jacobian, one_thread
 
-__all__ = ["condensation_rate", "focus_growth", "mass_redistribution"]
+__all__ = ["condensation_rate", "focus_growth", "mass_redistribution", "opposite_motion"]
 
 DT = 0.25  # RK4 step of the condensation flow
 # the saddle flows (focus.stage2.focus_as_stated, focus.stage3.mass_redistribution): m = 2, m_k = 1 (the
@@ -234,6 +234,51 @@ def focus_growth(model: Any, *, seed: int, profile: Profile) -> Evidence:
 KAPPA_WINDOW = (1e-7, 1e-3)   # the product's window of focus.stage3.mass_redistribution (spec §4.10)
 
 
+def _redistribution_run(model: Any, ch: Any, seed: int) -> dict[str, Any] | None:
+    """The flow of the user's loss from theta_c^1 (:func:`_saddle_start`, RK4 at dt and 2 dt) read on the
+    kappa window: ``kappa``, ``g_perp`` = P_pi^perp gamma (gamma = W0 e1, kappa = e1^T W_Q W_K^T e1) on the
+    window's samples, the measured ``ratio`` g_perp / kappa and its error ``err`` = RHO_TOL (o(kappa)) +
+    ``e_rk4`` (2 x |ratio(dt) - ratio(2 dt)| / 15) + ``e_float`` (float_tolerance(4 d, max|gamma| / 1e-7));
+    None when the run does not traverse the window (samples below it, >= 3 inside, and above it; the
+    samples inside are as dense as the user's kappa grows, one per 2 dt)."""
+    import numpy as np
+
+    from numerics.precision import float_tolerance
+
+    from ._checks_redistribution import RHO_TOL
+    from ._flow_runs import _perp, _refs
+    from .flow import unpack
+
+    lo, hi = KAPPA_WINDOW
+    sh, theta0 = _saddle_start(ch, seed)
+
+    def kappa(y: Any) -> Any:
+        _, _, WQ, WK = unpack(y, sh)
+        return (WQ @ np.swapaxes(WK, -1, -2))[..., 0, 0]
+
+    # run length: 3 x the theory's time for kappa to reach 2e-3 (a cap: the run stops one step after)
+    t_end = 3 * (np.log(2 * hi / SADDLE_SCALE ** 2) / (2 * _refs(ch)["c"]) + 30)
+    t, fine, coarse = _paired_flows(model, ch, theta0, t_end, lambda x: float(kappa(x.numpy())) > 2 * hi)
+    kap, kapc = kappa(fine), kappa(coarse)
+    g, gc = unpack(fine, sh)[0][:, :, 0], unpack(coarse, sh)[0][:, :, 0]
+    sel = np.flatnonzero((kap >= lo) & (kap <= hi))
+    out: dict[str, Any] = {"t_end": float(t[-1]), "kappa_start": float(kap[0]), "kappa_end": float(kap[-1])}
+    if not (len(sel) >= 3 and bool((kap[:sel[0]] < lo).any()) and bool((kap > hi).any())):
+        return None
+    gp = _perp(g[sel], ch.pi)
+    ratio, ratio_c = gp / kap[sel, None], _perp(gc[sel], ch.pi) / kapc[sel, None]
+    e_rk4 = RK4_SAFETY * float(np.abs(ratio - ratio_c).max()) / RICHARDSON
+    e_float = float_tolerance(4 * ch.d, scale=float(np.abs(g[sel]).max()) / lo)
+    out.update(kappa=kap[sel], g_perp=gp, ratio=ratio, e_rk4=e_rk4, e_float=e_float,
+               err=RHO_TOL + e_rk4 + e_float)
+    return out
+
+
+def _instance(ch: Any, seed: int) -> dict[str, Any]:
+    return {"chain": [str(p) for p in (ch.pi_exact or ch.pi)], "m": M_S, "m_k": MK_S, "attention_seed": seed,
+            "kappa_window": list(KAPPA_WINDOW)}
+
+
 def mass_redistribution(model: Any, *, seed: int, profile: Profile) -> Evidence:
     """focus.stage3.mass_redistribution on the user's loss, part ``rho`` (seed 002 L35-L36; spec §4.10): along
     the gradient flow of the user's loss from theta_c^1 (m = 2, m_k = 1, W_Q, W_K of scale 1e-6, RK4 dt = 1/4)
@@ -243,57 +288,79 @@ def mass_redistribution(model: Any, *, seed: int, profile: Profile) -> Evidence:
     focus.stage3.opposite_motion_as_stated).  Compared componentwise on kappa in [1e-7, 1e-3], within
     RHO_TOL = 1e-3 (the product's allowance for the o(kappa) term on that window) + the RK4 error of the
     ratio (2 x |ratio(dt) - ratio(2 dt)| / 15) + the float rounding of P_perp gamma / kappa
-    (``float_tolerance(4 d, max|gamma| / 1e-7)``).  A run that never samples the whole window is UNKNOWN."""
+    (``float_tolerance(4 d, max|gamma| / 1e-7)``).  A run that does not traverse the window is UNKNOWN."""
     import numpy as np
 
-    from numerics.precision import float_tolerance
     from verify import Observation, Verdict
 
     from ._checks_redistribution import RHO_TOL
-    from ._flow_runs import _perp, _refs, elementwise
-    from .flow import unpack
+    from ._flow_runs import _refs, elementwise
 
     st = statement_of("focus.stage3.mass_redistribution")
     tally = Tally(precision=f"float64 (user model, RK4 dt = {SADDLE_DT} against 2 dt)", backend="torch.autograd",
                   seeds=(seed,))
-    lo, hi = KAPPA_WINDOW
     rows = {}
     for ch in _pinned(profile):
-        R = _refs(ch)
-        sh, theta0 = _saddle_start(ch, seed)
-
-        def kappa(y: Any) -> Any:
-            _, _, WQ, WK = unpack(y, sh)
-            return (WQ @ np.swapaxes(WK, -1, -2))[..., 0, 0]
-
-        # run length: 3 x the theory's time for kappa to reach 2e-3 (a cap: the run stops one step after)
-        t_end = 3 * (np.log(2 * hi / SADDLE_SCALE ** 2) / (2 * R["c"]) + 30)
-        t, fine, coarse = _paired_flows(model, ch, theta0, t_end, lambda x: float(kappa(x.numpy())) > 2 * hi)
-        kap, kapc = kappa(fine), kappa(coarse)
-        g, gc = unpack(fine, sh)[0][:, :, 0], unpack(coarse, sh)[0][:, :, 0]
-        sel = np.flatnonzero((kap >= lo) & (kap <= hi))
-        inst = {"chain": [str(p) for p in (ch.pi_exact or ch.pi)], "lambda": str(ch.name or ""),
-                "m": M_S, "m_k": MK_S, "attention_seed": seed, "kappa_window": [lo, hi]}
-        # the run must traverse the window (samples below it, >= 3 inside, and above it); the samples inside
-        # are as dense as the user's kappa grows (one per 2 dt)
-        if not (len(sel) >= 3 and bool((kap[:sel[0]] < lo).any()) and bool((kap > hi).any())):
-            tally.note(f"{inst['chain']}: the user's flow does not cover kappa in [{lo}, {hi}] "
-                       f"(kappa from {kap[0]:.3g} to {kap[-1]:.3g} by t = {t[-1]:g})")
+        rho = _refs(ch)["rho"]
+        inst = _instance(ch, seed)
+        run = _redistribution_run(model, ch, seed)
+        if run is None:
+            tally.note(f"{inst['chain']}: the user's flow does not traverse kappa in {list(KAPPA_WINDOW)}")
             with tally.sub("rho"):
                 tally.add(Observation(Verdict.UNKNOWN))
             continue
-        gp = _perp(g[sel], ch.pi)
-        ratio, ratio_c = gp / kap[sel, None], _perp(gc[sel], ch.pi) / kapc[sel, None]
-        e_rk4 = RK4_SAFETY * float(np.abs(ratio - ratio_c).max()) / RICHARDSON
-        e_float = float_tolerance(4 * ch.d, scale=float(np.abs(g[sel]).max()) / lo)
-        tol = RHO_TOL + e_rk4 + e_float
-        tally.statement(st, {"g_perp": elementwise(gp), "kappa": elementwise(kap[sel, None]),
-                             "rho": elementwise(R["rho"][None, :]), "instance": inst}, part="rho", tol=tol)
-        dev = np.abs(ratio - R["rho"][None, :]).max(axis=1)
+        tol = run["err"]
+        tally.statement(st, {"g_perp": elementwise(run["g_perp"]), "kappa": elementwise(run["kappa"][:, None]),
+                             "rho": elementwise(rho[None, :]), "instance": inst}, part="rho", tol=tol)
+        dev = np.abs(run["ratio"] - rho[None, :]).max(axis=1)
         j = int(np.argmax(dev))
-        rows[str(inst["chain"])] = {"max_dev": float(dev[j]), "at_kappa": float(kap[sel][j]), "tol": tol,
-                                    "e_rk4": e_rk4, "e_float": e_float, "points": int(len(sel)),
-                                    "measured_at_worst": ratio[j].tolist(), "rho": R["rho"].tolist()}
+        rows[str(inst["chain"])] = {"max_dev": float(dev[j]), "at_kappa": float(run["kappa"][j]), "tol": tol,
+                                    "e_rk4": run["e_rk4"], "e_float": run["e_float"], "points": len(dev),
+                                    "measured_at_worst": run["ratio"][j].tolist(), "rho": rho.tolist()}
     tally.details.update(rows=rows, rho_o_kappa=RHO_TOL, rk4_safety=RK4_SAFETY, tolerance_rule=(
         "RHO_TOL (o(kappa) on [1e-7, 1e-3]) + 2 |ratio(dt) - ratio(2 dt)|/15 + float_tolerance(4 d, max|gamma|/1e-7)"))
+    return tally.evidence()
+
+
+def opposite_motion(model: Any, *, seed: int, profile: Profile) -> Evidence:
+    """focus.stage3.opposite_motion_as_stated on the user's loss, part ``prefix_split`` (seed 002 L36, plural
+    'tokens'): with the tokens sorted by frequency, a frequency prefix {1..k} of the embedding moves one way
+    and the rest the other, read on the measured rho_q = P_pi^perp gamma_q / kappa of the user's flow (the
+    run of :func:`mass_redistribution`) over the whole window kappa in [1e-7, 1e-3].  Each measured
+    component carries the error ``err`` of that run (o(kappa) allowance + RK4 + rounding); the values passed
+    to the statement are the bounds toward zero (min over the prefix of rho_q - err, max over the rest of
+    rho_q + err), so the statement holds only where every sign is decided; a component within err of 0 on
+    some sample leaves the instance UNKNOWN.  The witness k is the number of leading positive components."""
+    import numpy as np
+
+    from verify import Observation, Verdict
+
+    from ._statements_as_stated import d_tok, k_split, rho_prefix_min, rho_rest_max
+
+    st = statement_of("focus.stage3.opposite_motion_as_stated")
+    tally = Tally(precision=f"float64 (user model, RK4 dt = {SADDLE_DT} against 2 dt)", backend="torch.autograd",
+                  seeds=(seed,))
+    rows = {}
+    for ch in _pinned(profile):
+        inst = _instance(ch, seed)
+        run = _redistribution_run(model, ch, seed)
+        order = np.argsort(-np.asarray(ch.pi, dtype=float), kind="stable")
+        if run is None or bool((np.abs(run["ratio"]) <= run["err"]).any()):
+            tally.note(f"{inst['chain']}: " + ("the user's flow does not traverse the kappa window" if run is None
+                                               else "a measured rho_q is within its error of 0"))
+            with tally.sub("prefix_split"):
+                tally.add(Observation(Verdict.UNKNOWN))
+            continue
+        r, err = run["ratio"][:, order], run["err"]
+        pos = (r > 0).all(axis=0)
+        k = int(np.argmin(pos)) if not pos.all() else len(pos)   # leading components positive on every sample
+        lo_pre = float(r[:, :k].min()) - err if k >= 1 else -1.0
+        hi_rest = float(r[:, k:].max()) + err if k < ch.d else 1.0
+        tally.statement(st, {k_split.name: k, d_tok.name: ch.d, rho_prefix_min.name: lo_pre,
+                             rho_rest_max.name: hi_rest, "instance": {**inst, "order": (order + 1).tolist()}},
+                        part="prefix_split", tol=0.0)
+        rows[str(inst["chain"])] = {"k": k, "prefix_min_minus_err": lo_pre, "rest_max_plus_err": hi_rest,
+                                    "err": err, "measured_first": r[0].tolist(), "measured_last": r[-1].tolist()}
+    tally.details.update(rows=rows, tolerance_rule="signs decided beyond err = RHO_TOL + 2 |ratio(dt) - "
+                         "ratio(2 dt)|/15 + float_tolerance(4 d, max|gamma|/1e-7); statement at tol 0 on the bounds")
     return tally.evidence()

@@ -8,7 +8,7 @@ chain ``(pi, P)`` (torch tensors) when its weights are the paper's parameters (e
 This module holds the protocol, the toolkit's own model (the default) and the ``MODEL_CHECKS`` table; the
 checks live by what they read off the user's loss: its Hessian spectra (:mod:`._model_checks_spectra`:
 origin, saddle theta_c^1, degenerate point of F5) and its gradient flow (:mod:`._model_checks_dynamics`:
-condensation, focus growth from theta_c^1, mass redistribution).
+condensation, focus growth from theta_c^1, mass redistribution and the opposite motion it implies).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from verify._models import ModelCheck
 
-from ._model_checks_dynamics import condensation_rate, focus_growth, mass_redistribution
+from ._model_checks_dynamics import condensation_rate, focus_growth, mass_redistribution, opposite_motion
 from ._model_checks_spectra import origin_spectrum, saddle_eigenstructure, transverse_mode
 
 __all__ = ["MODEL_CHECKS", "OneLayerTransformer", "ToolkitTransformer"]
@@ -67,4 +67,8 @@ MODEL_CHECKS = (
                "the gradient flow of the model's population loss from theta_c1: the embedding moves off the "
                "plateau direction as P_pi^perp gamma = kappa rho + o(kappa), the frequent and rare tokens in "
                "opposite directions (part 'rho')", default=ToolkitTransformer),
+    ModelCheck("focus.stage3.opposite_motion_as_stated", opposite_motion, OneLayerTransformer,
+               "the gradient flow of the model's population loss from theta_c1: the measured P_pi^perp gamma / "
+               "kappa splits a frequency prefix (> 0) from the rest (< 0), signs decided beyond the run's error "
+               "(part 'prefix_split')", default=ToolkitTransformer),
 )

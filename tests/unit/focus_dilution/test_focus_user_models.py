@@ -8,7 +8,13 @@ import pytest
 
 from verify import Verdict, check_model
 
-from examples.focus_user_transformer import AttentionOverQueries, DetachedScores, MyTransformer, ScaledScores
+from examples.focus_user_transformer import (
+    AttentionOverQueries,
+    DetachedScores,
+    MyTransformer,
+    ScaledScores,
+    UniformKeys,
+)
 
 CLAIM = "focus.stage2.saddle_eigenstructure"
 
@@ -114,3 +120,18 @@ def test_a_stop_gradient_on_the_scores_is_caught_only_by_the_redistribution():
     assert ce.data["values"]["instance"]["chain"] == ["3/4", "19/100", "1/20", "1/100"]
     (row,) = bad.checks[0].evidence.details["rows"].values()
     assert row["max_dev"] > 100 * row["tol"]
+
+
+def test_opposite_motion_of_a_user_transformer_flow():
+    """focus.stage3.opposite_motion_as_stated (part 'prefix_split') on the measured P_pi^perp gamma / kappa of
+    the user's flow: E1's most frequent token moves up, the three others down (k = 1), every sign decided
+    beyond the run's error; an attention without the keys' frequencies has no such split."""
+    out = check_model("focus.stage3.opposite_motion_as_stated", MyTransformer())
+    assert out.verdict is Verdict.CONSISTENT and out.passed
+    (row,) = out.checks[0].evidence.details["rows"].values()
+    assert row["k"] == 1 and row["prefix_min_minus_err"] > 0 > row["rest_max_plus_err"]
+    bad = check_model("focus.stage3.opposite_motion_as_stated", UniformKeys())
+    ce = bad.checks[0].evidence.counterexample
+    assert bad.verdict is Verdict.REFUTED and ce.data["sub_check"] == "prefix_split"
+    assert ce.description.startswith("focus.stage3.opposite_motion_as_stated on UniformKeys") and "margin" in ce.description
+    assert ce.data["values"]["instance"]["chain"] == ["3/4", "19/100", "1/20", "1/100"]
