@@ -153,6 +153,12 @@ def _pinned(profile: Profile) -> list[Any]:
     return [MarkovChain.lazy(pi, lam) for pi, lam in FOCUS_PINNED[:profile.pick(1, 2, 3)]]
 
 
+def _instance(ch: Any, seed: int) -> dict[str, Any]:
+    """The instance a refutation names: pi, the chain family (P), the widths and the attention draw."""
+    return {"chain": [str(p) for p in (ch.pi_exact or ch.pi)], "P": ch.name, "m": M_S, "m_k": MK_S,
+            "attention_seed": seed}
+
+
 def focus_growth(model: Any, *, seed: int, profile: Profile) -> Evidence:
     """focus.stage2.focus_as_stated on the user's loss, parts ``growth``, ``direction`` and ``saddle_focus``
     (seed 002 L31; spec §4.7-§4.8): the attention parameters grow exponentially along the unstable
@@ -203,8 +209,7 @@ def focus_growth(model: Any, *, seed: int, profile: Profile) -> Evidence:
         perp0 = float(np.linalg.norm(a0 - (a0 @ u) * u))
         win = (n2 >= lo) & (n2 <= hi)
         e_rk4 = RK4_SAFETY * float(np.max(np.abs(np.log(n2[win] / n2c[win])), initial=0.0)) / RICHARDSON
-        inst = {"chain": [str(p) for p in (ch.pi_exact or ch.pi)], "lambda": str(ch.name or ""),
-                "m": M_S, "m_k": MK_S, "attention_seed": seed}
+        inst = _instance(ch, seed)
         try:
             r, budget, info = _rate_budget(t, n2, lo, hi, e_rk4 + perp0 ** 2 / lo, RATE_SAFETY)
         except ValueError:  # |.|^2 never crosses the window: the mean rate of the run, no budget
@@ -274,18 +279,15 @@ def _redistribution_run(model: Any, ch: Any, seed: int) -> dict[str, Any] | None
     return out
 
 
-def _instance(ch: Any, seed: int) -> dict[str, Any]:
-    return {"chain": [str(p) for p in (ch.pi_exact or ch.pi)], "m": M_S, "m_k": MK_S, "attention_seed": seed,
-            "kappa_window": list(KAPPA_WINDOW)}
-
-
 def mass_redistribution(model: Any, *, seed: int, profile: Profile) -> Evidence:
     """focus.stage3.mass_redistribution on the user's loss, part ``rho`` (seed 002 L35-L36; spec §4.10): along
     the gradient flow of the user's loss from theta_c^1 (m = 2, m_k = 1, W_Q, W_K of scale 1e-6, RK4 dt = 1/4)
     the embedding's motion off the plateau direction is P_pi^perp gamma = kappa rho + o(kappa) with gamma =
     W0 e1 and kappa = e1^T W_Q W_K^T e1 (e1 the hidden direction of theta_c^1), rho the closed form of spec §3
     (``reference_formulas``; its signs are the opposite motion of the frequent and the rare tokens,
-    focus.stage3.opposite_motion_as_stated).  Compared componentwise on kappa in [1e-7, 1e-3], within
+    focus.stage3.opposite_motion_as_stated).  On the statement's domain, E1 (lam = 1/2; attention draw
+    ``seed`` at quick, draws 0-2 at ci/thorough, as the product's full-flow check), compared componentwise on
+    kappa in [1e-7, 1e-3], within
     RHO_TOL = 1e-3 (the product's allowance for the o(kappa) term on that window) + the RK4 error of the
     ratio (2 x |ratio(dt) - ratio(2 dt)| / 15) + the float rounding of P_perp gamma / kappa
     (``float_tolerance(4 d, max|gamma| / 1e-7)``).  A run that does not traverse the window is UNKNOWN."""
@@ -296,14 +298,19 @@ def mass_redistribution(model: Any, *, seed: int, profile: Profile) -> Evidence:
     from ._checks_redistribution import RHO_TOL
     from ._flow_runs import _refs, elementwise
 
+    from numerics.markov import MarkovChain
+
+    from ._checks_model import E1_PI
+
     st = statement_of("focus.stage3.mass_redistribution")
     tally = Tally(precision=f"float64 (user model, RK4 dt = {SADDLE_DT} against 2 dt)", backend="torch.autograd",
-                  seeds=(seed,))
+                  seeds=tuple(profile.pick((seed,), (0, 1, 2), (0, 1, 2))))
     rows = {}
-    for ch in _pinned(profile):
-        rho = _refs(ch)["rho"]
-        inst = _instance(ch, seed)
-        run = _redistribution_run(model, ch, seed)
+    ch = MarkovChain.lazy(E1_PI, "1/2")   # the statement's domain: the full E1 flow from theta_c1
+    rho = _refs(ch)["rho"]
+    for s in tally.seeds:
+        inst = {**_instance(ch, s), "kappa_window": list(KAPPA_WINDOW)}
+        run = _redistribution_run(model, ch, s)
         if run is None:
             tally.note(f"{inst['chain']}: the user's flow does not traverse kappa in {list(KAPPA_WINDOW)}")
             with tally.sub("rho"):
@@ -314,7 +321,7 @@ def mass_redistribution(model: Any, *, seed: int, profile: Profile) -> Evidence:
                              "rho": elementwise(rho[None, :]), "instance": inst}, part="rho", tol=tol)
         dev = np.abs(run["ratio"] - rho[None, :]).max(axis=1)
         j = int(np.argmax(dev))
-        rows[str(inst["chain"])] = {"max_dev": float(dev[j]), "at_kappa": float(run["kappa"][j]), "tol": tol,
+        rows[f"seed{s}"] = {"max_dev": float(dev[j]), "at_kappa": float(run["kappa"][j]), "tol": tol,
                                     "e_rk4": run["e_rk4"], "e_float": run["e_float"], "points": len(dev),
                                     "measured_at_worst": run["ratio"][j].tolist(), "rho": rho.tolist()}
     tally.details.update(rows=rows, rho_o_kappa=RHO_TOL, rk4_safety=RK4_SAFETY, tolerance_rule=(
@@ -330,7 +337,10 @@ def opposite_motion(model: Any, *, seed: int, profile: Profile) -> Evidence:
     component carries the error ``err`` of that run (o(kappa) allowance + RK4 + rounding); the values passed
     to the statement are the bounds toward zero (min over the prefix of rho_q - err, max over the rest of
     rho_q + err), so the statement holds only where every sign is decided; a component within err of 0 on
-    some sample leaves the instance UNKNOWN.  The witness k is the number of leading positive components."""
+    some sample leaves the instance UNKNOWN.  The witness k is the number of leading positive components.
+    Chains: the pinned F1 chains (quick: E1; ci: + (0.5, 0.3, 0.1, 0.1); thorough: + the tie (0.4, 0.4, 0.1,
+    0.1)); there the o(kappa) part of err (1e-3) is the product's E1 allowance, observed to hold on the other
+    two (toolkit model: max deviation 8.6e-4 and 9.1e-4 at kappa = 1e-3), against |rho_q| >= 0.07."""
     import numpy as np
 
     from verify import Observation, Verdict
@@ -342,7 +352,7 @@ def opposite_motion(model: Any, *, seed: int, profile: Profile) -> Evidence:
                   seeds=(seed,))
     rows = {}
     for ch in _pinned(profile):
-        inst = _instance(ch, seed)
+        inst = {**_instance(ch, seed), "kappa_window": list(KAPPA_WINDOW)}
         run = _redistribution_run(model, ch, seed)
         order = np.argsort(-np.asarray(ch.pi, dtype=float), kind="stable")
         if run is None or bool((np.abs(run["ratio"]) <= run["err"]).any()):
