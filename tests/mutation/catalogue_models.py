@@ -61,9 +61,9 @@ MUTATIONS: list[Mutation] = [
        "for k in [k for k in range(d) if pe[k] == max(pe)]:", "for k in [k for k in range(d) if pe[k] == min(pe)]:",
        (FOCUS_GROWTH,), "the focus-growth model check reads the attention on the least frequent key"),
     _m("models.focus_growth_toolkit_flow", FOCUS_DYN,
-       "t, fine, coarse = _paired_flows(model, ch, theta0, t_end, lambda x: float((x[n0:] ** 2).sum()) > 2 * hi)",
+       "t, fine, coarse = _paired_flows(model, ch, theta0, t_end, lambda x, n0=n0: float((x[n0:] ** 2).sum()) > 2 * hi)",
        "t, fine, coarse = _paired_flows(__import__('theorems.focus_dilution.models', fromlist=['M'])"
-       ".ToolkitTransformer(), ch, theta0, t_end, lambda x: float((x[n0:] ** 2).sum()) > 2 * hi)",
+       ".ToolkitTransformer(), ch, theta0, t_end, lambda x, n0=n0: float((x[n0:] ** 2).sum()) > 2 * hi)",
        (FOCUS_GROWTH,), "the focus-growth model check integrates the toolkit's flow instead of the user's"),
     _m("models.focus_redistribution_toolkit_flow", FOCUS_DYN,
        "t, fine, coarse = _paired_flows(model, ch, theta0, t_end, lambda x: float(kappa(x.numpy())) > 2 * hi)",

@@ -137,7 +137,7 @@ def _paired_flows(model: Any, ch: Any, theta0: Any, t_end: float, stop: Any) -> 
     """(t, fine, coarse): the user's gradient flow by RK4 at SADDLE_DT and at 2 SADDLE_DT, on the coarse
     grid (common prefix).  ``|y(fine) - y(coarse)| / RICHARDSON`` estimates the error of an observable y of
     the fine run (Richardson for a fourth-order method)."""
-    t1, y1 = _flow(model, ch, theta0, t_end, SADDLE_DT, stop, m=M_S, mk=MK_S)
+    _, y1 = _flow(model, ch, theta0, t_end, SADDLE_DT, stop, m=M_S, mk=MK_S)
     t2, y2 = _flow(model, ch, theta0, t_end, 2 * SADDLE_DT, stop, m=M_S, mk=MK_S)
     n = min(len(y1[::2]), len(y2))
     return t2[:n], y1[::2][:n], y2[:n]
@@ -203,7 +203,7 @@ def focus_growth(model: Any, *, seed: int, profile: Profile) -> Evidence:
         # run length: 3 x the time |.|^2 needs to reach 2 hi at the user's own rate (at least c = 0.01, the
         # hypothesis of the claim), stopped one step after |.|^2 passes 2 hi
         t_end = 3 * (np.log(2 * hi / SADDLE_SCALE ** 2) / (2 * max(lam_u, FOCUS_C_MIN)) + 20)
-        t, fine, coarse = _paired_flows(model, ch, theta0, t_end, lambda x: float((x[n0:] ** 2).sum()) > 2 * hi)
+        t, fine, coarse = _paired_flows(model, ch, theta0, t_end, lambda x, n0=n0: float((x[n0:] ** 2).sum()) > 2 * hi)
         n2, n2c = (fine[:, n0:] ** 2).sum(axis=1), (coarse[:, n0:] ** 2).sum(axis=1)
         a0 = fine[0, n0:]
         perp0 = float(np.linalg.norm(a0 - (a0 @ u) * u))
@@ -220,7 +220,7 @@ def focus_growth(model: Any, *, seed: int, profile: Profile) -> Evidence:
         sin = float(np.sqrt(max(0.0, 1.0 - float(a @ u) ** 2)))
         dbud = DIR_SAFETY * (perp0 / float(np.sqrt(n2[ie])) + float(n2[ie]))
         tally.statement(st, {sin_angle.name: sin, b_dir.name: dbud, "instance": inst}, part="direction", tol=0.0)
-        Mm, Phi = model_matrices(*unpack(fine[ie], sh))
+        _, Phi = model_matrices(*unpack(fine[ie], sh))
         A = attention(np.asarray(ch.pi), Phi, 1.0)
         pe = list(ch.pi_exact) if ch.pi_exact is not None else list(ch.pi)
         for k in [k for k in range(d) if pe[k] == max(pe)]:
@@ -293,14 +293,12 @@ def mass_redistribution(model: Any, *, seed: int, profile: Profile) -> Evidence:
     (``float_tolerance(4 d, max|gamma| / 1e-7)``).  A run that does not traverse the window is UNKNOWN."""
     import numpy as np
 
+    from numerics.markov import MarkovChain
     from verify import Observation, Verdict
 
+    from ._checks_model import E1_PI
     from ._checks_redistribution import RHO_TOL
     from ._flow_runs import _refs, elementwise
-
-    from numerics.markov import MarkovChain
-
-    from ._checks_model import E1_PI
 
     st = statement_of("focus.stage3.mass_redistribution")
     tally = Tally(precision=f"float64 (user model, RK4 dt = {SADDLE_DT} against 2 dt)", backend="torch.autograd",

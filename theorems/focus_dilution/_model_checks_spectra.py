@@ -21,7 +21,7 @@ from typing import Any
 
 from verify import Evidence, Profile, Tally, statement_of
 
-__all__ = ["origin_spectrum", "one_thread", "saddle_eigenstructure", "transverse_mode"]
+__all__ = ["one_thread", "origin_spectrum", "saddle_eigenstructure", "transverse_mode"]
 
 SAFETY = 8
 M = MK = 2

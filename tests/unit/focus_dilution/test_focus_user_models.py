@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from verify import Verdict, check_model
-
 from examples.focus_user_transformer import (
     AttentionOverQueries,
     DetachedScores,
@@ -15,6 +13,7 @@ from examples.focus_user_transformer import (
     ScaledScores,
     UniformKeys,
 )
+from verify import Verdict, check_model
 
 CLAIM = "focus.stage2.saddle_eigenstructure"
 
