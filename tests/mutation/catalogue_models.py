@@ -15,6 +15,11 @@ DDCL_PRUNE_VACUOUS = DDCL + "::test_pruning_margin_without_a_met_premise_is_unkn
 FOCUS = "pytest:tests/unit/focus_dilution/test_focus_user_models.py"
 FOCUS_CONDENSATION = FOCUS + "::test_condensation_rate_of_a_user_transformer_flow"
 FOCUS_TRANSVERSE = FOCUS + "::test_transverse_mode_at_the_degenerate_point_of_a_user_transformer"
+FOCUS_GROWTH = FOCUS + "::test_focus_growth_from_the_saddle_of_a_user_transformer"
+FOCUS_REDISTRIBUTION = FOCUS + "::test_mass_redistribution_along_the_flow_of_a_user_transformer"
+FOCUS_OPPOSITE = FOCUS + "::test_opposite_motion_of_a_user_transformer_flow"
+FOCUS_DETACHED = FOCUS + "::test_a_stop_gradient_on_the_scores_is_caught_only_by_the_redistribution"
+FOCUS_DYN = "theorems/focus_dilution/_model_checks_dynamics.py"
 INTERP = "pytest:tests/unit/interpolation/test_interp_user_models.py"
 INTERP_TIKHONOV = INTERP + "::test_tikhonov_upper_bound_with_a_user_sublayer_in_the_tau1_parametrisation"
 
@@ -60,15 +65,47 @@ MUTATIONS: list[Mutation] = [
     _m("models.ddcl_pruning_vacuous_pass", "theorems/ddcl_incrt/_model_checks_collapse.py",
        "if met == 0 and tally.counterexample is None:", "if False:",
        (DDCL_PRUNE_VACUOUS,), "the pruning model check passes when no instance meets the margin condition"),
-    _m("models.focus_attention_entry_misplaced", "theorems/focus_dilution/models.py",
+    _m("models.focus_attention_entry_misplaced", "theorems/focus_dilution/_model_checks_spectra.py",
        "ik = iq + M * MK", "ik = iq + M * MK + 1",
        (FOCUS,), "the saddle model check reads c off the wrong Hessian entry (W_K[0, 1] against W_Q[0, 0]; shifting both indices would read c_H of the second attention pair, the same value)"),
-    _m("models.focus_condensation_fits_energy", "theorems/focus_dilution/models.py",
+    _m("models.focus_condensation_fits_energy", "theorems/focus_dilution/_model_checks_dynamics.py",
        "rate, _ = fit_rate(t, s1, 20 * eps, 0.1)", "rate, _ = fit_rate(t, s1 ** 2, 20 * eps, 0.1)",
        (FOCUS_CONDENSATION,), "the condensation model check fits the growth of sigma1^2, not sigma1"),
-    _m("models.focus_transverse_attention_scale", "theorems/focus_dilution/models.py",
+    _m("models.focus_transverse_attention_scale", "theorems/focus_dilution/_model_checks_spectra.py",
        "WQ[0, 0] = WK[0, 0] = float(ctx.sqrt(pt.kappa))", "WQ[0, 0] = WK[0, 0] = float(pt.kappa)",
        (FOCUS_TRANSVERSE,), "the transverse model check embeds the attention scale as kappa, not sqrt(kappa)"),
+    _m("models.focus_growth_stable_eigenvector", FOCUS_DYN,
+       "u = V[n0:, -1] / max(float(np.linalg.norm(V[n0:, -1])), 1e-300)",
+       "u = V[n0:, 0] / max(float(np.linalg.norm(V[n0:, 0])), 1e-300)",
+       (FOCUS_GROWTH,), "the focus-growth model check compares the direction with the most stable eigenvector"),
+    _m("models.focus_growth_least_frequent_key", FOCUS_DYN,
+       "for k in [k for k in range(d) if pe[k] == max(pe)]:", "for k in [k for k in range(d) if pe[k] == min(pe)]:",
+       (FOCUS_GROWTH,), "the focus-growth model check reads the attention on the least frequent key"),
+    _m("models.focus_growth_toolkit_flow", FOCUS_DYN,
+       "t, fine, coarse = _paired_flows(model, ch, theta0, t_end, lambda x, n0=n0: float((x[n0:] ** 2).sum()) > 2 * hi)",
+       "t, fine, coarse = _paired_flows(__import__('theorems.focus_dilution.models', fromlist=['M'])"
+       ".ToolkitTransformer(), ch, theta0, t_end, lambda x, n0=n0: float((x[n0:] ** 2).sum()) > 2 * hi)",
+       (FOCUS_GROWTH,), "the focus-growth model check integrates the toolkit's flow instead of the user's"),
+    _m("models.focus_redistribution_toolkit_flow", FOCUS_DYN,
+       "t, fine, coarse = _paired_flows(model, ch, theta0, t_end, lambda x: float(kappa(x.numpy())) > 2 * hi)",
+       "t, fine, coarse = _paired_flows(__import__('theorems.focus_dilution.models', fromlist=['M'])"
+       ".ToolkitTransformer(), ch, theta0, t_end, lambda x: float(kappa(x.numpy())) > 2 * hi)",
+       (FOCUS_DETACHED,), "the redistribution model check integrates the toolkit's flow instead of the user's"),
+    _m("models.focus_redistribution_motion_sign", FOCUS_DYN,
+       "gp = _perp(g[sel], ch.pi)", "gp = -_perp(g[sel], ch.pi)",
+       (FOCUS_REDISTRIBUTION,), "the redistribution model check reads the embedding's motion with the wrong sign"),
+    Mutation(id="models.focus_redistribution_loose_tolerance", path=FOCUS_DYN,
+             old="err=RHO_TOL + e_rk4 + e_float)", new="err=1000 * RHO_TOL + e_rk4 + e_float)",
+             kills=(FOCUS_DETACHED,), family="tolerance",
+             why="the redistribution model check allows 1 instead of the o(kappa) allowance 1e-3 (the stop-gradient "
+                 "model's 0.5 deviation passes)"),
+    _m("models.focus_opposite_motion_rarest_first", FOCUS_DYN,
+       'order = np.argsort(-np.asarray(ch.pi, dtype=float), kind="stable")',
+       'order = np.argsort(np.asarray(ch.pi, dtype=float), kind="stable")',
+       (FOCUS_OPPOSITE,), "the opposite-motion model check sorts the tokens rarest first"),
+    _m("models.focus_opposite_motion_witness_negative", FOCUS_DYN,
+       "pos = (r > 0).all(axis=0)", "pos = (r < 0).all(axis=0)",
+       (FOCUS_OPPOSITE,), "the opposite-motion model check counts the leading negative components for its witness k"),
     _m("models.interp_tau_above_certificate", "theorems/interpolation/models.py",
        "tau = float(cert.tau_c) / 2", "tau = float(cert.tau_c) * 50",
        (INTERP,), "the softmax model check runs far above the certified temperature"),

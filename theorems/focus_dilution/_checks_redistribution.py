@@ -42,6 +42,9 @@ U_F_2C_F4 = 0.79463               # spec §4.10, the attention-only (false) pred
 # u.rho = 1.19194 (min(1.19194 - 1.1910, 1.1925 - 1.19194) = 5.6e-4), so every passing value lies in the band.
 # Observed max deviation 1.7e-4 (-1.2e-4 at kappa = 1e-6, still rising; -1.8e-4 at 1e-3, the O(kappa) term).
 RATIO_TOL = 5.6e-4
+# |P_perp gamma/kappa - rho| allowance on kappa in [1e-7, 1e-3] (the o(kappa) term: observed 5e-5 at 1e-7 ..
+# 2.3e-4 at 1e-3 on E1); also the model check's (theorems/focus_dilution/_model_checks_dynamics.py)
+RHO_TOL = 1e-3
 
 
 def redistribution_reduced(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
@@ -129,7 +132,7 @@ def redistribution_full(*, seed: int, profile: Profile, variant: str = "statemen
     of rho."""
     ch = MarkovChain.lazy(E1_PI, "1/2")
     R = _refs(ch)
-    tol = 1e-3
+    tol = RHO_TOL
     tally = Tally(precision="float64 DOP853 rtol 1e-11", backend="scipy", tolerance=tol,
                   seeds=tuple(profile.pick((seed,), (0, 1, 2), (0, 1, 2))))
     gate = Gate(tally, variant, {"attention_only": ("rho",)})
