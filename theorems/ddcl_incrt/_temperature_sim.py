@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from numerics.errors import check_arg
+
 from .dictionary import (gibbs, grad_detached, grad_live_Lq, math_inv_softplus, sample_tau_derivatives,
                          sqdist_matrix)
 from .hessian import critical_temperature
@@ -161,14 +163,12 @@ def simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int
     """The per-head model for each seed of ``seeds`` (one run per seed, all heads of all seeds
     batched); ``record_every`` is one interval for all or one per seed (0: no trajectory).  Returns,
     per seed, what :func:`simulate_heads` returns for it alone (the same numbers bit for bit)."""
-    if mode not in ("full", "stopgrad") or drive not in ("L_q", "F"):
-        raise ValueError("mode must be full/stopgrad and drive L_q/F")
-    if K < 2:
-        raise ValueError(f"K must be at least 2 (H/log K), got {K}")
+    check_arg(mode in ("full", "stopgrad"), "mode", "must be 'full' or 'stopgrad'", mode)
+    check_arg(drive in ("L_q", "F"), "drive", "must be 'L_q' or 'F'", drive)
+    check_arg(K >= 2, "K", "must be at least 2 (H is read relative to log K)", K)
     seeds = list(seeds)
     every = [record_every] * len(seeds) if isinstance(record_every, int) else list(record_every)
-    if len(every) != len(seeds):
-        raise ValueError("record_every: one interval, or one per seed")
+    check_arg(len(every) == len(seeds), "record_every", "one interval, or one per seed", record_every)
     lam = np.asarray(lams, float)
     Hh = len(lam)
     blocks = [slice(j * Hh, (j + 1) * Hh) for j in range(len(seeds))]
