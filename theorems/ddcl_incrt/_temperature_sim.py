@@ -24,8 +24,14 @@ import numpy as np
 
 from numerics.errors import check_arg
 
-from .dictionary import (gibbs, grad_detached, grad_live_Lq, math_inv_softplus, sample_tau_derivatives,
-                         sqdist_matrix)
+from .dictionary import (
+    gibbs,
+    grad_detached,
+    grad_live_Lq,
+    math_inv_softplus,
+    sample_tau_derivatives,
+    sqdist_matrix,
+)
 from .hessian import critical_temperature
 
 __all__ = ["simulate_heads", "simulate_heads_batch"]
@@ -38,6 +44,13 @@ def _ksum(X: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     for Xk in X[2:]:
         acc += Xk
     return acc
+
+
+def _nsum(X: np.ndarray) -> np.ndarray:
+    """Sum over the samples (middle axis) of a (K, N, heads) array, i = 0, 1, ... in order: numpy
+    reduces a middle axis row by row; with one head the axis would be the innermost and summed
+    pairwise, so then a running sum gives the same order."""
+    return X.sum(1) if X.shape[2] > 1 else np.cumsum(X, axis=1)[:, -1]
 
 
 def _qlogq(Q: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -102,7 +115,7 @@ class _Stepper:
             W = np.multiply(A, Q, out=A)                    # q [1 - (d - ell)/tau]
         else:
             W = Q
-        gP = (2.0 / N) * (W.sum(1) * P - np.multiply(W, self.Z, out=D).sum(1))
+        gP = (2.0 / N) * (_nsum(W) * P - _nsum(np.multiply(W, self.Z, out=D)))
         return gP, gt, Q
 
     def entropy_ratio(self, Q: np.ndarray) -> np.ndarray:

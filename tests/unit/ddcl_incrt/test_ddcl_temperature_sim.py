@@ -98,6 +98,13 @@ def test_batched_simulation_is_the_per_seed_loop_bit_for_bit(mode, drive):
     assert got[0]["trajectory"] and not got[1]["trajectory"]
 
 
+@pytest.mark.parametrize("lams", [[1.0], [0.05]])
+def test_one_head_batch_is_the_per_seed_loop(lams):
+    """A batch of one head (the sample sums then run over the innermost axis) keeps the loop's order."""
+    out = simulate_heads(lams, mode="full", drive="L_q", steps=200, seed=1, N=128)
+    assert out == _reference(lams, mode="full", drive="L_q", steps=200, seed=1, N=128)
+
+
 def test_dynamics_moved_in_the_compared_window():
     """The bit-for-bit comparison is not vacuous: the large-lambda head's tau has fallen, the others have
     not risen (L_q sign law), at full precision."""
@@ -108,15 +115,15 @@ def test_dynamics_moved_in_the_compared_window():
 
 def test_a_seed_does_not_depend_on_its_batch():
     """Seed blocks of any size give each seed its own run's numbers (sharding merges exactly)."""
-    kw = dict(mode="full", drive="L_q", steps=80, N=64)
+    kw = {"mode": "full", "drive": "L_q", "steps": 80, "N": 64}
     together = simulate_heads_batch(LAMS, seeds=[7, 8, 9], **kw)
     alone = [simulate_heads(LAMS, seed=sd, **kw) for sd in (7, 8, 9)]
     assert together == alone
     assert together[0]["tau"] != together[1]["tau"]  # the seeds are different runs
 
 
-@pytest.mark.parametrize("kw", [dict(mode="live"), dict(drive="H"), dict(K=1), dict(record_every=[1, 2])])
+@pytest.mark.parametrize("kw", [{"mode": "live"}, {"drive": "H"}, {"K": 1}, {"record_every": [1, 2]}])
 def test_bad_arguments_raise_input_error(kw):
-    args = dict(mode="full", drive="L_q", steps=2, seeds=[0], N=8) | kw
+    args = {"mode": "full", "drive": "L_q", "steps": 2, "seeds": [0], "N": 8} | kw
     with pytest.raises(InputError):
         simulate_heads_batch(LAMS, **args)
