@@ -13,7 +13,7 @@ from ._claims_common import PAPER
 
 # the divergence simulations run one seed block per task, each block one batched run
 # (_temperature_sim): ci 3 seeds in 3 tasks; thorough 10 seeds in 2 tasks of 5 (a batch of 5 seeds
-# costs ~4 single-seed runs; the tasks stay ~20 s, short enough to balance 2 workers)
+# costs ~3 single-seed runs; a task is ~13 s CPU, short enough to balance 2 workers)
 _SEED_SHARDS = {"ci": 3, "thorough": 2}
 
 # -------------------------------------------------------------------------------------------------
