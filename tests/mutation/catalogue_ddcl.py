@@ -11,6 +11,7 @@ _D = "theorems/ddcl_incrt/dictionary.py"
 _H = "theorems/ddcl_incrt/hessian.py"
 _I = "theorems/ddcl_incrt/incrt.py"
 _C = "theorems/ddcl_incrt/_checks_{}.py"
+_TS = "theorems/ddcl_incrt/_temperature_sim.py"
 
 MUTATIONS: list[Mutation] = [
     # ---------------------------------------------------------------- dictionary.py (§2.2, §2.3)
@@ -318,7 +319,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="ddcl.checks.temperature_update_sign",
-        path=_C.format("temperature"),
+        path=_TS,
         old="s = s - eta_s * gt * sig",
         new="s = s + eta_s * gt * sig",
         kills=("ddcl.temperature.divergence",),
@@ -581,6 +582,36 @@ MUTATIONS: list[Mutation] = [
         kills=("ddcl.temperature.divergence",),
         why="the observables u_h (largest rise) and v_h (largest fall) swapped: the L_q sign law "
             "u_h <= 0 fails on the heads whose tau falls",
+        family="check",
+    ),
+    # ------------------------------------------------ the batched per-head simulation, _temperature_sim.py
+    Mutation(
+        id="ddcl.checks.temperature_sim_prototype_sum_drops_last",
+        path=_TS,
+        old="    for Xk in X[2:]:\n        acc += Xk\n",
+        new="    for Xk in X[2:-1]:\n        acc += Xk\n",
+        kills=("ddcl.temperature.divergence",),
+        why="the sum over prototypes (Gibbs normaliser, ell, Var_q) skips the last prototype: the step is "
+            "no longer the product's gradient (probe agreement fails, UNKNOWN)",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.checks.temperature_sim_sample_mean_is_sum",
+        path=_TS,
+        old="        return self.rT.mean(1)\n",
+        new="        return self.rT.sum(1)\n",
+        kills=("ddcl.temperature.divergence",),
+        why="dL_q/dtau summed instead of averaged over the samples (N times too large)",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.checks.temperature_sim_batch_block_mixed",
+        path=_TS,
+        old='"tau": tau[b].tolist(),',
+        new='"tau": tau[blocks[0]].tolist(),',
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py",),
+        why="every seed of a batch reports the first seed's final temperatures (a shard's seeds merged "
+            "wrongly); at quick one seed per run, so the unit tests must catch it",
         family="check",
     ),
     # ------------------------------------------------ statement observables, _checks_mlp.py

@@ -22,9 +22,8 @@ from numerics.precision import float_tolerance
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
 from ._statements_temperature import DF, DLQ, HREL, TAU_C, TAU_T, VAR
-from .dictionary import (gibbs, gibbs_row, grad_detached, grad_live_Lq, math_inv_softplus, mode_constant,
-                         sample_free_energy, sample_tau_derivatives, sqdist_matrix)
-from .hessian import critical_temperature
+from ._temperature_sim import simulate_heads_batch
+from .dictionary import gibbs_row, mode_constant, sample_free_energy
 
 
 def _tau_derivatives_ad(d: list[Any], t: Any) -> tuple[Any, Any, list[Any]]:
@@ -94,122 +93,6 @@ def sign_laws(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
-def _head_assignments(Z: np.ndarray, P: np.ndarray, tau: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per head h (1-D channels): distances D[h, i, k] = (z_hi - p_hk)^2 and Gibbs rows
-    Q = softmax_k(-D / tau_h), by the max-subtracted exponential."""
-    D = (Z[:, :, None] - P[:, None, :]) ** 2
-    L = -D / tau[:, None, None]
-    L -= L.max(2, keepdims=True)
-    Q = np.exp(L)
-    Q /= Q.sum(2, keepdims=True)
-    return D, Q
-
-
-def _head_gradients(Z: np.ndarray, P: np.ndarray, tau: np.ndarray, mode: str, drive: str
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    """One step's gradients of the per-head model, vectorised over heads: the prototype gradient
-    (live weights omega = q [1 - (d - ell)/tau] in full mode, q in stopgrad mode) and d(objective)/dtau
-    (L_q: mean Var_q(d)/tau^2; F: -H).  The same formulas as the product's ``grad_live_Lq``,
-    ``grad_detached`` and ``sample_tau_derivatives``; :func:`_product_agreement` compares them."""
-    N = Z.shape[1]
-    D, Q = _head_assignments(Z, P, tau)
-    ell = (Q * D).sum(2, keepdims=True)
-    W = Q * (1 - (D - ell) / tau[:, None, None]) if mode == "full" else Q
-    gP = (2.0 / N) * (W.sum(1) * P - np.einsum("hik,hi->hk", W, Z))
-    if drive == "L_q":
-        gt = ((Q * (D - ell) ** 2).sum(2)).mean(1) / tau ** 2
-    else:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            gt = np.where(Q > 0, Q * np.log(np.where(Q > 0, Q, 1)), 0).sum(2).mean(1)
-    return gP, gt
-
-
-def _product_agreement(Z: np.ndarray, P: np.ndarray, tau: np.ndarray, mode: str, drive: str,
-                       gP: np.ndarray, gt: np.ndarray) -> float:
-    """Largest gap between the vectorised step and the product functions, head by head, relative to
-    each quantity's natural scale (as in ddcl.dictionary.gradients: (max|z| + max|p|)(1 + d_max/tau)
-    for the prototype gradient, (d_max/tau)^2 for dL_q/dtau, 1 + log K for dF/dtau = -H):
-    ``grad_live_Lq`` / ``grad_detached(gibbs)`` for the prototypes, ``sample_tau_derivatives`` (per
-    sample, averaged) for the temperature.  The simulation is evidence only if this is at rounding."""
-    worst = 0.0
-    K = P.shape[1]
-    for h in range(Z.shape[0]):
-        z, p, t = Z[h][:, None], P[h][:, None], float(tau[h])
-        Q, D = gibbs(z, p, t), sqdist_matrix(z, p)
-        amp = 1.0 + float(D.max()) / t
-        ref = grad_live_Lq(z, p, t) if mode == "full" else grad_detached(z, p, Q)["L_q"]
-        scale = (float(np.abs(z).max() + np.abs(p).max())) * amp
-        worst = max(worst, float(np.abs(ref[:, 0] - gP[h]).max()) / scale)
-        dLq = dF = 0.0
-        for qrow, drow in zip(Q, D):
-            a, b = sample_tau_derivatives(list(qrow), list(drow), t, _safe_log)
-            dLq, dF = dLq + a, dF + b
-        ref_t = (dLq if drive == "L_q" else dF) / Z.shape[1]
-        scale_t = amp ** 2 if drive == "L_q" else 1.0 + math.log(K)
-        worst = max(worst, abs(ref_t - float(gt[h])) / scale_t)
-    return worst
-
-
-def _safe_log(x: float) -> float:
-    return math.log(x) if x > 0 else 0.0  # q log q -> 0 as q -> 0
-
-
-def _entropy_ratio(D: np.ndarray, Q: np.ndarray, K: int) -> np.ndarray:
-    """Per head, the mean assignment entropy over log K (1 = uniform/soft, 0 = one-hot/hard)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        Hent = -np.where(Q > 0, Q * np.log(np.where(Q > 0, Q, 1)), 0).sum(2).mean(1)
-    return Hent / math.log(K)
-
-
-def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed: int, K: int = 4,
-                   N: int = 512, tau0: float = 1.0, tau_min: float = 1e-3, eta_p: float = 0.1,
-                   eta_s: float = 0.05, record_every: int = 0) -> dict[str, Any]:
-    """The per-head model of spec §3.5, vectorised over heads (numpy float64).  Returns the final
-    tau_h, H/log K, the largest per-step increase and decrease of each tau_h."""
-    if mode not in ("full", "stopgrad") or drive not in ("L_q", "F"):
-        raise ValueError("mode must be full/stopgrad and drive L_q/F")
-    rng = np.random.default_rng(seed)
-    lam = np.asarray(lams, float)
-    Hh = len(lam)
-    X = rng.standard_normal((Hh, N))
-    X -= X.mean(1, keepdims=True)
-    X /= X.std(1, keepdims=True)
-    Z = X * np.sqrt(lam)[:, None]  # exact variance lambda_h, mean 0
-    # each head's fate as the product predicts it: tau_c,h = c lambda_1(head channel)
-    tau_c = [critical_temperature(Z[h][:, None], mode, certified=False).value for h in range(Hh)]
-    xi = rng.standard_normal((Hh, K))
-    P = 1e-3 * np.sqrt(lam)[:, None] * xi
-    s = np.full(Hh, math_inv_softplus(tau0 - tau_min))
-    max_up = np.zeros(Hh)
-    max_down = np.zeros(Hh)
-    tau_prev = tau_min + np.logaddexp(0, s)
-    traj: list[tuple[int, list[float]]] = []
-    ent_traj: list[tuple[int, list[float]]] = []
-    probe_at = {0, steps // 2, steps - 1}
-    agreement: list[float] = []
-    for it in range(steps):
-        tau = tau_min + np.logaddexp(0, s)
-        if record_every and it % record_every == 0:
-            traj.append((it, tau.tolist()))
-            ent_traj.append((it, _entropy_ratio(*_head_assignments(Z, P, tau), K).tolist()))
-        gP, gt = _head_gradients(Z, P, tau, mode, drive)
-        if it in probe_at:
-            agreement.append(_product_agreement(Z, P, tau, mode, drive, gP, gt))
-        sig = 1 / (1 + np.exp(-s))
-        P = P - eta_p * gP
-        s = s - eta_s * gt * sig
-        tau_new = tau_min + np.logaddexp(0, s)
-        max_up = np.maximum(max_up, tau_new - tau_prev)
-        max_down = np.maximum(max_down, tau_prev - tau_new)
-        tau_prev = tau_new
-    tau = tau_min + np.logaddexp(0, s)
-    return {"lams": lam.tolist(), "tau": tau.tolist(),
-            "H_over_logK": _entropy_ratio(*_head_assignments(Z, P, tau), K).tolist(),
-            "max_up": max_up.tolist(), "max_down": max_down.tolist(), "trajectory": traj,
-            "entropy_trajectory": ent_traj,
-            "product_agreement": max(agreement) if agreement else 0.0, "tau_c": tau_c}
-
-
 DIVERGENCE_VARIANTS = ("statement", "reversed", "sign_reversed", "low_hard")
 
 
@@ -262,9 +145,11 @@ def divergence(*, seed: int, profile: Profile, mode: str = "full", drive: str = 
     st = statement_of("ddcl.temperature.divergence_free_energy" if drive == "F" else "ddcl.temperature.divergence")
     tally = Tally(precision="float64", backend="numpy", seeds=tuple(seeds), tolerance=1e-4)
     tally.details["sub-tests run"] = sorted(k for k, v in run.items() if v)
-    for sd in seeds:
-        record = max(1, steps // 150) if sd == all_seeds[0] else 0
-        out = simulate_heads(lams, mode=mode, drive=drive, steps=steps, seed=sd, tau0=tau0, N=N, record_every=record)
+    # the shard's seeds as one batched run (each seed's numbers are those of its own run, bit for bit)
+    records = [max(1, steps // 150) if sd == all_seeds[0] else 0 for sd in seeds]
+    outs = simulate_heads_batch(lams, mode=mode, drive=drive, steps=steps, seeds=seeds, tau0=tau0, N=N,
+                                record_every=records) if seeds else []
+    for sd, record, out in zip(seeds, records, outs):
         tally.details[f"seed{sd}"] = {"lams": [round(x, 4) for x in lams],
                                       "tau_T": [round(x, 5) for x in out["tau"]],
                                       "H_over_logK": [round(x, 4) for x in out["H_over_logK"]],

@@ -239,7 +239,7 @@ def separation_monotonicity(seed: int, steps: int = 3000) -> list[list[Any]]:
 
 
 def temperature_divergence(seed: int, steps: int) -> tuple[list[list[Any]], dict[str, Any]]:
-    from ._checks_temperature import simulate_heads
+    from ._temperature_sim import simulate_heads
 
     lams = [0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6, 1.0]
     out = simulate_heads(lams, mode="full", drive="L_q", steps=steps, seed=seed, record_every=max(1, steps // 200))

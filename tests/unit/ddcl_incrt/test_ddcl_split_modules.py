@@ -49,7 +49,7 @@ def test_dictionary_block_resolves_to_the_torch_module():
 
 
 def test_simulate_heads_records_tau_and_entropy_together():
-    from theorems.ddcl_incrt._checks_temperature import simulate_heads
+    from theorems.ddcl_incrt._temperature_sim import simulate_heads
 
     out = simulate_heads([0.05, 1.0], mode="full", drive="L_q", steps=60, seed=0, N=64, record_every=20)
     assert [t for t, _ in out["trajectory"]] == [t for t, _ in out["entropy_trajectory"]] == [0, 20, 40]

@@ -1,0 +1,239 @@
+"""The per-head model of learnable temperatures (seed Theorem 3; spec §3.5), simulated in float64.
+
+H heads, each with its own dictionary (K prototypes) on its own 1-D channel of exact variance lambda_h,
+tau_h = tau_min + softplus(s_h), all tau_h(0) = tau_0, prototypes near collapse
+(P_h(0) = 1e-3 sqrt(lambda_h) xi).  Joint gradient descent: prototypes in full (live q, c = 4) or
+stopgrad (c = 2) mode, s_h through live q, driven by L_q (``drive="L_q"``) or F (``drive="F"``).
+
+Several seeds run as one program: the heads are independent (every quantity is per head, a sum over
+its prototypes or over its samples), so the heads of all seeds are one batch along the head axis.
+Arrays are prototype-major, (K, N, heads): a sum over the prototypes is an add of contiguous slabs and
+a sum over the samples a reduction over the middle axis, both in the order (k = 0, 1, ...; i = 0, 1,
+...) of numpy's reductions in the (heads, N, K) layout of the earlier per-seed loop, so each head's
+trajectory is the same bit for bit whatever the batch (tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py
+compares with that loop).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from numerics.errors import check_arg
+
+from .dictionary import (
+    gibbs,
+    grad_detached,
+    grad_live_Lq,
+    math_inv_softplus,
+    sample_tau_derivatives,
+    sqdist_matrix,
+)
+from .hessian import critical_temperature
+
+__all__ = ["simulate_heads", "simulate_heads_batch"]
+
+
+def _ksum(X: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """Sum over the leading (prototype) axis, k = 0, 1, ... in order (numpy's order on a short last
+    axis); into ``out`` when given.  K >= 2."""
+    acc = np.add(X[0], X[1], out=out)
+    for Xk in X[2:]:
+        acc += Xk
+    return acc
+
+
+def _nsum(X: np.ndarray) -> np.ndarray:
+    """Sum over the samples (middle axis) of a (K, N, heads) array, i = 0, 1, ... in order: numpy
+    reduces a middle axis row by row; with one head the axis would be the innermost and summed
+    pairwise, so then a running sum gives the same order."""
+    return X.sum(1) if X.shape[2] > 1 else np.cumsum(X, axis=1)[:, -1]
+
+
+def _qlogq(Q: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """q log q entrywise, 0 where q = 0 (its limit); into ``out`` when given."""
+    pos = Q > 0
+    if pos.all():
+        return np.multiply(Q, np.log(Q, out=out), out=out)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(pos, Q * np.log(np.where(pos, Q, 1)), 0)
+
+
+class _Stepper:
+    """The gradients of every head at one step, on work arrays allocated once per run (a fresh array
+    of this size per operation costs page faults that dominated the step).  Z: (N, heads) channels;
+    arrays (K, N, heads).  Each operation is the earlier loop's, in its order: -D/tau as -(D/tau)
+    (negation is exact) and q x as x q (products commute exactly)."""
+
+    def __init__(self, Z: np.ndarray, K: int, mode: str, drive: str):
+        N, Ht = Z.shape
+        self.Z, self.mode, self.drive = Z, mode, drive
+        self.D, self.Q, self.A = (np.empty((K, N, Ht)) for _ in range(3))
+        self.m, self.r = np.empty((N, Ht)), np.empty((N, Ht))
+        self.rT = np.empty((Ht, N))
+
+    def _sample_mean(self, X: np.ndarray) -> np.ndarray:
+        """Per head, the mean over the samples of an (N, heads) array: numpy's (pairwise) mean of
+        each head's contiguous row, as in the (heads, N) layout."""
+        np.copyto(self.rT, X.T)
+        return self.rT.mean(1)
+
+    def assignments(self, P: np.ndarray, tau: np.ndarray) -> np.ndarray:
+        """Distances D[k, i, h] = (z_ih - p_kh)^2 and Gibbs rows Q[:, i, h] = softmax_k(-D[:, i, h]/tau_h)
+        by the max-subtracted exponential (P: (K, heads), tau: (heads,)); returns Q."""
+        D, L, m = self.D, self.Q, self.m
+        np.square(np.subtract(self.Z[None], P[:, None, :], out=D), out=D)
+        np.negative(np.divide(D, tau, out=L), out=L)
+        np.maximum(L[0], L[1], out=m)
+        for Lk in L[2:]:
+            np.maximum(m, Lk, out=m)
+        L -= m
+        np.exp(L, out=L)
+        L /= _ksum(L, out=self.r)
+        return L
+
+    def gradients(self, P: np.ndarray, tau: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The prototype gradient (K, heads) (live weights omega = q [1 - (d - ell)/tau] in full mode,
+        q in stopgrad mode), d(objective)/dtau (L_q: mean Var_q(d)/tau^2; F: -H) and the Gibbs rows Q.
+        The same formulas as the product's ``grad_live_Lq``, ``grad_detached`` and
+        ``sample_tau_derivatives``; :func:`_product_agreement` compares them."""
+        N = self.Z.shape[0]
+        Q = self.assignments(P, tau)
+        D, A = self.D, self.A
+        ell = _ksum(np.multiply(Q, D, out=A), out=self.m)
+        np.subtract(D, ell, out=A)                          # d - ell
+        if self.drive == "L_q":
+            np.multiply(np.square(A, out=D), Q, out=D)      # q (d - ell)^2
+            gt = self._sample_mean(_ksum(D, out=self.r)) / tau ** 2
+        else:
+            gt = self._sample_mean(_ksum(_qlogq(Q, out=D), out=self.r))
+        if self.mode == "full":
+            np.subtract(1, np.divide(A, tau, out=A), out=A)
+            W = np.multiply(A, Q, out=A)                    # q [1 - (d - ell)/tau]
+        else:
+            W = Q
+        gP = (2.0 / N) * (_nsum(W) * P - _nsum(np.multiply(W, self.Z, out=D)))
+        return gP, gt, Q
+
+    def entropy_ratio(self, Q: np.ndarray) -> np.ndarray:
+        """Per head, the mean assignment entropy over log K (1 = uniform/soft, 0 = one-hot/hard)."""
+        return -self._sample_mean(_ksum(_qlogq(Q))) / math.log(len(Q))
+
+
+def _product_agreement(Z: np.ndarray, P: np.ndarray, tau: np.ndarray, mode: str, drive: str,
+                       gP: np.ndarray, gt: np.ndarray) -> float:
+    """Largest gap between the vectorised step and the product functions, head by head (Z: (heads, N),
+    P and gP: (heads, K)), relative to each quantity's natural scale (as in ddcl.dictionary.gradients:
+    (max|z| + max|p|)(1 + d_max/tau) for the prototype gradient, (d_max/tau)^2 for dL_q/dtau,
+    1 + log K for dF/dtau = -H): ``grad_live_Lq`` / ``grad_detached(gibbs)`` for the prototypes,
+    ``sample_tau_derivatives`` (per sample, averaged) for the temperature.  The simulation is evidence
+    only if this is at rounding."""
+    worst = 0.0
+    K = P.shape[1]
+    for h in range(Z.shape[0]):
+        z, p, t = Z[h][:, None], P[h][:, None], float(tau[h])
+        Q, D = gibbs(z, p, t), sqdist_matrix(z, p)
+        amp = 1.0 + float(D.max()) / t
+        ref = grad_live_Lq(z, p, t) if mode == "full" else grad_detached(z, p, Q)["L_q"]
+        scale = (float(np.abs(z).max() + np.abs(p).max())) * amp
+        worst = max(worst, float(np.abs(ref[:, 0] - gP[h]).max()) / scale)
+        dLq = dF = 0.0
+        for qrow, drow in zip(Q, D):
+            a, b = sample_tau_derivatives(list(qrow), list(drow), t, _safe_log)
+            dLq, dF = dLq + a, dF + b
+        ref_t = (dLq if drive == "L_q" else dF) / Z.shape[1]
+        scale_t = amp ** 2 if drive == "L_q" else 1.0 + math.log(K)
+        worst = max(worst, abs(ref_t - float(gt[h])) / scale_t)
+    return worst
+
+
+def _safe_log(x: float) -> float:
+    return math.log(x) if x > 0 else 0.0  # q log q -> 0 as q -> 0
+
+
+def _seed_channels(lam: np.ndarray, seed: int, mode: str, K: int, N: int
+                   ) -> tuple[np.ndarray, np.ndarray, list[float]]:
+    """One seed's channels Z (heads, N) of exact variance lambda_h and mean 0, its initial prototypes
+    (heads, K) near collapse, and each head's tau_c = c lambda_1 by the product's critical_temperature."""
+    rng = np.random.default_rng(seed)
+    Hh = len(lam)
+    X = rng.standard_normal((Hh, N))
+    X -= X.mean(1, keepdims=True)
+    X /= X.std(1, keepdims=True)
+    Z = X * np.sqrt(lam)[:, None]
+    tau_c = [critical_temperature(Z[h][:, None], mode, certified=False).value for h in range(Hh)]
+    xi = rng.standard_normal((Hh, K))
+    return Z, 1e-3 * np.sqrt(lam)[:, None] * xi, tau_c
+
+
+def simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int, seeds: Sequence[int],
+                         K: int = 4, N: int = 512, tau0: float = 1.0, tau_min: float = 1e-3,
+                         eta_p: float = 0.1, eta_s: float = 0.05,
+                         record_every: Sequence[int] | int = 0) -> list[dict[str, Any]]:
+    """The per-head model for each seed of ``seeds`` (one run per seed, all heads of all seeds
+    batched); ``record_every`` is one interval for all or one per seed (0: no trajectory).  Returns,
+    per seed, what :func:`simulate_heads` returns for it alone (the same numbers bit for bit)."""
+    check_arg(mode in ("full", "stopgrad"), "mode", "must be 'full' or 'stopgrad'", mode)
+    check_arg(drive in ("L_q", "F"), "drive", "must be 'L_q' or 'F'", drive)
+    check_arg(K >= 2, "K", "must be at least 2 (H is read relative to log K)", K)
+    seeds = list(seeds)
+    every = [record_every] * len(seeds) if isinstance(record_every, int) else list(record_every)
+    check_arg(len(every) == len(seeds), "record_every", "one interval, or one per seed", record_every)
+    lam = np.asarray(lams, float)
+    Hh = len(lam)
+    blocks = [slice(j * Hh, (j + 1) * Hh) for j in range(len(seeds))]
+    chans = [_seed_channels(lam, sd, mode, K, N) for sd in seeds]
+    Z = np.ascontiguousarray(np.concatenate([z for z, _, _ in chans]).T)  # (N, heads)
+    P = np.ascontiguousarray(np.concatenate([p for _, p, _ in chans]).T)  # (K, heads)
+    Ht = Z.shape[1]
+    step = _Stepper(Z, K, mode, drive)
+    s = np.full(Ht, math_inv_softplus(tau0 - tau_min))
+    max_up = np.zeros(Ht)
+    max_down = np.zeros(Ht)
+    tau_prev = tau_min + np.logaddexp(0, s)
+    traj: list[list[tuple[int, list[float]]]] = [[] for _ in seeds]
+    ent_traj: list[list[tuple[int, list[float]]]] = [[] for _ in seeds]
+    probe_at = {0, steps // 2, steps - 1}
+    agreement: list[list[float]] = [[] for _ in seeds]
+    for it in range(steps):
+        tau = tau_prev  # tau_min + softplus(s) of the current s
+        gP, gt, Q = step.gradients(P, tau)
+        rec = [j for j, e in enumerate(every) if e and it % e == 0]
+        if rec:
+            ent = step.entropy_ratio(Q)
+            for j in rec:
+                traj[j].append((it, tau[blocks[j]].tolist()))
+                ent_traj[j].append((it, ent[blocks[j]].tolist()))
+        if it in probe_at:
+            for j, b in enumerate(blocks):
+                agreement[j].append(_product_agreement(chans[j][0], P[:, b].T, tau[b], mode, drive,
+                                                       gP[:, b].T, gt[b]))
+        sig = 1 / (1 + np.exp(-s))
+        P = P - eta_p * gP
+        s = s - eta_s * gt * sig
+        tau_new = tau_min + np.logaddexp(0, s)
+        max_up = np.maximum(max_up, tau_new - tau_prev)
+        max_down = np.maximum(max_down, tau_prev - tau_new)
+        tau_prev = tau_new
+    tau = tau_min + np.logaddexp(0, s)
+    ent = step.entropy_ratio(step.assignments(P, tau))
+    return [{"lams": lam.tolist(), "tau": tau[b].tolist(), "H_over_logK": ent[b].tolist(),
+             "max_up": max_up[b].tolist(), "max_down": max_down[b].tolist(), "trajectory": traj[j],
+             "entropy_trajectory": ent_traj[j],
+             "product_agreement": max(agreement[j]) if agreement[j] else 0.0, "tau_c": chans[j][2]}
+            for j, b in enumerate(blocks)]
+
+
+def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed: int, K: int = 4,
+                   N: int = 512, tau0: float = 1.0, tau_min: float = 1e-3, eta_p: float = 0.1,
+                   eta_s: float = 0.05, record_every: int = 0) -> dict[str, Any]:
+    """The per-head model of spec §3.5 for one seed (numpy float64).  Returns the final tau_h,
+    H/log K, the largest per-step increase and decrease of each tau_h, each head's tau_c, the
+    agreement with the product's gradients at three probe steps and (``record_every``) the
+    trajectories of tau_h and H/log K."""
+    return simulate_heads_batch(lams, mode=mode, drive=drive, steps=steps, seeds=[seed], K=K, N=N,
+                                tau0=tau0, tau_min=tau_min, eta_p=eta_p, eta_s=eta_s,
+                                record_every=record_every)[0]
