@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["exact_covariance_of_floats"]
+__all__ = ["exact_covariance_of_floats", "fixed_point_slices"]
 
 _S = 21  # slice bits: 2 * 21 + 11 = 53, so 2**11 rows of slice products sum exactly in float64
 _ROWS = 1 << (53 - 2 * _S)
@@ -41,15 +41,15 @@ def _slices(X: np.ndarray, k: int) -> list[np.ndarray]:
     return out
 
 
-def exact_covariance_of_floats(A: np.ndarray) -> list[list[Fraction]] | None:
-    """The exact empirical covariance ``(1/N) sum_i (a_i - mu)(a_i - mu)^T`` of a finite float64 N x d
-    array (its entries read as the dyadic rationals they are), as Fractions; ``None`` when the data's
-    dynamic range needs more than ``_MAX_SLICES`` slices (the caller then takes its integer route)."""
+def fixed_point_slices(A: np.ndarray) -> tuple[list[np.ndarray], int] | None:
+    """``(parts, sh)`` with ``A = 2**-sh sum_p parts[p] 2**(S p)`` exactly: the finite float64 array A
+    as the integer matrix ``M = A 2**sh`` cut into integer-valued float slices (all but the last in
+    ``[0, 2**S)``, ``|last| < 2**S``); ``None`` when A is 0 or its dynamic range needs more than
+    ``_MAX_SLICES`` slices."""
     A = np.asarray(A, dtype=float)
-    N, d = A.shape
     nz = A[A != 0]
     if nz.size == 0:
-        return [[Fraction(0)] * d for _ in range(d)]
+        return None
     _, ex = np.frexp(np.abs(nz))
     e_max, e_min = int(ex.max()), int(ex.min()) - 53  # every entry is an integer multiple of 2**e_min
     bits = e_max - e_min
@@ -58,7 +58,22 @@ def exact_covariance_of_floats(A: np.ndarray) -> list[list[Fraction]] | None:
         return None
     sh = -e_min
     M = np.ldexp(A, sh)  # integer-valued, |M| < 2**bits: exact (a power-of-two scaling, no overflow)
-    parts = _slices(M, k)
+    return _slices(M, k), sh
+
+
+def exact_covariance_of_floats(A: np.ndarray) -> list[list[Fraction]] | None:
+    """The exact empirical covariance ``(1/N) sum_i (a_i - mu)(a_i - mu)^T`` of a finite float64 N x d
+    array (its entries read as the dyadic rationals they are), as Fractions; ``None`` when the data's
+    dynamic range needs more than ``_MAX_SLICES`` slices (the caller then takes its integer route)."""
+    A = np.asarray(A, dtype=float)
+    N, d = A.shape
+    if not np.any(A):
+        return [[Fraction(0)] * d for _ in range(d)]
+    fs = fixed_point_slices(A)
+    if fs is None:
+        return None
+    parts, sh = fs
+    k = len(parts)
     import flint
 
     G = flint.fmpz_mat(d, d)
