@@ -250,8 +250,8 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
     return None if out is None else out[0]
 
 
-def covariance_spectrum_and_vectors(A: np.ndarray) -> tuple[list[EigenCluster], Any] | None:
-    """``(clusters, eig)``: certified eigenvalue clusters of the *exact* empirical covariance of float data, from floats.
+def covariance_spectrum_and_vectors(A: np.ndarray) -> tuple[list[EigenCluster], dict | None] | None:
+    """``(clusters, info)``: certified eigenvalue clusters of the *exact* empirical covariance of float data, from floats.
 
     A: an N x d float64 array (N >= 2, finite); its entries are read as the dyadic rationals they are and
     ``C = (1/N) sum_i (a_i - mu)(a_i - mu)^T`` (mu the exact mean).  Float route (module docstring):
@@ -265,9 +265,11 @@ def covariance_spectrum_and_vectors(A: np.ndarray) -> tuple[list[EigenCluster], 
     ``||G - Y^T Y||_2 <= (gamma_N + 2u' + u'^2) ||Yf||_F^2 + 2 d N eta`` (u' = u / (1 - u); each centred
     entry is one rounding away from the exact one), which :func:`symmetric_enclosures` takes as err.
     C is PSD, so lower ends are clipped at 0.  Returns ascending clusters, or ``None`` when the float
-    route does not apply (scaling not exact, overflow, non-certifiable eigenvectors).  ``eig`` is the
-    float ``(w, V)`` of the eigh the clusters verify (approximate eigenpairs of C up to a positive scale;
-    None when C = 0 or the Gram matrix is 0), for callers that refine them (numerics.rayleigh).
+    route does not apply (scaling not exact, overflow, non-certifiable eigenvectors).  ``info`` (None when
+    C = 0 or G = 0), for callers that refine the float eigenpairs (numerics.rayleigh): ``w, V`` the float
+    eigh the clusters verify (eigenpairs of C up to a positive scale), ``G, e, err, dsq`` the float Gram
+    matrix, the scaling, an arb bound of ``||G - Y^T Y||_2`` and a float bound of ``|delta|^2`` (units of
+    ``A 2**-e``).
     """
     import flint
 
@@ -324,7 +326,9 @@ def covariance_spectrum_and_vectors(A: np.ndarray) -> tuple[list[EigenCluster], 
     out = _merge([[max(_down(_down(lo / N) - dsq_s), 0.0), _upf(hi / N), k] for lo, hi, k in ivs])
     with arb_precision(_BITS):
         f = flint.arb(2) ** (2 * e + sh)  # exact: arb exponents are unbounded
-        return [EigenCluster((flint.arb(lo) * f).union(flint.arb(hi) * f), k, False) for lo, hi, k in out], eig
+        cl = [EigenCluster((flint.arb(lo) * f).union(flint.arb(hi) * f), k, False) for lo, hi, k in out]
+    info = None if eig is None else {"w": eig[0], "V": eig[1], "G": G, "e": e, "err": err, "dsq": dsq_f}
+    return cl, info
 
 
 def refine_eigenvectors(A: Any, bits: int, *, steps: int = 6) -> Any | None:

@@ -32,11 +32,13 @@ bound stays too wide, gets ``None`` (the caller's exact route decides).
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any
 
 import numpy as np
 
-from .dyadic import _S, fixed_point_slices
+from .dyadic import _S, fixed_point_format
+from .precision import arb_precision
 
 __all__ = ["covariance_top_eigenvalue"]
 
@@ -59,102 +61,246 @@ def _int_slices(v: list[int]) -> np.ndarray:
 
 
 def _carry(L: np.ndarray) -> np.ndarray:
-    """Normalise int64 limbs (columns, weight 2**(S t)) in place: all but the last in [0, 2**S)."""
-    for t in range(L.shape[1] - 1):
-        c = L[:, t] >> _S
-        L[:, t] &= _MASK
-        L[:, t + 1] += c
+    """Carry int64 limbs (columns of weight 2**(S t), ``|L| < 2**56``, the last two columns 0) in place
+    until ``|limb| <= 2**S``: three parallel steps take the bound from 2**56 to 2**35 + 2**S, to
+    2**14 + 2**S + 1, to 2**S (the last column keeps the small remaining carry)."""
+    for _ in range(3):
+        c = L[:, :-1] >> _S  # floor: x = (x >> S) 2**S + (x & MASK) for negative x too
+        L[:, :-1] &= _MASK
+        L[:, 1:] += c
     return L
 
 
-class _Exact:
-    """Exact products with ``X = N M^T M - s s^T`` for the fixed-point data M (see the module docstring)."""
+_WS = threading.local()
 
-    def __init__(self, parts: list[np.ndarray]):
-        self.parts = parts
-        self.N = parts[0].shape[0]
-        self.s = np.zeros(parts[0].shape[1], dtype=object)
-        for p, P in enumerate(parts):  # column sums of |slices| < 2**S over N < 2**32 rows: exact
-            self.s += np.array([int(x) << (_S * p) for x in P.sum(axis=0).tolist()], dtype=object)
-        self.bits = _S * len(parts)  # |M_ij| < 2**bits
+
+def _workspace(n: int) -> np.ndarray:
+    """A thread-local float scratch vector of at least n entries, kept between calls: fresh memory for
+    the slices costs more in page faults than the products themselves.  Always written before read."""
+    buf = getattr(_WS, "buf", None)
+    if buf is None or buf.size < n:
+        buf = _WS.buf = np.empty(max(n, 1 << 16))
+    return buf[:n]
+
+
+class _Exact:
+    """Exact products with ``X = N M^T M - s s^T`` for the fixed-point data ``M = A 2**sh`` (module
+    docstring): the slices of a block of <= 2**11 rows side by side, ``[M_0 | ... | M_{k-1}]``, made in a
+    scratch buffer (once when N <= 2**11, else again for every product)."""
+
+    def __init__(self, A: np.ndarray, k: int, sh: int, prec: int):
+        self.A, self.k, self.sh, self.prec = A, k, sh, prec
+        self.N, self.d = A.shape
+        self.bits = _S * k  # |M_ij| < 2**bits
+        self.s = None
+        self._resident = None
+
+    def _blocks(self):
+        A, k, d, N = self.A, self.k, self.d, self.N
+        if self._resident is not None:
+            yield self._resident
+            return
+        R = min(N, _ROWS)
+        ws = _workspace(R * d * (k + 2))
+        for r0 in range(0, N, R):
+            n = min(R, N - r0)
+            Mc = ws[:n * k * d].reshape(n, k * d)
+            rest = ws[R * k * d:R * k * d + n * d].reshape(n, d)
+            hi = ws[R * (k + 1) * d:R * (k + 1) * d + n * d].reshape(n, d)
+            np.ldexp(A[r0:r0 + n], self.sh, out=rest)  # integer-valued: exact (power-of-two scaling)
+            for p in range(k - 1):  # numerics.dyadic's slicing, into the buffer
+                lo = Mc[:, p * d:(p + 1) * d]
+                np.multiply(rest, 2.0 ** -_S, out=hi)
+                np.floor(hi, out=hi)
+                np.multiply(hi, 2.0 ** _S, out=lo)
+                np.subtract(rest, lo, out=lo)  # in [0, 2**S): exact
+                rest, hi = hi, rest
+            Mc[:, (k - 1) * d:] = rest  # |top| < 2**S
+            if n == N:
+                self._resident = Mc
+            yield Mc
 
     def apply(self, v: list[int]) -> list[int]:
         """``X v`` exactly for an integer vector v: ``N M^T (M v) - s (s.v)``."""
-        parts, N = self.parts, self.N
+        N, k, d = self.N, self.k, self.d
         Vs = _int_slices(v)
-        k, m = len(parts), Vs.shape[1]
-        nl = (self.bits + max(abs(x) for x in v).bit_length() + 12) // _S + 2  # |z| < 2**(S (nl - 1))
-        Z = np.zeros((N, nl), dtype=np.int64)
-        for p in range(k):
-            Z[:, p:p + m] += (parts[p] @ Vs).astype(np.int64)  # exact: d <= 2**11 products below 2**42
-        Lf = _carry(Z).astype(float)  # z = M v as S-bit limbs, |limb| < 2**S
-        W = np.zeros((len(v), k + nl), dtype=np.int64)
-        for r0 in range(0, N, _ROWS):  # row blocks of 2**11: every float partial sum below 2**53
-            B = Lf[r0:r0 + _ROWS]
-            for p in range(k):
-                W[:, p:p + nl] += (parts[p][r0:r0 + _ROWS].T @ B).astype(np.int64)
+        m = Vs.shape[1]
+        nl = (self.bits + max(abs(x) for x in v).bit_length() + d.bit_length()) // _S + 3  # headroom
+        W = np.zeros((nl, k * d), dtype=np.int64)
+        sums = np.zeros(k * d, dtype=np.int64) if self.s is None else None
+        for Mc in self._blocks():
+            Z = np.zeros((Mc.shape[0], nl), dtype=np.int64)
+            for p in range(k):  # M_p v_q: d <= 2**11 products of S-bit slices, below 2**53: exact
+                Z[:, p:p + m] += (Mc[:, p * d:(p + 1) * d] @ Vs).astype(np.int64)
+            Lf = _carry(Z).astype(float)  # z = M v as limbs |limb| <= 2**S
+            W += (Lf.T @ Mc).astype(np.int64)  # <= 2**11 rows of S-bit products: exact
+            if sums is not None:
+                sums += Mc.sum(axis=0).astype(np.int64)  # < 2**(S + 11): exact
+        if sums is not None:
+            pw = np.array([1 << (_S * p) for p in range(k)], dtype=object)
+            self.s = sums.reshape(k, d).astype(object).T.dot(pw)
+        Wc = np.zeros((d, k + nl), dtype=np.int64)
+        for p in range(k):  # (M^T z)_j = sum_p sum_t W[t, p d + j] 2**(S (p + t)); < 2**62
+            Wc[:, p:p + nl] += W[:, p * d:(p + 1) * d].T
         pw = np.array([1 << (_S * t) for t in range(k + nl)], dtype=object)
-        Mz = W.astype(object).dot(pw)  # M^T z in Python integers
+        Mz = Wc.astype(object).dot(pw)  # M^T z in Python integers
         sv = self.s.dot(np.array(v, dtype=object))
         return [int(x) for x in N * Mz - self.s * sv]
 
 
+def arb_precision_of(ex: "_Exact") -> Any:
+    """The arb working precision of a computation (``bits + 64``)."""
+    return arb_precision(ex.prec)
+
+
+def _kato_temple(vXv: int, nv: int, e2n: int, alpha: Any, den: Any, goal: Any) -> Any | None:
+    """The enclosure ``[rho, rho + eps^2 / (rho - alpha)] / den`` from exact integers (module docstring),
+    ``vXv = v^T X v``, ``nv = |v|^2``, ``e2n = eps^2 |v|^4``; None when it is wider than ``goal rho``."""
+    import flint
+
+    rho = flint.arb(flint.fmpq(vXv, nv))
+    if e2n == 0:
+        return rho / den  # v is an exact eigenvector
+    if alpha is None or not rho > alpha:
+        return None
+    kt = flint.arb((flint.arb(flint.fmpq(e2n, nv * nv)) / (rho - alpha)).upper())  # Kato-Temple
+    return rho.union(rho + kt) / den if kt <= goal * rho else None
+
+
+def _correction(v: list[int], Xv: list[int], vXv: int, nv: int, rest: np.ndarray, ratio: np.ndarray,
+                ) -> tuple[list[int], int, int] | None:
+    """``(c, L, T)``: the refinement ``v 2**L - c 2**T`` of v (L, T >= 0), with ``|c| < 2**53`` (exact
+    floats).
+
+    ``g = (X v - rho v) / rho`` from exact integers (each divided once, correctly rounded); the step
+    solves ``(X - rho) dv = -r`` on the other float eigenvectors (Rump 2010, §13)."""
+    sc = max(max(abs(x) for x in v).bit_length() - 53, 0)
+    g = np.array([(nv * x - vXv * y) / (vXv << sc) for x, y in zip(Xv, v)])  # in units of 2**sc
+    with np.errstate(all="ignore"):
+        dv = rest @ ((rest.T @ g) / ratio)
+        mx = float(np.max(np.abs(dv)))
+    if not (math.isfinite(mx) and mx > 0):
+        return None
+    t = math.frexp(mx)[1] - 52  # |dv| 2**-t < 2**52
+    c = [int(x) for x in np.rint(np.ldexp(dv, -t))]
+    T = t + sc + 53  # v 2**53 - dv 2**(sc + 53) = v 2**53 - c 2**T
+    return (c, 53, T) if T >= 0 else (c, 53 - T, 0)
+
+
+def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int], c: list[int], L: int,
+                     t: int, alpha: Any, den: Any, goal: Any) -> Any | None:
+    """The enclosure for ``v1 = v 2**L - c 2**t`` with ``X c`` from the float Gram matrix, or None.
+
+    ``X = N 4**(sh + e) (Y^T Y - N delta delta^T)`` (numerics.aposteriori.covariance_spectrum_and_vectors),
+    so ``X c = Q (G c + (Y^T Y - G) c - N delta (delta.c))`` with ``Q = N 4**(sh + e)`` and
+
+        |X c - Q fl(G c)| <= eta_c = Q |c| (gamma_d ||G||_F + err + N |delta|^2)   (+ underflow),
+
+    (Higham Lemma 3.1 for the float matrix-vector product).  ``X v1`` is then known up to
+    ``eta = 2**t eta_c``, and ``v1^T X v1`` up to ``4**t |c| eta_c`` only, because ``v^T X c = c^T (X v)``
+    is exact.  With ``mu`` the Rayleigh quotient of the approximate ``X v1`` and R its residual, the
+    residual of v1 is at most ``(R + eta) / |v1|`` (the Rayleigh quotient minimises ``|X v1 - mu v1|``),
+    and Kato-Temple applies with ``rho`` in an interval."""
+    import flint
+
+    from .aposteriori import _gamma, _inv1m
+
+    N, d = ex.N, ex.d
+    G, e = info["G"], info["e"]
+    cf = np.array(c, dtype=float)  # exact: |c| < 2**53
+    y = G @ cf
+    gg = float(np.sum(G * G))
+    if not (np.all(np.isfinite(y)) and math.isfinite(gg)):
+        return None
+    mant, ex2 = np.frexp(y)
+    mi = np.ldexp(mant, 53).astype(np.int64).tolist()  # y = mi 2**(ex2 - 53) exactly
+    ex2 = (ex2.astype(np.int64) - 53).tolist()
+    F = -min(ex2)
+    yi = [m << (x + F) for m, x in zip(mi, ex2)]  # y = yi 2**-F, integers
+    # everything below is scaled by 2**K to stay in integers: 2**t Q y = N yi 2**P, Q = N 4**(sh + e)
+    P = 2 * (sh + e) - F + t
+    K = max(0, -P)
+    v1 = [(x << L) - (z << t) for x, z in zip(v, c)]
+    XtK = [(x << (L + K)) - ((N * z) << (P + K)) for x, z in zip(Xv, yi)]  # X v1 2**K up to eta 2**K
+    nv = sum(x * x for x in v1)
+    aK = sum(x * z for x, z in zip(v1, XtK))
+    bK = sum(z * z for z in XtK)
+    cXv = sum(x * z for x, z in zip(c, Xv))
+    vy = sum(x * z for x, z in zip(v, yi))
+    # v1^T X v1 = v1^T Xt - 2**(t + L) (v^T X c - v^T Q y) + 4**t c^T (X c - Q y), v^T X c = c^T X v
+    EK = aK - (cXv << (t + L + K)) + ((N * vy) << (P + L + K))
+    with arb_precision_of(ex):
+        eta_d = flint.arb(2) ** -1074 * (d * d + 4 * d + 4)
+        gfro = (flint.arb(gg) * _inv1m(_gamma(d * d + 1)) + eta_d).sqrt()
+        cn = flint.arb(sum(x * x for x in c)).sqrt()
+        qa = flint.arb(N) * flint.arb(2) ** (2 * (sh + e))
+        eta_c = flint.arb((qa * (cn * (_gamma(d) * gfro + info["err"] + N * flint.arb(info["dsq"])) + eta_d)).upper())
+        eta = eta_c * flint.arb(2) ** t
+        wid = flint.arb(2) ** (2 * t) * cn * eta_c
+        nva = flint.arb(nv)
+        Ea = flint.arb(flint.fmpq(EK, 1 << K))
+        rho = (Ea - wid).union(Ea + wid) / nva
+        if alpha is None or not rho > alpha:
+            return None
+        r2 = flint.arb(flint.fmpq(bK * nv - aK * aK, nv << (2 * K)))  # |Xt - mu v1|^2, mu = aK / (nv 2**K)
+        eps = (r2.sqrt() + eta) / nva.sqrt()
+        lo = flint.arb(rho.lower())
+        up = flint.arb((rho.upper() + eps * eps / (lo - alpha)).upper())  # Kato-Temple, rho in an interval
+        return lo.union(up) / den if up - lo <= goal * lo else None
+
+
 def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
     """An arb ball containing lambda_max of the exact covariance of the float array A (N x d, N >= 2),
-    of relative radius at most ``2**-(bits + 32)`` (working precision ``bits + 64``), or ``None`` when
+    of relative radius at most ``2**-(bits + 4)`` (working precision ``bits + 64``), or ``None`` when
     this route does not apply (the caller takes its exact route): dynamic range beyond
     numerics.dyadic's slices, N > 2**17 or d > 2**11, a float route that cannot certify, a top
     eigenvalue not certainly simple, or a bound still too wide after the refinement steps.
+
+    One exact product ``X v`` for the float eigenvector v; one refinement step whose ``X c`` comes from
+    the float Gram matrix with a rigorous error bound (:func:`_float_gram_step`); only if that is too wide,
+    further steps with exact products.
     """
     import flint
 
     from .aposteriori import covariance_spectrum_and_vectors
-    from .precision import arb_precision
 
     A = np.asarray(A, dtype=float)
     N, d = A.shape
     if not 2 <= N <= _MAX_ROWS or d > _MAX_D or int(bits) > 4096:
         return None
-    fs = fixed_point_slices(A)
+    fs = fixed_point_format(A)
     sp = covariance_spectrum_and_vectors(A) if fs is not None else None
     if sp is None or sp[1] is None or sp[0][-1].multiplicity != 1:
         return None
-    (clusters, (w, V)), (parts, sh) = sp, fs
+    (clusters, info), (k, sh) = sp, fs
+    w, V = info["w"], info["V"]
     if not w[-1] > 0:
         return None
-    prec = int(bits) + 64
-    ex = _Exact(parts)
-    with arb_precision(prec):
+    ex = _Exact(A, k, sh, int(bits) + 64)
+    with arb_precision_of(ex):
         den = flint.arb(N * N) * flint.arb(2) ** (2 * sh)  # C = X / den; exact (an integer times 2**k)
         alpha = clusters[-2].enclosure.upper() * den if len(clusters) > 1 else None  # >= lambda_2(X)
-        goal = flint.arb(2) ** -(int(bits) + 32)
+        goal = flint.arb(2) ** -(int(bits) + 4)
     v = [int(x) for x in np.rint(np.ldexp(V[:, -1], 53))]
     rest, ratio = V[:, :-1], w[:-1] / w[-1] - 1.0  # (lambda_i - rho) / rho for the other eigenpairs
-    steps = 2 + -(-int(bits) // 50)
-    for _ in range(steps):
-        Xv = ex.apply(v)
-        vXv = sum(x * y for x, y in zip(v, Xv))
-        nv = sum(x * x for x in v)
-        e2n = sum(x * x for x in Xv) * nv - vXv * vXv  # eps^2 |v|^4 >= 0 (Cauchy-Schwarz)
+    Xv = ex.apply(v)
+    for step in range(2 + -(-int(bits) // 50)):
+        vXv, nv = sum(x * y for x, y in zip(v, Xv)), sum(x * x for x in v)
         if vXv <= 0:
             return None
-        with arb_precision(prec):
-            rho = flint.arb(flint.fmpq(vXv, nv))
-            if e2n == 0:
-                return rho / den  # v is an exact eigenvector
-            if alpha is None or not rho > alpha:
-                return None
-            kt = flint.arb(flint.fmpq(e2n, nv * nv)) / (rho - alpha)  # Kato-Temple
-            kt = flint.arb(kt.upper())
-            if kt <= goal * rho:
-                return rho.union(rho + kt) / den
-        # refinement: g = (X v - rho v) / (rho 2**sc), exact integers divided once (correctly rounded);
-        # the step solves (X - rho) dv = -r on the other float eigenvectors, dv in units of 2**sc
-        sc = max(max(abs(x) for x in v).bit_length() - 53, 0)
-        g = np.array([(nv * x - vXv * y) / (vXv << sc) for x, y in zip(Xv, v)])
-        with np.errstate(all="ignore"):
-            corr = np.rint(np.ldexp(rest @ ((rest.T @ g) / ratio), 53))
-        if not np.all(np.isfinite(corr)):
+        with arb_precision_of(ex):
+            enc = _kato_temple(vXv, nv, sum(x * x for x in Xv) * nv - vXv * vXv, alpha, den, goal)
+        if enc is not None:
+            return enc
+        cor = _correction(v, Xv, vXv, nv, rest, ratio)
+        if cor is None:
             return None
-        v = [(x << 53) - (int(c) << sc) for x, c in zip(v, corr)]
+        c, L, t = cor
+        if step == 0:
+            enc = _float_gram_step(ex, info, sh, v, Xv, c, L, t, alpha, den, goal)
+            if enc is not None:
+                return enc
+        Xc = ex.apply(c)  # exact: X v1 = (X v) 2**L - (X c) 2**t by linearity
+        v = [(x << L) - (z << t) for x, z in zip(v, c)]
+        Xv = [(x << L) - (z << t) for x, z in zip(Xv, Xc)]
     return None
