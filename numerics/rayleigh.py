@@ -61,13 +61,13 @@ def _int_slices(v: list[int]) -> np.ndarray:
 
 
 def _carry(L: np.ndarray) -> np.ndarray:
-    """Carry int64 limbs (columns of weight 2**(S t), ``|L| < 2**56``, the last two columns 0) in place
-    until ``|limb| <= 2**S``: three parallel steps take the bound from 2**56 to 2**35 + 2**S, to
-    2**14 + 2**S + 1, to 2**S (the last column keeps the small remaining carry)."""
+    """Carry int64 limbs (rows of weight 2**(S t), ``|L| < 2**56``) in place until ``|limb| <= 2**S``:
+    three parallel steps take the bound from 2**56 to 2**35 + 2**S, to 2**14 + 2**S + 1, to 2**S.  The
+    last row is never masked: it holds the signed top, small when the value is below 2**(S (rows - 1))."""
     for _ in range(3):
-        c = L[:, :-1] >> _S  # floor: x = (x >> S) 2**S + (x & MASK) for negative x too
-        L[:, :-1] &= _MASK
-        L[:, 1:] += c
+        c = L[:-1] >> _S  # floor: x = (x >> S) 2**S + (x & MASK) for negative x too
+        L[:-1] &= _MASK
+        L[1:] += c
     return L
 
 
@@ -85,8 +85,8 @@ def _workspace(n: int) -> np.ndarray:
 
 class _Exact:
     """Exact products with ``X = N M^T M - s s^T`` for the fixed-point data ``M = A 2**sh`` (module
-    docstring): the slices of a block of <= 2**11 rows side by side, ``[M_0 | ... | M_{k-1}]``, made in a
-    scratch buffer (once when N <= 2**11, else again for every product)."""
+    docstring): the k slices of a block of <= 2**11 rows, a (k, n, d) array made in a scratch buffer
+    (once when N <= 2**11, else again for every product)."""
 
     def __init__(self, A: np.ndarray, k: int, sh: int, prec: int):
         self.A, self.k, self.sh, self.prec = A, k, sh, prec
@@ -101,21 +101,29 @@ class _Exact:
             yield self._resident
             return
         R = min(N, _ROWS)
-        ws = _workspace(R * d * (k + 2))
+        ws = _workspace(R * d * (k + 1))
         for r0 in range(0, N, R):
             n = min(R, N - r0)
-            Mc = ws[:n * k * d].reshape(n, k * d)
-            rest = ws[R * k * d:R * k * d + n * d].reshape(n, d)
-            hi = ws[R * (k + 1) * d:R * (k + 1) * d + n * d].reshape(n, d)
-            np.ldexp(A[r0:r0 + n], self.sh, out=rest)  # integer-valued: exact (power-of-two scaling)
-            for p in range(k - 1):  # numerics.dyadic's slicing, into the buffer
-                lo = Mc[:, p * d:(p + 1) * d]
+            Mc = ws[:n * k * d].reshape(k, n, d)
+            hi = ws[R * k * d:R * k * d + n * d].reshape(n, d)
+            rest = Mc[k - 1]
+            if abs(self.sh) < 1000:  # integer-valued: exact (power-of-two scaling)
+                np.multiply(A[r0:r0 + n], 2.0 ** self.sh, out=rest)
+            else:
+                np.ldexp(A[r0:r0 + n], self.sh, out=rest)
+            for p in range(k - 1):  # numerics.dyadic's slicing, into the buffer, top slice last
                 np.multiply(rest, 2.0 ** -_S, out=hi)
                 np.floor(hi, out=hi)
-                np.multiply(hi, 2.0 ** _S, out=lo)
-                np.subtract(rest, lo, out=lo)  # in [0, 2**S): exact
-                rest, hi = hi, rest
-            Mc[:, (k - 1) * d:] = rest  # |top| < 2**S
+                lo = Mc[p]
+                if p:
+                    np.multiply(hi, 2.0 ** _S, out=lo)
+                    np.subtract(rest, lo, out=lo)  # in [0, 2**S): exact
+                    rest = Mc[k - 1]
+                    np.copyto(rest, hi)
+                else:  # rest lives in the top slot: lo = rest - hi 2**S, then rest <- hi
+                    np.multiply(hi, 2.0 ** _S, out=lo)
+                    np.subtract(rest, lo, out=lo)
+                    np.copyto(rest, hi)
             if n == N:
                 self._resident = Mc
             yield Mc
@@ -125,23 +133,25 @@ class _Exact:
         N, k, d = self.N, self.k, self.d
         Vs = _int_slices(v)
         m = Vs.shape[1]
-        nl = (self.bits + max(abs(x) for x in v).bit_length() + d.bit_length()) // _S + 3  # headroom
-        W = np.zeros((nl, k * d), dtype=np.int64)
-        sums = np.zeros(k * d, dtype=np.int64) if self.s is None else None
+        # |z| < 2**(bits + |v| bits + d bits) <= 2**(S (nl - 1)): the top limb is small after the carries
+        nl = (self.bits + max(abs(x) for x in v).bit_length() + d.bit_length() + _S - 1) // _S + 1
+        W = np.zeros((k, nl, d), dtype=np.int64)
+        sums = np.zeros((k, d), dtype=np.int64) if self.s is None else None
         for Mc in self._blocks():
-            Z = np.zeros((Mc.shape[0], nl), dtype=np.int64)
-            for p in range(k):  # M_p v_q: d <= 2**11 products of S-bit slices, below 2**53: exact
-                Z[:, p:p + m] += (Mc[:, p * d:(p + 1) * d] @ Vs).astype(np.int64)
-            Lf = _carry(Z).astype(float)  # z = M v as limbs |limb| <= 2**S
-            W += (Lf.T @ Mc).astype(np.int64)  # <= 2**11 rows of S-bit products: exact
+            Z = np.zeros((nl, Mc.shape[1]), dtype=np.int64)  # limbs of z = M v, one row each
+            P = np.matmul(Vs.T, Mc.transpose(0, 2, 1)).astype(np.int64)  # d <= 2**11 products < 2**42
+            for p in range(k):
+                Z[p:p + m] += P[p]
+            Lf = _carry(Z).astype(float)  # |limb| <= 2**S
+            W += np.matmul(Lf, Mc).astype(np.int64)  # <= 2**11 rows of S-bit products: exact
             if sums is not None:
-                sums += Mc.sum(axis=0).astype(np.int64)  # < 2**(S + 11): exact
+                sums += Mc.sum(axis=1).astype(np.int64)  # < 2**(S + 11): exact
         if sums is not None:
             pw = np.array([1 << (_S * p) for p in range(k)], dtype=object)
-            self.s = sums.reshape(k, d).astype(object).T.dot(pw)
+            self.s = sums.astype(object).T.dot(pw)
         Wc = np.zeros((d, k + nl), dtype=np.int64)
-        for p in range(k):  # (M^T z)_j = sum_p sum_t W[t, p d + j] 2**(S (p + t)); < 2**62
-            Wc[:, p:p + nl] += W[:, p * d:(p + 1) * d].T
+        for p in range(k):  # (M^T z)_j = sum_p sum_t W[p, t, j] 2**(S (p + t)); < 2**62
+            Wc[:, p:p + nl] += W[p].T
         pw = np.array([1 << (_S * t) for t in range(k + nl)], dtype=object)
         Mz = Wc.astype(object).dot(pw)  # M^T z in Python integers
         sv = self.s.dot(np.array(v, dtype=object))
