@@ -53,6 +53,13 @@ def _gamma(k: int) -> Any:
     return flint.arb((ku / (1 - ku)).upper())
 
 
+@functools.lru_cache(maxsize=512)
+def _gamma_cached(k: int) -> Any:
+    """:func:`_gamma` at the module's precision, kept (an arb is immutable)."""
+    with arb_precision(_BITS):
+        return _gamma(k)
+
+
 def _inv1m(g: Any) -> Any:
     """An arb upper bound of ``1 / (1 - g)`` for 0 <= g < 1."""
     import flint
@@ -250,7 +257,7 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
     return None if out is None else out[0]
 
 
-def covariance_spectrum_and_vectors(A: np.ndarray) -> tuple[list[EigenCluster], dict | None] | None:
+def covariance_spectrum_and_vectors(A: np.ndarray, last: int = 0) -> tuple[list[EigenCluster], dict | None] | None:
     """``(clusters, info)``: certified eigenvalue clusters of the *exact* empirical covariance of float data, from floats.
 
     A: an N x d float64 array (N >= 2, finite); its entries are read as the dyadic rationals they are and
@@ -269,7 +276,8 @@ def covariance_spectrum_and_vectors(A: np.ndarray) -> tuple[list[EigenCluster], 
     C = 0 or G = 0), for callers that refine the float eigenpairs (numerics.rayleigh): ``w, V`` the float
     eigh the clusters verify (eigenpairs of C up to a positive scale), ``G, e, err, dsq`` the float Gram
     matrix, the scaling, an arb bound of ``||G - Y^T Y||_2`` and a float bound of ``|delta|^2`` (units of
-    ``A 2**-e``).
+    ``A 2**-e``).  ``last > 0``: only the ``last`` highest clusters are made (arb balls cost microseconds
+    each).
     """
     import flint
 
@@ -302,7 +310,7 @@ def covariance_spectrum_and_vectors(A: np.ndarray) -> tuple[list[EigenCluster], 
         eta = flint.arb(2) ** -1074
         u = flint.arb(2) ** -53
         u1 = _up(u / (1 - u))
-        g_N, g_Nd = _gamma(N), _gamma(N + d)
+        g_N, g_Nd = _gamma_cached(N), _gamma_cached(N + d)
         # ||Yf||_F^2 = sum_j (Yf^T Yf)_jj <= fl(trace G) / (1 - gamma_{N+d}) (+ underflow)
         fro = _up(flint.arb(float(np.sum(gd))) * _inv1m(g_Nd) + 2 * N * d * eta)
         err = _up((g_N + 2 * u1 + u1 * u1) * fro + 2 * d * N * eta)
@@ -326,7 +334,7 @@ def covariance_spectrum_and_vectors(A: np.ndarray) -> tuple[list[EigenCluster], 
     out = _merge([[max(_down(_down(lo / N) - dsq_s), 0.0), _upf(hi / N), k] for lo, hi, k in ivs])
     with arb_precision(_BITS):
         f = flint.arb(2) ** (2 * e + sh)  # exact: arb exponents are unbounded
-        cl = [EigenCluster((flint.arb(lo) * f).union(flint.arb(hi) * f), k, False) for lo, hi, k in out]
+        cl = [EigenCluster((flint.arb(lo) * f).union(flint.arb(hi) * f), k, False) for lo, hi, k in out[-last:]]
     info = None if eig is None else {"w": eig[0], "V": eig[1], "G": G, "e": e, "err": err, "dsq": dsq_f}
     return cl, info
 

@@ -213,7 +213,7 @@ def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int
     and Kato-Temple applies with ``rho`` in an interval."""
     import flint
 
-    from .aposteriori import _gamma, _inv1m
+    from .aposteriori import _gamma_cached, _inv1m
 
     N, d = ex.N, ex.d
     G, e = info["G"], info["e"]
@@ -241,10 +241,10 @@ def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int
     EK = aK - (cXv << (t + L + K)) + ((N * vy) << (P + L + K))
     with arb_precision_of(ex):
         eta_d = flint.arb(2) ** -1074 * (d * d + 4 * d + 4)
-        gfro = (flint.arb(gg) * _inv1m(_gamma(d * d + 1)) + eta_d).sqrt()
+        gfro = (flint.arb(gg) * _inv1m(_gamma_cached(d * d + 1)) + eta_d).sqrt()
         cn = flint.arb(sum(x * x for x in c)).sqrt()
         qa = flint.arb(N) * flint.arb(2) ** (2 * (sh + e))
-        eta_c = flint.arb((qa * (cn * (_gamma(d) * gfro + info["err"] + N * flint.arb(info["dsq"])) + eta_d)).upper())
+        eta_c = flint.arb((qa * (cn * (_gamma_cached(d) * gfro + info["err"] + N * flint.arb(info["dsq"])) + eta_d)).upper())
         eta = eta_c * flint.arb(2) ** t
         wid = flint.arb(2) ** (2 * t) * cn * eta_c
         nva = flint.arb(nv)
@@ -279,7 +279,7 @@ def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
     if not 2 <= N <= _MAX_ROWS or d > _MAX_D or int(bits) > 4096:
         return None
     fs = fixed_point_format(A)
-    sp = covariance_spectrum_and_vectors(A) if fs is not None else None
+    sp = covariance_spectrum_and_vectors(A, last=2) if fs is not None else None
     if sp is None or sp[1] is None or sp[0][-1].multiplicity != 1:
         return None
     (clusters, info), (k, sh) = sp, fs
