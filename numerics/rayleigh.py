@@ -158,7 +158,7 @@ class _Exact:
         return [int(x) for x in N * Mz - self.s * sv]
 
 
-def arb_precision_of(ex: "_Exact") -> Any:
+def arb_precision_of(ex: _Exact) -> Any:
     """The arb working precision of a computation (``bits + 64``)."""
     return arb_precision(ex.prec)
 
