@@ -36,17 +36,24 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..",
 def measure(datasets: int = 100, seed: int = 0, planted_steps: int = 300, rtol: float = 1e-9,
             repeat: int = 1) -> dict:
     """Run the benchmark, print its tables, return the timings and ratios (``python -m benchmarks``)."""
-    from numerics.precision import Tri
+    from numerics.dyadic import exact_covariance_of_floats
+    from numerics.precision import Tri, arb_precision
     from theorems.ddcl_incrt import collapse_is_stable, critical_temperature
+    from theorems.ddcl_incrt.hessian import _top_eigenvalue_enclosure
+
+    def exact_route(Z):  # the default before numerics.rayleigh: exact C + refined Ostrowski-Gershgorin
+        top = _top_eigenvalue_enclosure(exact_covariance_of_floats(Z), 128)
+        with arb_precision(128):
+            return top * 4
 
     Zw = np.random.default_rng(seed + 1).standard_normal((50, 3))  # warm-up: imports and first calls untimed
     critical_temperature(Zw, certified=False), critical_temperature(Zw), critical_temperature(Zw, rtol=rtol)
     collapse_is_stable(Zw, 4, 100.0, "full")
     rng = np.random.default_rng(seed)
-    t_float = t_arb = t_post = t_exact = 0.0
+    t_float = t_arb = t_post = t_exact = t_old = 0.0
     n_exact = n_post = n_kt = 0
     worst_gap = 0.0
-    widths, post_widths = [], []
+    widths, post_widths, old_widths = [], [], []
     for k in range(datasets):
         d = int(rng.integers(2, 33))
         N = int(rng.integers(100, 2001))
@@ -62,6 +69,9 @@ def measure(datasets: int = 100, seed: int = 0, planted_steps: int = 300, rtol: 
             p = critical_temperature(Z, "full", certified=True, rtol=rtol)
             t3 = time.perf_counter()
             dt = [min(dt[0], t1 - t0), min(dt[1], t2 - t1), min(dt[2], t3 - t2)]
+        t0 = time.perf_counter()
+        old = exact_route(Z)
+        t_old += time.perf_counter() - t0
         t_float += dt[0]
         t_arb += dt[1]
         t_post += dt[2]
@@ -71,6 +81,9 @@ def measure(datasets: int = 100, seed: int = 0, planted_steps: int = 300, rtol: 
         gap = abs(float(c.enclosure.mid()) - f.value) - float(c.enclosure.rad())
         worst_gap = max(worst_gap, gap / f.value)
         widths.append(float(c.enclosure.rad()) / f.value)
+        old_widths.append(float(old.rad()) / f.value)
+        with arb_precision(400):
+            assert c.enclosure.overlaps(old) and c.enclosure.rad() <= old.rad()  # same tau_c, tighter
         post_widths.append(float(p.enclosure.rad()) / f.value)
         if N * d <= 20000:
             ts = math.inf
@@ -85,12 +98,15 @@ def measure(datasets: int = 100, seed: int = 0, planted_steps: int = 300, rtol: 
     res = {"datasets": datasets, "seed": seed, "float_ms": 1e3 * per_float, "repeat": repeat,
            "certified_default_ratio": t_arb / t_float, "certified_aposteriori_ratio": t_post / t_float,
            "aposteriori_accepted": n_post, "kato_temple_accepted": n_kt, "rtol": rtol,
-           "max_rel_radius_default": max(widths), "max_rel_radius_aposteriori": max(post_widths)}
+           "max_rel_radius_default": max(widths), "max_rel_radius_aposteriori": max(post_widths),
+           "exact_route_ratio": t_old / t_float, "max_rel_radius_exact_route": max(old_widths)}
     print(f"critical temperature, {datasets} data sets (d <= 32, N <= 2000), seed {seed}")
     print(f"{'method':46s} {'total s':>10s} {'per set ms':>11s} {'ratio':>8s}")
     print(f"{'float estimate (numpy eigvalsh) [baseline]':46s} {t_float:10.3f} {1e3 * per_float:11.2f} {1.0:8.1f}")
     print(f"{'certified default (Rayleigh + Kato-Temple)':46s} {t_arb:10.3f} {1e3 * t_arb / datasets:11.2f} "
           f"{t_arb / t_float:8.1f}   ({n_kt}/{datasets} Kato-Temple)")
+    print(f"{'exact route (the default before, single run)':46s} {t_old:10.3f} {1e3 * t_old / datasets:11.2f} "
+          f"{t_old / t_float:8.1f}")
     print(f"{f'certified, a posteriori (rtol={rtol:g})':46s} {t_post:10.3f} {1e3 * t_post / datasets:11.2f} "
           f"{t_post / t_float:8.1f}   ({n_post}/{datasets} accepted)")
     if n_exact:
@@ -98,7 +114,8 @@ def measure(datasets: int = 100, seed: int = 0, planted_steps: int = 300, rtol: 
         res["stability_ratio"] = per / per_float
         print(f"{'stability at 1.01 tau_c (certified), N d<=2e4':46s} {t_exact:10.3f} {1e3 * per:11.2f} "
               f"{per / per_float:8.1f}   ({n_exact} sets)")
-    print(f"max relative enclosure radius: default {max(widths):.2e}, a posteriori {max(post_widths):.2e}; "
+    print(f"max relative enclosure radius: default {max(widths):.2e}, exact route {max(old_widths):.2e}, "
+          f"a posteriori {max(post_widths):.2e}; "
           f"float estimate outside the default enclosure by at most {max(worst_gap, 0):.2e} (relative)")
     if planted_steps:
         res.update(_planted(planted_steps))
