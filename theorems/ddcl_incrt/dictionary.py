@@ -242,6 +242,10 @@ def mode_constant(mode: str) -> int:
 def as_data(Z: Any, name: str = "data") -> _np.ndarray:
     """A finite float64 array of shape (N, d) (a 1-D sequence is one column); otherwise
     :class:`InputError` / :class:`InputTypeError` naming ``name``."""
+    if type(Z) is _np.ndarray and Z.dtype == _np.float64 and Z.ndim == 2 and Z.size:  # the common case
+        if not _np.isfinite(Z).all():
+            raise InputError(name, "must not contain NaN or infinite entries")
+        return Z.copy()
     rule = ("must be a rectangular N x d array of real numbers (not ragged; no strings, None or "
             "complex numbers)")
     if isinstance(Z, (str, bytes, dict, set)) or Z is None:
@@ -302,15 +306,21 @@ def gibbs(Z: Any, P: Any, tau: Any, *, tau_scale: int = 1) -> _np.ndarray:
     if isinstance(tau_scale, bool) or tau_scale not in (1, 2):
         raise InputError("tau_scale", "must be 1 or 2", tau_scale)
     t = check_tau(tau) * tau_scale
-    D = _finite_sqdist(Z, P)
+    return _gibbs(Z, P, t)[0]
+
+
+def _gibbs(Z: _np.ndarray, P: _np.ndarray, t: float) -> tuple[_np.ndarray, _np.ndarray]:
+    """``(Q, D)``: :func:`gibbs` of validated float arrays at the effective temperature t, and the squared
+    distances (callers in simulation loops validate once, not at every step)."""
+    D0 = _finite_sqdist(Z, P)
     # shift by the row minimum *before* dividing by tau: for a tiny tau, (D - min D)/tau is +inf away
     # from the nearest prototype and 0 at it, so the rows stay on the simplex (the hard limit), not NaN
-    D = D - D.min(1, keepdims=True)
+    D = D0 - D0.min(1, keepdims=True)
     with _np.errstate(over="ignore", under="ignore"):
         L = -D / t
         Q = _np.exp(L)
     Q /= Q.sum(1, keepdims=True)
-    return Q
+    return Q, D0
 
 
 def _same_dimension(Z: _np.ndarray, P: _np.ndarray) -> None:
@@ -383,8 +393,13 @@ def live_weights(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:
     """``omega_ij = q_ij [1 - (d_ij - ell_i)/tau]`` (rows sum to 1).  ``sign=+1`` is the wrong
     variant ``q_ij [1 + (d_ij - ell_i)/tau]`` used as a negative control."""
     Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
-    Q = gibbs(Z, P, t)
-    D = sqdist_matrix(Z, P)
+    return _live_weights(Z, P, t, sign)
+
+
+def _live_weights(Z: _np.ndarray, P: _np.ndarray, t: float, sign: int) -> _np.ndarray:
+    """:func:`live_weights` of validated float arrays (one validation per call of the public functions)."""
+    _same_dimension(Z, P)
+    Q, D = _gibbs(Z, P, t)
     ell = (Q * D).sum(1, keepdims=True)
     return Q * (1.0 + sign * (D - ell) / t)
 
@@ -392,7 +407,7 @@ def live_weights(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:
 def grad_live_Lq(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:
     """``grad_{p_j} L_q = (2/N) sum_i omega_ij (p_j - z_i)`` through the live assignments."""
     Z, P = as_data(Z, "Z"), as_data(P, "P")
-    W = live_weights(Z, P, tau, sign=sign)
+    W = _live_weights(Z, P, check_tau(tau), sign)
     return (2.0 / Z.shape[0]) * (W.sum(0)[:, None] * P - W.T @ Z)
 
 
