@@ -383,10 +383,37 @@ def grad_detached(Z: Any, P: Any, Q: Any) -> dict[str, _np.ndarray]:
     N = Z.shape[0]
     Zt = Q @ P
     n = Q.sum(0)
-    gLq = (2.0 / N) * (n[:, None] * P - Q.T @ Z)
+    gLq = _grad_detached_Lq(Z, P, Q, n)
     gO = (2.0 / N) * (Q.T @ (Zt - Z))
     gV = (2.0 / N) * (n[:, None] * P - Q.T @ Zt)
     return {"L_q": gLq, "L_OLS": gO, "V": gV}
+
+
+def _grad_detached_Lq(Z: _np.ndarray, P: _np.ndarray, Q: _np.ndarray, n: _np.ndarray | None = None
+                      ) -> _np.ndarray:
+    """The L_q part of :func:`grad_detached` for validated arrays (n = Q.sum(0) if not given)."""
+    n = Q.sum(0) if n is None else n
+    return (2.0 / Z.shape[0]) * (n[:, None] * P - Q.T @ Z)
+
+
+def descend(Z: Any, P: Any, tau: Any, mode: str, steps: int, eta: float) -> _np.ndarray:
+    """``steps`` gradient steps ``P <- P - eta grad`` on L_q: the live gradient (:func:`grad_live_Lq`,
+    ``mode="full"``) or the detached one at the Gibbs assignments (``grad_detached(Z, P, gibbs(Z, P,
+    tau))["L_q"]``, the stop-gradient / free-energy gradient).  Z and tau are validated once; a
+    prototype matrix that stops being finite raises :class:`InputError` naming ``P`` as the
+    per-step calls would."""
+    Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
+    _same_dimension(Z, P)
+    full = mode == "full"
+    for _ in range(steps):
+        if not _np.isfinite(P).all():
+            as_data(P, "P")  # raises
+        if full:
+            g = _grad_live(Z, P, t, -1)
+        else:
+            g = _grad_detached_Lq(Z, P, _gibbs(Z, P, t)[0])
+        P = P - eta * g
+    return P
 
 
 def live_weights(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:
@@ -407,7 +434,12 @@ def _live_weights(Z: _np.ndarray, P: _np.ndarray, t: float, sign: int) -> _np.nd
 def grad_live_Lq(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:
     """``grad_{p_j} L_q = (2/N) sum_i omega_ij (p_j - z_i)`` through the live assignments."""
     Z, P = as_data(Z, "Z"), as_data(P, "P")
-    W = _live_weights(Z, P, check_tau(tau), sign)
+    return _grad_live(Z, P, check_tau(tau), sign)
+
+
+def _grad_live(Z: _np.ndarray, P: _np.ndarray, t: float, sign: int) -> _np.ndarray:
+    """:func:`grad_live_Lq` of validated float arrays."""
+    W = _live_weights(Z, P, t, sign)
     return (2.0 / Z.shape[0]) * (W.sum(0)[:, None] * P - W.T @ Z)
 
 
