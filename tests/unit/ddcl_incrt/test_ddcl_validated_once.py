@@ -37,3 +37,17 @@ def test_live_weights_equal_their_definition_from_gibbs():
         dc.grad_live_Lq(Z, rng.standard_normal((4, 2)), tau)
     with pytest.raises(InputError, match="'tau'"):
         dc.grad_live_Lq(Z, P, -1.0)
+
+
+def test_descend_equals_the_step_by_step_gradients_and_names_a_diverging_P():
+    rng = np.random.default_rng(5)
+    Z, P0 = rng.standard_normal((40, 3)), 1e-3 * rng.standard_normal((3, 3))
+    for mode in ("full", "stopgrad"):
+        P = P0.copy()
+        for _ in range(25):
+            g = (dc.grad_live_Lq(Z, P, 0.8) if mode == "full"
+                 else dc.grad_detached(Z, P, dc.gibbs(Z, P, 0.8))["L_q"])
+            P = P - 0.05 * g
+        assert np.array_equal(dc.descend(Z, P0, 0.8, mode, 25, 0.05), P)
+    with pytest.raises(InputError, match="'P'"):
+        dc.descend(Z, P0, 0.8, "full", 3, float("inf"))
