@@ -75,8 +75,11 @@ _WS = threading.local()
 
 
 def _workspace(n: int) -> np.ndarray:
-    """A thread-local float scratch vector of at least n entries, kept between calls: fresh memory for
-    the slices costs more in page faults than the products themselves.  Always written before read."""
+    """A thread-local float scratch vector of at least n entries, kept between calls (up to 32 MB): fresh
+    memory for the slices costs more in page faults than the products themselves.  Always written
+    before read."""
+    if n > 1 << 22:  # beyond 32 MB: not kept
+        return np.empty(n)
     buf = getattr(_WS, "buf", None)
     if buf is None or buf.size < n:
         buf = _WS.buf = np.empty(max(n, 1 << 16))
