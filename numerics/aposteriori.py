@@ -40,7 +40,7 @@ import numpy as np
 from .eigencluster import EigenCluster
 from .precision import arb_precision, to_arb
 
-__all__ = ["covariance_spectrum", "refine_eigenvectors", "symmetric_enclosures"]
+__all__ = ["covariance_spectrum", "covariance_spectrum_and_vectors", "refine_eigenvectors", "symmetric_enclosures"]
 
 _BITS = 96  # arb precision of the scalar bookkeeping (inputs are exact dyadics; outward rounding)
 
@@ -51,6 +51,13 @@ def _gamma(k: int) -> Any:
 
     ku = flint.arb(int(k)) * flint.arb(2) ** -53
     return flint.arb((ku / (1 - ku)).upper())
+
+
+@functools.lru_cache(maxsize=512)
+def _gamma_cached(k: int) -> Any:
+    """:func:`_gamma` at the module's precision, kept (an arb is immutable)."""
+    with arb_precision(_BITS):
+        return _gamma(k)
 
 
 def _inv1m(g: Any) -> Any:
@@ -82,10 +89,22 @@ def symmetric_enclosures(G: np.ndarray, err: Any = 0) -> list[EigenCluster] | No
     iv = _float_intervals(G, err)
     if iv is None:
         return None
-    ivs, sh = iv
+    ivs, sh, _ = iv
     with arb_precision(_BITS):
         f = flint.arb(2) ** sh  # exact: a power of two
         return [EigenCluster((flint.arb(lo) * f).union(flint.arb(hi) * f), cnt, False) for lo, hi, cnt in ivs]
+
+
+def _eigh(G: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Float ``(w, V)`` of the symmetric G by LAPACK ``dsyev`` (implicit QL/QR).  Not numpy's eigh: its
+    divide and conquer (``dsyevd``, n > 25) synchronises threaded BLAS calls, which stall for
+    milliseconds on a loaded machine.  Only an approximation either way (the callers verify it)."""
+    from scipy.linalg import lapack
+
+    w, V, info = lapack.dsyev(G)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"dsyev did not converge (info {info})")
+    return w, V
 
 
 def _merge(ivs: list[list[Any]]) -> list[list[Any]]:
@@ -108,9 +127,10 @@ def _upf(x: float) -> float:
     return math.nextafter(x, math.inf)
 
 
-def _float_intervals(G: np.ndarray, err: Any) -> tuple[list[list[float]], int] | None:
-    """``(ivs, sh)``: ascending disjoint float intervals [lo, hi, count] such that ``[lo, hi] 2**sh`` holds
-    exactly ``count`` eigenvalues of every symmetric S with ``||S - G||_2 <= err``.
+def _float_intervals(G: np.ndarray, err: Any) -> tuple[list[list[float]], int, Any] | None:
+    """``(ivs, sh, eig)``: ascending disjoint float intervals [lo, hi, count] such that ``[lo, hi] 2**sh``
+    holds exactly ``count`` eigenvalues of every symmetric S with ``||S - G||_2 <= err``; ``eig`` the float
+    ``(w, V)`` of ``eigh(G 2**-sh)`` behind them (None for G = 0).
 
     Float endpoints are rounded outward by one ulp after each correctly rounded operation (a round-to-
     nearest result is within half an ulp), so no arb object is made per eigenvalue."""
@@ -135,24 +155,25 @@ def _float_intervals(G: np.ndarray, err: Any) -> tuple[list[list[float]], int] |
     if not math.isfinite(e_s):
         return None
     if mx == 0:
-        return [[-e_s, e_s, n]], 0
+        return [[-e_s, e_s, n]], 0, None
     core = _enclosures(Gs)
     if core is None:
         return None
+    core, eig = core
     if e_s:
         core = _merge([[_down(lo - e_s), _upf(hi + e_s), c] for lo, hi, c in core])  # Weyl
-    return core, sh
+    return core, sh, eig
 
 
-def _enclosures(G: np.ndarray) -> list[list[float]] | None:
+def _enclosures(G: np.ndarray) -> tuple[list[list[float]], Any] | None:
     """Float intervals [lo, hi, count] (outward) of the eigenvalues of the float symmetric G itself,
-    |G| <= 1 (see symmetric_enclosures)."""
+    |G| <= 1 (see symmetric_enclosures), with the float ``(w, V) = eigh(G)`` they verify."""
     import flint
 
     n = G.shape[0]
     with np.errstate(all="ignore"):
         try:
-            _, V = np.linalg.eigh(G)
+            w, V = _eigh(G)
         except np.linalg.LinAlgError:
             return None
         aV = np.abs(V)
@@ -192,7 +213,7 @@ def _enclosures(G: np.ndarray) -> list[list[float]] | None:
     # Ostrowski: lambda_k(G) = lambda_k(T) / theta_k, theta_k in [1 - delta, 1 + delta] (outward)
     out = [[_down(a / d_lo) if a < 0 else _down(a / d_hi), _upf(b / d_hi) if b < 0 else _upf(b / d_lo), k]
            for a, b, k in ivs]
-    return _merge(out)
+    return _merge(out), (w, V)
 
 
 @functools.lru_cache(maxsize=256)
@@ -230,7 +251,14 @@ def _gram(Y: np.ndarray) -> np.ndarray:
 
 
 def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
-    """Certified eigenvalue clusters of the *exact* empirical covariance of float data, from floats.
+    """Certified eigenvalue clusters of the exact empirical covariance of float data (see
+    :func:`covariance_spectrum_and_vectors`, which also returns the float eigenvectors behind them)."""
+    out = covariance_spectrum_and_vectors(A)
+    return None if out is None else out[0]
+
+
+def covariance_spectrum_and_vectors(A: np.ndarray, last: int = 0) -> tuple[list[EigenCluster], dict | None] | None:
+    """``(clusters, info)``: certified eigenvalue clusters of the *exact* empirical covariance of float data, from floats.
 
     A: an N x d float64 array (N >= 2, finite); its entries are read as the dyadic rationals they are and
     ``C = (1/N) sum_i (a_i - mu)(a_i - mu)^T`` (mu the exact mean).  Float route (module docstring):
@@ -244,7 +272,12 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
     ``||G - Y^T Y||_2 <= (gamma_N + 2u' + u'^2) ||Yf||_F^2 + 2 d N eta`` (u' = u / (1 - u); each centred
     entry is one rounding away from the exact one), which :func:`symmetric_enclosures` takes as err.
     C is PSD, so lower ends are clipped at 0.  Returns ascending clusters, or ``None`` when the float
-    route does not apply (scaling not exact, overflow, non-certifiable eigenvectors).
+    route does not apply (scaling not exact, overflow, non-certifiable eigenvectors).  ``info`` (None when
+    C = 0 or G = 0), for callers that refine the float eigenpairs (numerics.rayleigh): ``w, V`` the float
+    eigh the clusters verify (eigenpairs of C up to a positive scale), ``G, e, err, dsq`` the float Gram
+    matrix, the scaling, an arb bound of ``||G - Y^T Y||_2`` and a float bound of ``|delta|^2`` (units of
+    ``A 2**-e``).  ``last > 0``: only the ``last`` highest clusters are made (arb balls cost microseconds
+    each).
     """
     import flint
 
@@ -257,7 +290,7 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
         return None
     if mx == 0:
         with arb_precision(_BITS):
-            return [EigenCluster(flint.arb(0), d, True)]
+            return [EigenCluster(flint.arb(0), d, True)], None
     # scale by 2**-e only outside [2**-400, 2**400] (inside, squares and sums neither overflow nor lose
     # more than the underflow terms below)
     e = 0 if 2.0**-400 <= mx <= 2.0**400 else math.frexp(mx)[1]
@@ -277,7 +310,7 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
         eta = flint.arb(2) ** -1074
         u = flint.arb(2) ** -53
         u1 = _up(u / (1 - u))
-        g_N, g_Nd = _gamma(N), _gamma(N + d)
+        g_N, g_Nd = _gamma_cached(N), _gamma_cached(N + d)
         # ||Yf||_F^2 = sum_j (Yf^T Yf)_jj <= fl(trace G) / (1 - gamma_{N+d}) (+ underflow)
         fro = _up(flint.arb(float(np.sum(gd))) * _inv1m(g_Nd) + 2 * N * d * eta)
         err = _up((g_N + 2 * u1 + u1 * u1) * fro + 2 * d * N * eta)
@@ -293,7 +326,7 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
     iv = _float_intervals(G, err)
     if iv is None:
         return None
-    ivs, sh = iv  # eigenvalues of Y^T Y in [lo, hi] 2**sh
+    ivs, sh, eig = iv  # eigenvalues of Y^T Y in [lo, hi] 2**sh
     with arb_precision(_BITS):
         dsq_s = _fup(flint.arb(dsq_f) * flint.arb(2) ** -sh)  # |delta|^2 in the units of [lo, hi] / N
     if not math.isfinite(dsq_s):
@@ -301,7 +334,9 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
     out = _merge([[max(_down(_down(lo / N) - dsq_s), 0.0), _upf(hi / N), k] for lo, hi, k in ivs])
     with arb_precision(_BITS):
         f = flint.arb(2) ** (2 * e + sh)  # exact: arb exponents are unbounded
-        return [EigenCluster((flint.arb(lo) * f).union(flint.arb(hi) * f), k, False) for lo, hi, k in out]
+        cl = [EigenCluster((flint.arb(lo) * f).union(flint.arb(hi) * f), k, False) for lo, hi, k in out[-last:]]
+    info = None if eig is None else {"w": eig[0], "V": eig[1], "G": G, "e": e, "err": err, "dsq": dsq_f}
+    return cl, info
 
 
 def refine_eigenvectors(A: Any, bits: int, *, steps: int = 6) -> Any | None:
@@ -336,7 +371,7 @@ def refine_eigenvectors(A: Any, bits: int, *, steps: int = 6) -> Any | None:
         if not np.all(np.isfinite(F)):
             return None
         try:
-            _, V = np.linalg.eigh((F + F.T) / 2)
+            _, V = _eigh((F + F.T) / 2)
         except np.linalg.LinAlgError:
             return None
         X = flint.arb_mat(V.tolist())

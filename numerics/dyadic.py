@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["exact_covariance_of_floats"]
+__all__ = ["exact_covariance_of_floats", "fixed_point_format", "fixed_point_slices", "slices_of"]
 
 _S = 21  # slice bits: 2 * 21 + 11 = 53, so 2**11 rows of slice products sum exactly in float64
 _ROWS = 1 << (53 - 2 * _S)
@@ -41,24 +41,52 @@ def _slices(X: np.ndarray, k: int) -> list[np.ndarray]:
     return out
 
 
+def fixed_point_format(A: np.ndarray) -> tuple[int, int] | None:
+    """``(k, sh)``: ``M = A 2**sh`` is an integer matrix with ``|M| < 2**(S k)`` (A finite float64); ``None``
+    when A is 0 or its dynamic range needs more than ``_MAX_SLICES`` slices."""
+    a = np.abs(A)
+    mx = float(a.max()) if a.size else 0.0
+    if mx == 0:
+        return None
+    mn = float(np.min(a, where=a != 0, initial=np.inf))
+    e_max, e_min = math.frexp(mx)[1], math.frexp(mn)[1] - 53  # every entry is an integer multiple of 2**e_min
+    bits = e_max - e_min
+    k = -(-(bits + 1) // _S)
+    if k > _MAX_SLICES or bits > 1000:
+        return None
+    return k, -e_min
+
+
+def slices_of(A: np.ndarray, k: int, sh: int) -> list[np.ndarray]:
+    """The slices of ``M = A 2**sh`` (see :func:`fixed_point_format`): ``M = sum_p parts[p] 2**(S p)``."""
+    return _slices(np.ldexp(A, sh), k)  # integer-valued: exact (a power-of-two scaling, no overflow)
+
+
+def fixed_point_slices(A: np.ndarray) -> tuple[list[np.ndarray], int] | None:
+    """``(parts, sh)`` with ``A = 2**-sh sum_p parts[p] 2**(S p)`` exactly: the finite float64 array A
+    as the integer matrix ``M = A 2**sh`` cut into integer-valued float slices (all but the last in
+    ``[0, 2**S)``, ``|last| < 2**S``); ``None`` when A is 0 or its dynamic range needs more than
+    ``_MAX_SLICES`` slices."""
+    A = np.asarray(A, dtype=float)
+    f = fixed_point_format(A)
+    if f is None:
+        return None
+    return slices_of(A, *f), f[1]
+
+
 def exact_covariance_of_floats(A: np.ndarray) -> list[list[Fraction]] | None:
     """The exact empirical covariance ``(1/N) sum_i (a_i - mu)(a_i - mu)^T`` of a finite float64 N x d
     array (its entries read as the dyadic rationals they are), as Fractions; ``None`` when the data's
     dynamic range needs more than ``_MAX_SLICES`` slices (the caller then takes its integer route)."""
     A = np.asarray(A, dtype=float)
     N, d = A.shape
-    nz = A[A != 0]
-    if nz.size == 0:
+    if not np.any(A):
         return [[Fraction(0)] * d for _ in range(d)]
-    _, ex = np.frexp(np.abs(nz))
-    e_max, e_min = int(ex.max()), int(ex.min()) - 53  # every entry is an integer multiple of 2**e_min
-    bits = e_max - e_min
-    k = -(-(bits + 1) // _S)
-    if k > _MAX_SLICES or bits > 1000:
+    fs = fixed_point_slices(A)
+    if fs is None:
         return None
-    sh = -e_min
-    M = np.ldexp(A, sh)  # integer-valued, |M| < 2**bits: exact (a power-of-two scaling, no overflow)
-    parts = _slices(M, k)
+    parts, sh = fs
+    k = len(parts)
     import flint
 
     G = flint.fmpz_mat(d, d)

@@ -795,8 +795,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.experiments.online_dwell_too_short",
         path="theorems/ddcl_incrt/experiments.py",
-        old="T = dwell_time_normalised(0.5, gp, nA, kappa=2.0, eps=0.05)",
-        new="T = dwell_time_normalised(0.5, gp, nA, kappa=0.1, eps=0.05)",
+        old="return A, nA, dwell_time_normalised(0.5, gp, nA, kappa=2.0, eps=0.05)",
+        new="return A, nA, dwell_time_normalised(0.5, gp, nA, kappa=0.1, eps=0.05)",
         kills=("ddcl.growth.unique_minimal_online",),
         why="a dwell time 20x too short: heads are born before the tracker converges, so the structure "
             "depends on the initialisation",

@@ -399,3 +399,29 @@ MUTATIONS += [
        "/ np.where(sep, D, 1.0), 0 * Rf)",
        "Ogita-Aishima without the in-cluster orthogonalisation: a repeated eigenvalue's vectors stay 2**-53 apart"),
 ]
+
+# ---------------------------------------------------------------- numerics.rayleigh (issue 14)
+RAYLEIGH = "pytest:tests/unit/engine/test_engine_rayleigh.py"
+_RQ = "numerics/rayleigh.py"
+
+
+def _r(id, old, new, why):
+    return Mutation(id=id, path=_RQ, old=old, new=new, kills=(RAYLEIGH,), why=why, family="formula")
+
+
+MUTATIONS += [
+    _r("numerics.rayleigh.centring_dropped", "return [int(x) for x in N * Mz - self.s * sv]",
+       "return [int(x) for x in N * Mz]", "X v without the centring term s (s.v): the uncentred second moment"),
+    _r("numerics.rayleigh.carry_lost", "        L[1:] += c\n", "        L[1:] += 0 * c\n",
+       "the limb carries of z = M v dropped: z loses its high part"),
+    _r("numerics.rayleigh.kato_temple_dropped",
+       "return rho.union(rho + kt) / den if kt <= goal * rho else None",
+       "return rho / den if kt <= goal * rho else None",
+       "the Rayleigh quotient taken for lambda_max without the Kato-Temple upper widening"),
+    _r("numerics.rayleigh.rho_interval_dropped", "rho = (Ea - wid).union(Ea + wid) / nva", "rho = Ea / nva",
+       "the float-Gram step's Rayleigh quotient read as exact: c^T (X c - Q y) forgotten"),
+    _r("numerics.rayleigh.lambda2_from_the_top_cluster",
+       "alpha = clusters[-2].enclosure.upper() * den if len(clusters) > 1 else None",
+       "alpha = clusters[-1].enclosure.upper() * den if len(clusters) > 1 else None",
+       "the gap bound alpha >= lambda_2 read from the top cluster: no Kato-Temple bound, always the exact route"),
+]

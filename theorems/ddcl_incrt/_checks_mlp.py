@@ -19,7 +19,7 @@ from numerics.precision import float_tolerance
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
 from ._statements_mlp import DI0, DI_MAX, DI_TOP, EDI
-from .dictionary import covariance, exact_covariance_sample, gibbs, grad_detached, grad_live_Lq, mode_constant
+from .dictionary import covariance, descend, exact_covariance_sample, mode_constant
 
 
 def directional_information(B: Any, C: Any) -> float:
@@ -161,10 +161,7 @@ def train_dictionary(Z: np.ndarray, K: int, tau: float, mode: str, steps: int, e
                      rng: np.random.Generator) -> np.ndarray:
     """Gradient descent from collapse + 1e-3 noise (full: live L_q gradient; stopgrad: grad F)."""
     P = Z.mean(0) + 1e-3 * rng.standard_normal((K, Z.shape[1]))
-    for _ in range(steps):
-        g = grad_live_Lq(Z, P, tau) if mode == "full" else grad_detached(Z, P, gibbs(Z, P, tau))["L_q"]
-        P = P - eta * g
-    return P
+    return descend(Z, P, tau, mode, steps, eta)  # grad_live_Lq / grad_detached at gibbs, step by step
 
 
 def trained(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:

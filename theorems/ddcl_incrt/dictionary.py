@@ -242,6 +242,10 @@ def mode_constant(mode: str) -> int:
 def as_data(Z: Any, name: str = "data") -> _np.ndarray:
     """A finite float64 array of shape (N, d) (a 1-D sequence is one column); otherwise
     :class:`InputError` / :class:`InputTypeError` naming ``name``."""
+    if type(Z) is _np.ndarray and Z.dtype == _np.float64 and Z.ndim == 2 and Z.size:  # the common case
+        if not _np.isfinite(Z).all():
+            raise InputError(name, "must not contain NaN or infinite entries")
+        return Z.copy()
     rule = ("must be a rectangular N x d array of real numbers (not ragged; no strings, None or "
             "complex numbers)")
     if isinstance(Z, (str, bytes, dict, set)) or Z is None:
@@ -302,15 +306,21 @@ def gibbs(Z: Any, P: Any, tau: Any, *, tau_scale: int = 1) -> _np.ndarray:
     if isinstance(tau_scale, bool) or tau_scale not in (1, 2):
         raise InputError("tau_scale", "must be 1 or 2", tau_scale)
     t = check_tau(tau) * tau_scale
-    D = _finite_sqdist(Z, P)
+    return _gibbs(Z, P, t)[0]
+
+
+def _gibbs(Z: _np.ndarray, P: _np.ndarray, t: float) -> tuple[_np.ndarray, _np.ndarray]:
+    """``(Q, D)``: :func:`gibbs` of validated float arrays at the effective temperature t, and the squared
+    distances (callers in simulation loops validate once, not at every step)."""
+    D0 = _finite_sqdist(Z, P)
     # shift by the row minimum *before* dividing by tau: for a tiny tau, (D - min D)/tau is +inf away
     # from the nearest prototype and 0 at it, so the rows stay on the simplex (the hard limit), not NaN
-    D = D - D.min(1, keepdims=True)
+    D = D0 - D0.min(1, keepdims=True)
     with _np.errstate(over="ignore", under="ignore"):
         L = -D / t
         Q = _np.exp(L)
     Q /= Q.sum(1, keepdims=True)
-    return Q
+    return Q, D0
 
 
 def _same_dimension(Z: _np.ndarray, P: _np.ndarray) -> None:
@@ -373,18 +383,50 @@ def grad_detached(Z: Any, P: Any, Q: Any) -> dict[str, _np.ndarray]:
     N = Z.shape[0]
     Zt = Q @ P
     n = Q.sum(0)
-    gLq = (2.0 / N) * (n[:, None] * P - Q.T @ Z)
+    gLq = _grad_detached_Lq(Z, P, Q, n)
     gO = (2.0 / N) * (Q.T @ (Zt - Z))
     gV = (2.0 / N) * (n[:, None] * P - Q.T @ Zt)
     return {"L_q": gLq, "L_OLS": gO, "V": gV}
+
+
+def _grad_detached_Lq(Z: _np.ndarray, P: _np.ndarray, Q: _np.ndarray, n: _np.ndarray | None = None
+                      ) -> _np.ndarray:
+    """The L_q part of :func:`grad_detached` for validated arrays (n = Q.sum(0) if not given)."""
+    n = Q.sum(0) if n is None else n
+    return (2.0 / Z.shape[0]) * (n[:, None] * P - Q.T @ Z)
+
+
+def descend(Z: Any, P: Any, tau: Any, mode: str, steps: int, eta: float) -> _np.ndarray:
+    """``steps`` gradient steps ``P <- P - eta grad`` on L_q: the live gradient (:func:`grad_live_Lq`,
+    ``mode="full"``) or the detached one at the Gibbs assignments (``grad_detached(Z, P, gibbs(Z, P,
+    tau))["L_q"]``, the stop-gradient / free-energy gradient).  Z and tau are validated once; a
+    prototype matrix that stops being finite raises :class:`InputError` naming ``P`` as the
+    per-step calls would."""
+    Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
+    _same_dimension(Z, P)
+    full = mode == "full"
+    for _ in range(steps):
+        if not _np.isfinite(P).all():
+            as_data(P, "P")  # raises
+        if full:
+            g = _grad_live(Z, P, t, -1)
+        else:
+            g = _grad_detached_Lq(Z, P, _gibbs(Z, P, t)[0])
+        P = P - eta * g
+    return P
 
 
 def live_weights(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:
     """``omega_ij = q_ij [1 - (d_ij - ell_i)/tau]`` (rows sum to 1).  ``sign=+1`` is the wrong
     variant ``q_ij [1 + (d_ij - ell_i)/tau]`` used as a negative control."""
     Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
-    Q = gibbs(Z, P, t)
-    D = sqdist_matrix(Z, P)
+    return _live_weights(Z, P, t, sign)
+
+
+def _live_weights(Z: _np.ndarray, P: _np.ndarray, t: float, sign: int) -> _np.ndarray:
+    """:func:`live_weights` of validated float arrays (one validation per call of the public functions)."""
+    _same_dimension(Z, P)
+    Q, D = _gibbs(Z, P, t)
     ell = (Q * D).sum(1, keepdims=True)
     return Q * (1.0 + sign * (D - ell) / t)
 
@@ -392,7 +434,12 @@ def live_weights(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:
 def grad_live_Lq(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:
     """``grad_{p_j} L_q = (2/N) sum_i omega_ij (p_j - z_i)`` through the live assignments."""
     Z, P = as_data(Z, "Z"), as_data(P, "P")
-    W = live_weights(Z, P, tau, sign=sign)
+    return _grad_live(Z, P, check_tau(tau), sign)
+
+
+def _grad_live(Z: _np.ndarray, P: _np.ndarray, t: float, sign: int) -> _np.ndarray:
+    """:func:`grad_live_Lq` of validated float arrays."""
+    W = _live_weights(Z, P, t, sign)
     return (2.0 / Z.shape[0]) * (W.sum(0)[:, None] * P - W.T @ Z)
 
 

@@ -84,12 +84,16 @@ def online_grow(S: np.ndarray, theta: float, rng: np.random.Generator, iters: in
     um /= np.linalg.norm(um)
     since = 0
     births = []
-    for _it in range(iters):
+
+    def residual(U: np.ndarray) -> tuple[np.ndarray, float, int]:  # changes only at a birth
         A = residual_operator(S, U if U.shape[1] else None)
         nA = max(np.linalg.norm(A, 2), 1e-300)
         w = np.linalg.eigvalsh(A)
         gp = max(w[-1] - w[-2], 1e-12)
-        T = dwell_time_normalised(0.5, gp, nA, kappa=2.0, eps=0.05)
+        return A, nA, dwell_time_normalised(0.5, gp, nA, kappa=2.0, eps=0.05)
+
+    A, nA, T = residual(U)
+    for _it in range(iters):
         up, um = tracker_step(A, up, um, 0.5 / nA, 0.25 / nA, 0.5, mca_factor=False)
         up = up - U @ (U.T @ up)
         up /= np.linalg.norm(up)
@@ -105,6 +109,7 @@ def online_grow(S: np.ndarray, theta: float, rng: np.random.Generator, iters: in
             um = rng.standard_normal(d)
             um -= U @ (U.T @ um) + (um @ up) * up
             um /= np.linalg.norm(um)
+            A, nA, T = residual(U)
     return U, births
 
 

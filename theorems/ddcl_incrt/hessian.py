@@ -24,6 +24,7 @@ import numpy as np
 
 from numerics.errors import InputError, InputTypeError
 from numerics.dyadic import exact_covariance_of_floats
+from numerics.rayleigh import covariance_top_eigenvalue
 from numerics.linalg import ball_spectrum, exact_spectrum, inertia, symmetric_ball_spectrum
 from numerics.precision import Tri, arb_precision, arb_to_float, tri_positive
 
@@ -332,12 +333,17 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
     the given data (floats read as the dyadic rationals they are, integers of any size exactly): C is
     formed exactly (float arrays by error-free slice products, numerics.dyadic; else fmpz/fmpq) and its
     top eigenvalue enclosed by refined float eigenvectors and Ostrowski-Gershgorin at ``bits + 32``
-    (numerics.linalg.symmetric_ball_spectrum; ``acb_mat.eig`` / exact roots as fallbacks).  ``certified=False`` gives a float64 estimate only.
+    (numerics.linalg.symmetric_ball_spectrum; ``acb_mat.eig`` / exact roots as fallbacks).  Float
+    arrays first take numerics.rayleigh (``method="kato-temple"``): C never formed, the exact Rayleigh
+    quotient of a refined float eigenvector and a Kato-Temple bound, relative radius <= 2**-(bits + 4)
+    (tighter than the exact route's ~2**-bits), at a few times the cost of the float estimate; the
+    exact route runs when it does not apply (top eigenvalue not certainly simple, dynamic range
+    beyond 8 slices, ...).  ``certified=False`` gives a float64 estimate only.
     ``rtol`` (certified only): a relative radius the caller accepts.  Float arrays are then first
     enclosed a posteriori from floats (numerics.aposteriori.covariance_spectrum: float Gram and eigh,
-    rigorous rounding and residual bounds; radius about N d 2**-53 relative), and the exact route runs
-    only when that enclosure is wider than ``rtol`` times its lower end; ``None`` (default): always
-    the exact route (enclosure as tight as ``bits``).
+    rigorous rounding and residual bounds; radius about N d 2**-53 relative), and the tight routes run
+    only when that enclosure is wider than ``rtol`` times its lower end; ``None`` (default): always a
+    tight route (enclosure as tight as ``bits``).
     Bad input raises :class:`InputError` / :class:`InputTypeError` naming the argument.
     """
     c = mode_constant(mode)
@@ -368,22 +374,28 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
                              "enclosure", has_value=False)
         return CriticalTemperature(mode, c, None, "float", val, lam)
     A = _finite_float_array(data)
+    top, method, prec = None, "arb", int(bits)
     if A is not None:  # fast exact path for float arrays: integers over a power of two
         if A.shape[0] < 2:
             raise InputError("data", "needs at least two samples (rows) to form a covariance")
         fast = _aposteriori_top(A, mode, c, rtol) if rtol is not None else None
         if fast is not None:
             return fast
-        C = exact_covariance_of_floats(A) or _covariance_of_integers(*_float_array_integers(A))
+        top = covariance_top_eigenvalue(A, int(bits))  # exact Rayleigh quotient + Kato-Temple
+        if top is not None:
+            method, prec = "kato-temple", int(bits) + 64  # its ball carries bits + 64: c is a power of two
+        else:
+            C = exact_covariance_of_floats(A) or _covariance_of_integers(*_float_array_integers(A))
     else:
         rows = _fractions(data)
         if len(rows) < 2:
             raise InputError("data", "needs at least two samples (rows) to form a covariance")
         C = _covariance_of_rows(rows)
-    top = _top_eigenvalue_enclosure(C, int(bits))
-    with arb_precision(int(bits)):
+    if top is None:
+        top = _top_eigenvalue_enclosure(C, int(bits))
+    with arb_precision(prec):
         enc = top * c
-    return CriticalTemperature(mode, c, enc, "arb", arb_to_float(enc), arb_to_float(top))
+    return CriticalTemperature(mode, c, enc, method, arb_to_float(enc), arb_to_float(top))
 
 
 def _aposteriori_top(A: np.ndarray, mode: str, c: int, rtol: float) -> CriticalTemperature | None:

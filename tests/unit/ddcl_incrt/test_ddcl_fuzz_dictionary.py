@@ -55,7 +55,8 @@ def _reference_F(Z, P, t):
     tot = ctx.mpf(0)
     for z in Z:
         ds = [sum((ctx.mpf(float(a)) - ctx.mpf(float(b))) ** 2 for a, b in zip(z, p)) for p in P]
-        tot += -ctx.mpf(t) * ctx.log(sum(ctx.exp(-dk / ctx.mpf(t)) for dk in ds))
+        m = min(ds)  # shifted by the row minimum: exact where 1 - d/tau rounds to 1 at 40 digits (tau ~ 1e300)
+        tot += m - ctx.mpf(t) * ctx.log(sum(ctx.exp(-(dk - m) / ctx.mpf(t)) for dk in ds))
     return tot / len(Z)
 
 

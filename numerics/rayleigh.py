@@ -1,0 +1,319 @@
+"""The top eigenvalue of the exact covariance of float data: exact Rayleigh quotients and Kato-Temple.
+
+For float64 data A (N x d; its entries the dyadic rationals they are), ``A = M 2**-sh`` with an integer
+matrix M (numerics.dyadic.fixed_point_slices) and the exact covariance is ``C = X / (N**2 4**sh)`` with
+the integer matrix ``X = N M^T M - s s^T`` (s the column sums of M), never formed.  For an integer
+vector v only matrix-*vector* products are needed, all exact in integers:
+
+    z = M v,   v^T X v = N |z|^2 - (s.v)^2,   X v = N M^T z - s (s.v),
+
+computed with float BLAS on 21-bit slices whose partial sums stay below 2**53 (the error-free
+transformation of Ozaki, Ogita, Oishi and Rump, Numer. Algorithms 59, 2012, applied to products with
+a vector), then carried into Python integers.  So ``rho = v^T X v / v^T v`` and the residual norm
+
+    eps^2 = |X v - rho v|^2 / |v|^2 = (|X v|^2 |v|^2 - (v^T X v)^2) / |v|^4     (X v - rho v is _|_ v)
+
+are exact rationals.  **Kato-Temple** (T. Kato, J. Phys. Soc. Japan 4, 1949; B. Parlett, The Symmetric
+Eigenvalue Problem, 1998, Thm 10.5.1): if ``lambda_2(X) <= alpha < rho`` then
+
+    rho <= lambda_max(X) <= rho + eps^2 / (rho - alpha)
+
+(from ``v^T (X - lambda_max)(X - alpha) v >= 0``, the operator being PSD when no eigenvalue lies in
+``(alpha, lambda_max)``; the lower end is Courant-Fischer).  alpha comes from the a-posteriori clusters
+of numerics.aposteriori (a float eigh with rigorous residual bounds: the top cluster must hold exactly
+one eigenvalue, alpha is the upper end of the next one).  The bound is quadratic in the error of v: v
+starts as the float eigenvector (error ~2**-53) and each refinement step
+``v <- v - sum_{i != top} V_i V_i^T (X v - rho v) / (lambda_i - rho)`` (float eigenpairs, exact residual;
+Rump, Acta Numerica 19, 2010, §13) gains ~53 bits, so one step already gives a relative radius near
+2**-200.  The working precision is the caller's; a matrix whose top eigenvalue is not isolated, or whose
+bound stays too wide, gets ``None`` (the caller's exact route decides).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from typing import Any
+
+import numpy as np
+
+from .dyadic import _S, fixed_point_format
+from .precision import arb_precision
+
+__all__ = ["covariance_top_eigenvalue"]
+
+_MASK = (1 << _S) - 1
+_ROWS = 1 << (53 - 2 * _S)  # 21-bit by 21-bit products summed over 2**11 rows stay below 2**53: exact
+_MAX_ROWS = 1 << 17  # int64 accumulators over row blocks: < 2**53 * 2**6 blocks * 8 slices < 2**63
+_MAX_D = 1 << (53 - 2 * _S)  # M_p v_q: d products of 21-bit numbers, below 2**53
+
+
+def _int_slices(v: list[int]) -> np.ndarray:
+    """d x m float matrix of S-bit slices of the integers v (the last signed): ``v = sum_q V[:, q] 2**(S q)``."""
+    m = max(1, -(-(max(abs(x) for x in v).bit_length() + 1) // _S))
+    o = np.array(v, dtype=object)
+    out = np.empty((len(v), m))
+    for q in range(m - 1):
+        out[:, q] = (o & _MASK).astype(float)  # in [0, 2**S): exact
+        o = o >> _S  # floor: the remaining part stays exact
+    out[:, m - 1] = o.astype(float)  # |top| < 2**S
+    return out
+
+
+def _carry(L: np.ndarray) -> np.ndarray:
+    """Carry int64 limbs (rows of weight 2**(S t), ``|L| < 2**56``) in place until ``|limb| <= 2**S``:
+    three parallel steps take the bound from 2**56 to 2**35 + 2**S, to 2**14 + 2**S + 1, to 2**S.  The
+    last row is never masked: it holds the signed top, small when the value is below 2**(S (rows - 1))."""
+    for _ in range(3):
+        c = L[:-1] >> _S  # floor: x = (x >> S) 2**S + (x & MASK) for negative x too
+        L[:-1] &= _MASK
+        L[1:] += c
+    return L
+
+
+_WS = threading.local()
+
+
+def _workspace(n: int) -> np.ndarray:
+    """A thread-local float scratch vector of at least n entries, kept between calls (up to 32 MB): fresh
+    memory for the slices costs more in page faults than the products themselves.  Always written
+    before read."""
+    if n > 1 << 22:  # beyond 32 MB: not kept
+        return np.empty(n)
+    buf = getattr(_WS, "buf", None)
+    if buf is None or buf.size < n:
+        buf = _WS.buf = np.empty(max(n, 1 << 16))
+    return buf[:n]
+
+
+class _Exact:
+    """Exact products with ``X = N M^T M - s s^T`` for the fixed-point data ``M = A 2**sh`` (module
+    docstring): the k slices of a block of <= 2**11 rows, a (k, n, d) array made in a scratch buffer
+    (once when N <= 2**11, else again for every product)."""
+
+    def __init__(self, A: np.ndarray, k: int, sh: int, prec: int):
+        self.A, self.k, self.sh, self.prec = A, k, sh, prec
+        self.N, self.d = A.shape
+        self.bits = _S * k  # |M_ij| < 2**bits
+        self.s = None
+        self._resident = None
+
+    def _blocks(self):
+        A, k, d, N = self.A, self.k, self.d, self.N
+        if self._resident is not None:
+            yield self._resident
+            return
+        R = min(N, _ROWS)
+        ws = _workspace(R * d * (k + 1))
+        for r0 in range(0, N, R):
+            n = min(R, N - r0)
+            Mc = ws[:n * k * d].reshape(k, n, d)
+            hi = ws[R * k * d:R * k * d + n * d].reshape(n, d)
+            rest = Mc[k - 1]
+            if abs(self.sh) < 1000:  # integer-valued: exact (power-of-two scaling)
+                np.multiply(A[r0:r0 + n], 2.0 ** self.sh, out=rest)
+            else:
+                np.ldexp(A[r0:r0 + n], self.sh, out=rest)
+            for p in range(k - 1):  # numerics.dyadic's slicing, into the buffer, top slice last
+                np.multiply(rest, 2.0 ** -_S, out=hi)
+                np.floor(hi, out=hi)
+                lo = Mc[p]
+                if p:
+                    np.multiply(hi, 2.0 ** _S, out=lo)
+                    np.subtract(rest, lo, out=lo)  # in [0, 2**S): exact
+                    rest = Mc[k - 1]
+                    np.copyto(rest, hi)
+                else:  # rest lives in the top slot: lo = rest - hi 2**S, then rest <- hi
+                    np.multiply(hi, 2.0 ** _S, out=lo)
+                    np.subtract(rest, lo, out=lo)
+                    np.copyto(rest, hi)
+            if n == N:
+                self._resident = Mc
+            yield Mc
+
+    def apply(self, v: list[int]) -> list[int]:
+        """``X v`` exactly for an integer vector v: ``N M^T (M v) - s (s.v)``."""
+        N, k, d = self.N, self.k, self.d
+        Vs = _int_slices(v)
+        m = Vs.shape[1]
+        # |z| < 2**(bits + |v| bits + d bits) <= 2**(S (nl - 1)): the top limb is small after the carries
+        nl = (self.bits + max(abs(x) for x in v).bit_length() + d.bit_length() + _S - 1) // _S + 1
+        W = np.zeros((k, nl, d), dtype=np.int64)
+        sums = np.zeros((k, d), dtype=np.int64) if self.s is None else None
+        for Mc in self._blocks():
+            Z = np.zeros((nl, Mc.shape[1]), dtype=np.int64)  # limbs of z = M v, one row each
+            P = np.matmul(Vs.T, Mc.transpose(0, 2, 1)).astype(np.int64)  # d <= 2**11 products < 2**42
+            for p in range(k):
+                Z[p:p + m] += P[p]
+            Lf = _carry(Z).astype(float)  # |limb| <= 2**S
+            W += np.matmul(Lf, Mc).astype(np.int64)  # <= 2**11 rows of S-bit products: exact
+            if sums is not None:
+                sums += Mc.sum(axis=1).astype(np.int64)  # < 2**(S + 11): exact
+        if sums is not None:
+            pw = np.array([1 << (_S * p) for p in range(k)], dtype=object)
+            self.s = sums.astype(object).T.dot(pw)
+        Wc = np.zeros((d, k + nl), dtype=np.int64)
+        for p in range(k):  # (M^T z)_j = sum_p sum_t W[p, t, j] 2**(S (p + t)); < 2**62
+            Wc[:, p:p + nl] += W[p].T
+        pw = np.array([1 << (_S * t) for t in range(k + nl)], dtype=object)
+        Mz = Wc.astype(object).dot(pw)  # M^T z in Python integers
+        sv = self.s.dot(np.array(v, dtype=object))
+        return [int(x) for x in N * Mz - self.s * sv]
+
+
+def arb_precision_of(ex: _Exact) -> Any:
+    """The arb working precision of a computation (``bits + 64``)."""
+    return arb_precision(ex.prec)
+
+
+def _kato_temple(vXv: int, nv: int, e2n: int, alpha: Any, den: Any, goal: Any) -> Any | None:
+    """The enclosure ``[rho, rho + eps^2 / (rho - alpha)] / den`` from exact integers (module docstring),
+    ``vXv = v^T X v``, ``nv = |v|^2``, ``e2n = eps^2 |v|^4``; None when it is wider than ``goal rho``."""
+    import flint
+
+    rho = flint.arb(flint.fmpq(vXv, nv))
+    if e2n == 0:
+        return rho / den  # v is an exact eigenvector
+    if alpha is None or not rho > alpha:
+        return None
+    kt = flint.arb((flint.arb(flint.fmpq(e2n, nv * nv)) / (rho - alpha)).upper())  # Kato-Temple
+    return rho.union(rho + kt) / den if kt <= goal * rho else None
+
+
+def _correction(v: list[int], Xv: list[int], vXv: int, nv: int, rest: np.ndarray, ratio: np.ndarray,
+                ) -> tuple[list[int], int, int] | None:
+    """``(c, L, T)``: the refinement ``v 2**L - c 2**T`` of v (L, T >= 0), with ``|c| < 2**53`` (exact
+    floats).
+
+    ``g = (X v - rho v) / rho`` from exact integers (each divided once, correctly rounded); the step
+    solves ``(X - rho) dv = -r`` on the other float eigenvectors (Rump 2010, §13)."""
+    sc = max(max(abs(x) for x in v).bit_length() - 53, 0)
+    g = np.array([(nv * x - vXv * y) / (vXv << sc) for x, y in zip(Xv, v)])  # in units of 2**sc
+    with np.errstate(all="ignore"):
+        dv = rest @ ((rest.T @ g) / ratio)
+        mx = float(np.max(np.abs(dv)))
+    if not (math.isfinite(mx) and mx > 0):
+        return None
+    t = math.frexp(mx)[1] - 52  # |dv| 2**-t < 2**52
+    c = [int(x) for x in np.rint(np.ldexp(dv, -t))]
+    T = t + sc + 53  # v 2**53 - dv 2**(sc + 53) = v 2**53 - c 2**T
+    return (c, 53, T) if T >= 0 else (c, 53 - T, 0)
+
+
+def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int], c: list[int], L: int,
+                     t: int, alpha: Any, den: Any, goal: Any) -> Any | None:
+    """The enclosure for ``v1 = v 2**L - c 2**t`` with ``X c`` from the float Gram matrix, or None.
+
+    ``X = N 4**(sh + e) (Y^T Y - N delta delta^T)`` (numerics.aposteriori.covariance_spectrum_and_vectors),
+    so ``X c = Q (G c + (Y^T Y - G) c - N delta (delta.c))`` with ``Q = N 4**(sh + e)`` and
+
+        |X c - Q fl(G c)| <= eta_c = Q |c| (gamma_d ||G||_F + err + N |delta|^2)   (+ underflow),
+
+    (Higham Lemma 3.1 for the float matrix-vector product).  ``X v1`` is then known up to
+    ``eta = 2**t eta_c``, and ``v1^T X v1`` up to ``4**t |c| eta_c`` only, because ``v^T X c = c^T (X v)``
+    is exact.  With ``mu`` the Rayleigh quotient of the approximate ``X v1`` and R its residual, the
+    residual of v1 is at most ``(R + eta) / |v1|`` (the Rayleigh quotient minimises ``|X v1 - mu v1|``),
+    and Kato-Temple applies with ``rho`` in an interval."""
+    import flint
+
+    from .aposteriori import _gamma_cached, _inv1m
+
+    N, d = ex.N, ex.d
+    G, e = info["G"], info["e"]
+    cf = np.array(c, dtype=float)  # exact: |c| < 2**53
+    y = G @ cf
+    gg = float(np.sum(G * G))
+    if not (np.all(np.isfinite(y)) and math.isfinite(gg)):
+        return None
+    mant, ex2 = np.frexp(y)
+    mi = np.ldexp(mant, 53).astype(np.int64).tolist()  # y = mi 2**(ex2 - 53) exactly
+    ex2 = (ex2.astype(np.int64) - 53).tolist()
+    F = -min(ex2)
+    yi = [m << (x + F) for m, x in zip(mi, ex2)]  # y = yi 2**-F, integers
+    # everything below is scaled by 2**K to stay in integers: 2**t Q y = N yi 2**P, Q = N 4**(sh + e)
+    P = 2 * (sh + e) - F + t
+    K = max(0, -P)
+    v1 = [(x << L) - (z << t) for x, z in zip(v, c)]
+    XtK = [(x << (L + K)) - ((N * z) << (P + K)) for x, z in zip(Xv, yi)]  # X v1 2**K up to eta 2**K
+    nv = sum(x * x for x in v1)
+    aK = sum(x * z for x, z in zip(v1, XtK))
+    bK = sum(z * z for z in XtK)
+    cXv = sum(x * z for x, z in zip(c, Xv))
+    vy = sum(x * z for x, z in zip(v, yi))
+    # v1^T X v1 = v1^T Xt - 2**(t + L) (v^T X c - v^T Q y) + 4**t c^T (X c - Q y), v^T X c = c^T X v
+    EK = aK - (cXv << (t + L + K)) + ((N * vy) << (P + L + K))
+    with arb_precision_of(ex):
+        eta_d = flint.arb(2) ** -1074 * (d * d + 4 * d + 4)
+        gfro = (flint.arb(gg) * _inv1m(_gamma_cached(d * d + 1)) + eta_d).sqrt()
+        cn = flint.arb(sum(x * x for x in c)).sqrt()
+        qa = flint.arb(N) * flint.arb(2) ** (2 * (sh + e))
+        eta_c = flint.arb((qa * (cn * (_gamma_cached(d) * gfro + info["err"] + N * flint.arb(info["dsq"])) + eta_d)).upper())
+        eta = eta_c * flint.arb(2) ** t
+        wid = flint.arb(2) ** (2 * t) * cn * eta_c
+        nva = flint.arb(nv)
+        Ea = flint.arb(flint.fmpq(EK, 1 << K))
+        rho = (Ea - wid).union(Ea + wid) / nva
+        if alpha is None or not rho > alpha:
+            return None
+        r2 = flint.arb(flint.fmpq(bK * nv - aK * aK, nv << (2 * K)))  # |Xt - mu v1|^2, mu = aK / (nv 2**K)
+        eps = (r2.sqrt() + eta) / nva.sqrt()
+        lo = flint.arb(rho.lower())
+        up = flint.arb((rho.upper() + eps * eps / (lo - alpha)).upper())  # Kato-Temple, rho in an interval
+        return lo.union(up) / den if up - lo <= goal * lo else None
+
+
+def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
+    """An arb ball containing lambda_max of the exact covariance of the float array A (N x d, N >= 2),
+    of relative radius at most ``2**-(bits + 4)`` (working precision ``bits + 64``), or ``None`` when
+    this route does not apply (the caller takes its exact route): dynamic range beyond
+    numerics.dyadic's slices, N > 2**17 or d > 2**11, a float route that cannot certify, a top
+    eigenvalue not certainly simple, or a bound still too wide after the refinement steps.
+
+    One exact product ``X v`` for the float eigenvector v; one refinement step whose ``X c`` comes from
+    the float Gram matrix with a rigorous error bound (:func:`_float_gram_step`); only if that is too wide,
+    further steps with exact products.
+    """
+    import flint
+
+    from .aposteriori import covariance_spectrum_and_vectors
+
+    A = np.asarray(A, dtype=float)
+    N, d = A.shape
+    if not 2 <= N <= _MAX_ROWS or d > _MAX_D or int(bits) > 4096:
+        return None
+    fs = fixed_point_format(A)
+    sp = covariance_spectrum_and_vectors(A, last=2) if fs is not None else None
+    if sp is None or sp[1] is None or sp[0][-1].multiplicity != 1:
+        return None
+    (clusters, info), (k, sh) = sp, fs
+    w, V = info["w"], info["V"]
+    if not w[-1] > 0:
+        return None
+    ex = _Exact(A, k, sh, int(bits) + 64)
+    with arb_precision_of(ex):
+        den = flint.arb(N * N) * flint.arb(2) ** (2 * sh)  # C = X / den; exact (an integer times 2**k)
+        alpha = clusters[-2].enclosure.upper() * den if len(clusters) > 1 else None  # >= lambda_2(X)
+        goal = flint.arb(2) ** -(int(bits) + 4)
+    v = [int(x) for x in np.rint(np.ldexp(V[:, -1], 53))]
+    rest, ratio = V[:, :-1], w[:-1] / w[-1] - 1.0  # (lambda_i - rho) / rho for the other eigenpairs
+    Xv = ex.apply(v)
+    for step in range(2 + -(-int(bits) // 50)):
+        vXv, nv = sum(x * y for x, y in zip(v, Xv)), sum(x * x for x in v)
+        if vXv <= 0:
+            return None
+        with arb_precision_of(ex):
+            enc = _kato_temple(vXv, nv, sum(x * x for x in Xv) * nv - vXv * vXv, alpha, den, goal)
+        if enc is not None:
+            return enc
+        cor = _correction(v, Xv, vXv, nv, rest, ratio)
+        if cor is None:
+            return None
+        c, L, t = cor
+        if step == 0:
+            enc = _float_gram_step(ex, info, sh, v, Xv, c, L, t, alpha, den, goal)
+            if enc is not None:
+                return enc
+        Xc = ex.apply(c)  # exact: X v1 = (X v) 2**L - (X c) 2**t by linearity
+        v = [(x << L) - (z << t) for x, z in zip(v, c)]
+        Xv = [(x << L) - (z << t) for x, z in zip(Xv, Xc)]
+    return None
