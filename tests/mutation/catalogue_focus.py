@@ -702,4 +702,14 @@ MUTATIONS: list[Mutation] = [
             "proportional to the query's own frequency)",
         family="check",
     ),
+    Mutation(
+        id="focus.check.symbolic_zero_test_always_true",
+        path=MODEL,
+        old="    return sp.expand(num) == 0",
+        new="    return True",
+        kills=("focus.model.gradients",),
+        why="the exact zero test of the symbolic gradient check accepts every residual (the false column "
+            "sums of the control then pass)",
+        family="check",
+    ),
 ]
