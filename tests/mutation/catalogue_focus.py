@@ -23,6 +23,7 @@ FOCDIR = "theorems/focus_dilution/_checks_focus_direction.py"
 ST_DYN = "theorems/focus_dilution/_statements_dynamics.py"
 ST_S4 = "theorems/focus_dilution/_statements_stage4.py"
 MODEL = "theorems/focus_dilution/_checks_model.py"
+SYMB = "theorems/focus_dilution/_symbolic.py"
 SADDLE = "theorems/focus_dilution/_checks_saddle.py"
 CERT = "theorems/focus_dilution/_checks_saddle_certified.py"
 HEAD = "theorems/focus_dilution/_checks_headlines.py"
@@ -704,12 +705,12 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="focus.check.symbolic_zero_test_always_true",
-        path=MODEL,
+        path=SYMB,
         old="    return sp.expand(num) == 0",
         new="    return True",
-        kills=("focus.model.gradients",),
-        why="the exact zero test of the symbolic gradient check accepts every residual (the false column "
-            "sums of the control then pass)",
+        kills=("focus.model.gradients", "focus.stage4.degenerate_point"),
+        why="the exact zero test of the symbolic checks accepts every residual (the false column sums of "
+            "the gradients control and the non-lumped beta of the symmetry-lemma control then pass)",
         family="check",
     ),
 ]

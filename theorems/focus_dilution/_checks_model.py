@@ -24,6 +24,7 @@ from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refu
 
 from .flow import Shapes, pack, reduced_state, run_flow, run_reduced, theta_c1, unpack
 from ._statements_common import first_refuted, part_observation
+from ._symbolic import reduced_residual
 from .markov_model import finite_context_logits, monte_carlo_loss, regrouped_logits
 from .population import FLOAT, grad_M_Phi, model_matrices, param_grads, population_loss
 
@@ -305,26 +306,6 @@ class _OpaqueExp(SympyArithmetic):
         return self._E(x)
 
 
-def _rational_zero(expr: Any) -> bool:
-    """Whether ``expr`` (a rational function of symbols and E-values) is identically 0, exactly.
-
-    ``together`` writes it as N / D with D a product of its denominators (nonzero); N is expanded as a
-    polynomial in its atoms: N = 0 proves expr = 0.  A nonzero N is not read as a disproof here (atoms
-    may be related): the caller then falls back to ``cancel``, whose residual is the one reported.
-    """
-    import sympy as sp
-
-    num, _ = sp.together(expr).as_numer_denom()
-    return sp.expand(num) == 0
-
-
-def _reduced_residual(expr: Any) -> Any:
-    """0 when :func:`_rational_zero` proves it, else ``cancel(together(expr))`` (0 or the residual)."""
-    import sympy as sp
-
-    return sp.Integer(0) if _rational_zero(expr) else sp.cancel(sp.together(expr))
-
-
 @lru_cache(maxsize=1)
 def _symbolic_closed_forms() -> tuple[Any, Any, Any, tuple[Any, ...], tuple[Any, ...]]:
     """(M symbols, Phi symbols, L, G_M, G_Phi) of symbolic_gradients' setting (d = 2, symbolic pi =
@@ -357,7 +338,7 @@ def _gradient_residuals() -> tuple[tuple[str, Any, Any], ...]:
     out = []
     for syms, G, name in ((ms, GM, "G_M"), (fs, GPhi, "G_Phi")):
         for i, s in enumerate(syms):
-            r = _reduced_residual(sp.diff(L, s) - G[i])
+            r = reduced_residual(sp.diff(L, s) - G[i])
             out.append((name, s, r))
             if r != 0:
                 return tuple(out)
@@ -372,7 +353,7 @@ def _sum_residuals(cols: bool) -> tuple[tuple[str, int, Any], ...]:
     out = []
     for G, name in ((GM, "G_M"),) if cols else ((GM, "G_M"), (GPhi, "G_Phi")):
         for i in range(2):
-            r = _reduced_residual(G[i] + G[2 + i] if cols else G[2 * i] + G[2 * i + 1])
+            r = reduced_residual(G[i] + G[2 + i] if cols else G[2 * i] + G[2 * i + 1])
             out.append((name, i, r))
             if r != 0:
                 return tuple(out)
@@ -384,7 +365,7 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
 
     1. G_M and G_Phi of spec §2.5 equal dL/dM and dL/dPhi for symbolic M, Phi.  exp is an opaque
        function E with E' = E, so L and the closed forms are rational functions of E-values and
-       :func:`_rational_zero` (``cancel`` when it does not prove 0) decides equality exactly;
+       :func:`._symbolic.reduced_residual` (``cancel`` when expand does not prove 0) decides equality exactly;
     2. the chain rule: for symbolic G_M, G_Phi and weights (m = 2, m_k = 1), the gradient of
        <G_M, W0 W1> + <G_Phi, W0 W_Q W_K^T W0^T> equals :func:`chain_rule` (polynomial identity).
 
