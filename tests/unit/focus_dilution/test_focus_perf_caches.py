@@ -13,8 +13,12 @@ from numerics.markov import MarkovChain, perturbed_rare, symmetric_rare
 from theorems.focus_dilution import _checks_model as cm
 from theorems.focus_dilution import _checks_stall as cs
 from theorems.focus_dilution._symbolic import rational_zero, reduced_residual
-from theorems.focus_dilution.critical_points import (_in_manifold_hessian, degenerate_point,
-                                                      in_manifold_hessian, perturbed_point)
+from theorems.focus_dilution.critical_points import (
+    _in_manifold_hessian,
+    degenerate_point,
+    in_manifold_hessian,
+    perturbed_point,
+)
 from theorems.focus_dilution.population import FLOAT, param_grads
 
 x, y, z = sp.symbols("x y z", positive=True)
@@ -45,7 +49,7 @@ def test_symbolic_step_one_is_shared_and_immutable():
     a = cm._gradient_residuals()
     assert a is cm._gradient_residuals()
     assert isinstance(a, tuple) and len(a) == 8 and all(r == 0 for _, _, r in a)
-    ms, fs, L, GM, GPhi = cm._symbolic_closed_forms()
+    *_, GM, GPhi = cm._symbolic_closed_forms()
     assert isinstance(GM, tuple) and isinstance(GPhi, tuple)
     rows = cm._sum_residuals(False)
     cols = cm._sum_residuals(True)
