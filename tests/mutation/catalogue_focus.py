@@ -23,6 +23,7 @@ FOCDIR = "theorems/focus_dilution/_checks_focus_direction.py"
 ST_DYN = "theorems/focus_dilution/_statements_dynamics.py"
 ST_S4 = "theorems/focus_dilution/_statements_stage4.py"
 MODEL = "theorems/focus_dilution/_checks_model.py"
+SYMB = "theorems/focus_dilution/_symbolic.py"
 SADDLE = "theorems/focus_dilution/_checks_saddle.py"
 CERT = "theorems/focus_dilution/_checks_saddle_certified.py"
 HEAD = "theorems/focus_dilution/_checks_headlines.py"
@@ -700,6 +701,16 @@ MUTATIONS: list[Mutation] = [
         kills=("focus.stage2.focus_direction",),
         why="Delta A is compared with the closed form at pi_k in place of the query's pi_q (the tilt is "
             "proportional to the query's own frequency)",
+        family="check",
+    ),
+    Mutation(
+        id="focus.check.symbolic_zero_test_always_true",
+        path=SYMB,
+        old="    return sp.expand(num) == 0",
+        new="    return True",
+        kills=("focus.model.gradients", "focus.stage4.degenerate_point"),
+        why="the exact zero test of the symbolic checks accepts every residual (the false column sums of "
+            "the gradients control and the non-lumped beta of the symmetry-lemma control then pass)",
         family="check",
     ),
 ]

@@ -18,6 +18,7 @@ from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refu
 from ._stage4_reference import DPS, LAM, PI1, D, F, _top_in_manifold
 from .critical_points import degenerate_point
 from .population import chain_mp
+from ._symbolic import reduced_residual
 
 
 # -- §4.13 lumped point -----------------------------------------------------------------------------------
@@ -83,7 +84,7 @@ def symmetry_lemma(*, seed: int, profile: Profile, variant: str = "statement") -
     Pred is the lumped prediction softmax(T_q e_1).  Then D = diag(pi)(Pred - P) (its rare rows are
     lam pi_l (1_R/(d-1) - e_q) on the rare coordinates), A = row-softmax(kappa gamma gamma^T + 1 log pi^T)
     with gamma = (g1, g_l, ..., g_l), and (G_M, G_Phi) = population.grads_from_residual(A, D, gamma beta^T):
-    every entry cancels to 0 as a rational function of (pi1, lam, g1, g_l, b) and the exponentials.
+    every entry is 0 (:func:`._symbolic.reduced_residual`) as a rational function of (pi1, lam, g1, g_l, b) and the exponentials.
     Variant 'beta_not_lumped': beta = (b, 0, c, 0, ...) with a free c -- the lemma needs beta constant on
     the rare tokens, so some entry must not vanish."""
     import sympy as sp
@@ -114,7 +115,7 @@ def symmetry_lemma(*, seed: int, profile: Profile, variant: str = "statement") -
         GM, GPhi = grads_from_residual(A, D, gamma[:, None] * beta[None, :], 1, ops)
         for name, G in (("G_M", GM), ("G_Phi", GPhi)):
             for (i, j), x in np.ndenumerate(G):
-                r = sp.cancel(sp.together(x))
+                r = reduced_residual(x)  # 0 proved by the expanded numerator, else cancel's residual
                 if r != 0:
                     nonzero[f"d={d} {name}[{i},{j}]"] = str(r)[:120]
         if variant == "statement":  # the claim's statement: no entry of (G_M, G_Phi) survives (exact count)

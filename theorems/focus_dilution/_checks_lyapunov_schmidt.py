@@ -14,7 +14,7 @@ from verify import (Evidence, Observation, Profile, Tally, Verdict, explore, obs
 
 from ._stage4_reference import C_DIR, DPS, LAM, PI1, D, F, _top_in_manifold
 from .critical_points import full_jacobian_float, perturbed_point
-from .flow import Shapes, full_rhs, pack, run_flow
+from .flow import Shapes, full_jac, full_rhs, pack, run_flow
 
 
 # -- §4.14 Lyapunov-Schmidt -----------------------------------------------------------------------------------
@@ -234,7 +234,9 @@ def ls_escape(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
         y0 = pack(W0, W1, WQ, WK) + 1e-3 * rng.standard_normal(Shapes(D, m, mk).size) / np.sqrt(2 * D + 2)
         T = 12.0 / (kT * delta)
         grid = np.linspace(0, T, 2000)
-        _, Y = integrate(full_rhs(ch, Shapes(D, m, mk)), y0, grid, method="LSODA", rtol=1e-9, atol=1e-12)
+        sh = Shapes(D, m, mk)  # LSODA with the batched closed-form Jacobian, as run_flow
+        _, Y = integrate(full_rhs(ch, sh), y0, grid, method="LSODA", rtol=1e-9, atol=1e-12,
+                         jac=full_jac(ch, sh))
         W0s = Y[:, :D * m].reshape(-1, D, m)
         s2 = np.linalg.svd(W0s, compute_uv=False)[:, 1]
         tesc.append(first_time(grid, s2 > 0.1))

@@ -11,6 +11,7 @@ Variants (negative controls) run through the same checks:
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refu
 
 from .flow import Shapes, pack, reduced_state, run_flow, run_reduced, theta_c1, unpack
 from ._statements_common import first_refuted, part_observation
+from ._symbolic import reduced_residual
 from .markov_model import finite_context_logits, monte_carlo_loss, regrouped_logits
 from .population import FLOAT, grad_M_Phi, model_matrices, param_grads, population_loss
 
@@ -304,20 +306,13 @@ class _OpaqueExp(SympyArithmetic):
         return self._E(x)
 
 
-def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """sympy, exactly, in two steps (d = 2, symbolic pi = (p, 1 - p), F1 with symbolic lam, symbolic tau):
-
-    1. G_M and G_Phi of spec §2.5 equal dL/dM and dL/dPhi for symbolic M, Phi.  exp is an opaque
-       function E with E' = E, so L and the closed forms are rational functions of E-values and
-       ``cancel`` decides equality exactly;
-    2. the chain rule: for symbolic G_M, G_Phi and weights (m = 2, m_k = 1), the gradient of
-       <G_M, W0 W1> + <G_Phi, W0 W_Q W_K^T W0^T> equals :func:`chain_rule` (polynomial identity).
-    """
+@lru_cache(maxsize=1)
+def _symbolic_closed_forms() -> tuple[Any, Any, Any, tuple[Any, ...], tuple[Any, ...]]:
+    """(M symbols, Phi symbols, L, G_M, G_Phi) of symbolic_gradients' setting (d = 2, symbolic pi =
+    (p, 1 - p), F1 with symbolic lam, tau; exp opaque), built once per process by the product functions
+    population_loss and grad_M_Phi; G's as row-major tuples (immutable: sympy expressions)."""
     import sympy as sp
 
-    from .population import chain_rule
-
-    tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
     p, lam, tau = sp.symbols("p lam tau", positive=True)
     pi = np.array([p, 1 - p], dtype=object)
     P = np.array([[lam + (1 - lam) * p, (1 - lam) * (1 - p)], [(1 - lam) * p, lam + (1 - lam) * (1 - p)]],
@@ -329,25 +324,74 @@ def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement
     ops = _OpaqueExp()
     L = population_loss(pi, P, M, Phi, tau, ops)
     GM, GPhi = grad_M_Phi(pi, P, M, Phi, tau, ops)
+    return ms, fs, L, tuple(GM.flat), tuple(GPhi.flat)
+
+
+@lru_cache(maxsize=1)
+def _gradient_residuals() -> tuple[tuple[str, Any, Any], ...]:
+    """Step 1 of :func:`symbolic_gradients`: (name, symbol, dL/dsymbol - G) reduced, in order, up to and
+    including the first nonzero one.  Variant-independent, so computed once per process (every variant
+    of the check reads the same exact residuals)."""
+    import sympy as sp
+
+    ms, fs, L, GM, GPhi = _symbolic_closed_forms()
+    out = []
     for syms, G, name in ((ms, GM, "G_M"), (fs, GPhi, "G_Phi")):
         for i, s in enumerate(syms):
-            r = sp.cancel(sp.together(sp.diff(L, s) - G.flat[i]))
-            holds = bool(r == 0)
-            tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted(
-                f"{name} differs from sympy's dL/d{s}", residual=str(r)[:300], sub_check="G_M_Phi"))
-            if not holds:
-                return tally.evidence()
+            r = reduced_residual(sp.diff(L, s) - G[i])
+            out.append((name, s, r))
+            if r != 0:
+                return tuple(out)
+    return tuple(out)
+
+
+@lru_cache(maxsize=2)
+def _sum_residuals(cols: bool) -> tuple[tuple[str, int, Any], ...]:
+    """The row sums G_M 1, G_Phi 1 (``cols``: the false column sums 1^T G_M) reduced, in order, up to and
+    including the first nonzero one; once per process and reading."""
+    _, _, _, GM, GPhi = _symbolic_closed_forms()
+    out = []
+    for G, name in ((GM, "G_M"),) if cols else ((GM, "G_M"), (GPhi, "G_Phi")):
+        for i in range(2):
+            r = reduced_residual(G[i] + G[2 + i] if cols else G[2 * i] + G[2 * i + 1])
+            out.append((name, i, r))
+            if r != 0:
+                return tuple(out)
+    return tuple(out)
+
+
+def symbolic_gradients(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
+    """sympy, exactly, in two steps (d = 2, symbolic pi = (p, 1 - p), F1 with symbolic lam, symbolic tau):
+
+    1. G_M and G_Phi of spec §2.5 equal dL/dM and dL/dPhi for symbolic M, Phi.  exp is an opaque
+       function E with E' = E, so L and the closed forms are rational functions of E-values and
+       :func:`._symbolic.reduced_residual` (``cancel`` when expand does not prove 0) decides equality exactly;
+    2. the chain rule: for symbolic G_M, G_Phi and weights (m = 2, m_k = 1), the gradient of
+       <G_M, W0 W1> + <G_Phi, W0 W_Q W_K^T W0^T> equals :func:`chain_rule` (polynomial identity).
+
+    Step 1 and the sums do not depend on the variant: they are computed once per process
+    (:func:`_gradient_residuals`, :func:`_sum_residuals`).
+    """
+    import sympy as sp
+
+    from .population import chain_rule
+
+    tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
+    for name, s, r in _gradient_residuals():
+        holds = bool(r == 0)
+        tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted(
+            f"{name} differs from sympy's dL/d{s}", residual=str(r)[:300], sub_check="G_M_Phi"))
+        if not holds:
+            return tally.evidence()
     # G_M 1 = G_Phi 1 = 0 (spec §2.5): the row sums cancel exactly.  Variant 'column_sums': the false
     # 1^T G_M = 0 (1^T G_M = 1^T D = sum_q pi_q (Pred_q - P_q), not 0 in general)
     cols = variant == "column_sums"
-    for G, name in ((GM, "G_M"),) if cols else ((GM, "G_M"), (GPhi, "G_Phi")):
-        for i in range(2):
-            r = sp.cancel(sp.together(G[0, i] + G[1, i] if cols else G[i, 0] + G[i, 1]))
-            tally.exact(bool(r == 0), level=Verdict.PROVED, counterexample=lambda: refuted(
-                f"{'column' if cols else 'row'} {i} of {name} does not sum to 0", residual=str(r)[:300],
-                sub_check="sums"))
-            if r != 0:
-                return tally.evidence()
+    for name, i, r in _sum_residuals(cols):
+        tally.exact(bool(r == 0), level=Verdict.PROVED, counterexample=lambda: refuted(
+            f"{'column' if cols else 'row'} {i} of {name} does not sum to 0", residual=str(r)[:300],
+            sub_check="sums"))
+        if r != 0:
+            return tally.evidence()
     # step 2: chain rule with symbolic G's
     d, m, mk = 2, 2, 1
     sym = lambda n, r, c: np.array(sp.symbols(f"{n}0:{r * c}", real=True), dtype=object).reshape(r, c)  # noqa: E731

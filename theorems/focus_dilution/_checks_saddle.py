@@ -26,6 +26,7 @@ from ._checks_model import E1_PI, _describe_chain, pinned_chains
 from ._hessians import (ARB_BITS, SymbolicSaddle, _arb, _arb_refs, _att_index, _iid, _is_e1, _KtSK,
                         _lazy_lambda, _outer_K, _uniform, saddle_hessian_symbolic, saddle_hessian_symbolic_f1)
 from ._statements_common import first_refuted, part_observation
+from ._symbolic import reduced_residual
 from .critical_points import full_jacobian_float
 from .flow import Shapes, theta_c1, unpack
 from .population import chain_mp, grad_M_Phi, param_grads, population_loss, reference_formulas
@@ -116,6 +117,11 @@ class _ExpandingExp(SympyArithmetic):
         return sp.expand_power_exp(sp.exp(sp.expand(sp.cancel(sp.together(x)))))
 
 
+def _is_zero(expr: Any) -> bool:
+    """expr = 0 exactly: :func:`._symbolic.reduced_residual` (the expanded numerator proves 0; else cancel)."""
+    return bool(reduced_residual(expr) == 0)
+
+
 def saddle_symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """sympy, d = 3, symbolic pi (positive, pi3 = 1 - pi1 - pi2) and symbolic lam (F1):
     at M = pi l^T / n2 (= W0 W1 at theta_c^1) and Phi = 0, G_M = 0 exactly (hence grad L = 0, since
@@ -143,7 +149,7 @@ def saddle_symbolic(*, seed: int, profile: Profile, variant: str = "statement") 
     GM, GPhi = grad_M_Phi(pi, Pm, M, Z, sp.Integer(1), ops)
     for i in range(d):
         for k in range(d):
-            holds = bool(sp.cancel(sp.together(sp.expand(GM[i, k]))) == 0)
+            holds = _is_zero(sp.expand(GM[i, k]))
             tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted(
                 f"G_M[{i},{k}] != 0 at the candidate point", variant=variant, sub_check="critical"))
             if not holds:
@@ -156,7 +162,7 @@ def saddle_symbolic(*, seed: int, profile: Profile, variant: str = "statement") 
     for q in range(d):
         for k in range(d):
             e = GPhi[q, k] + pil[q] * pil[k] * (pil[k] / n2 - 1) * r[q]
-            holds = bool(sp.cancel(sp.together(sp.expand(e))) == 0)
+            holds = _is_zero(sp.expand(e))
             tally.exact(holds, level=Verdict.PROVED, counterexample=lambda: refuted(
                 f"G_Phi[{q},{k}] formula fails", variant=variant, sub_check="values"))
             if not holds:

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from fractions import Fraction
 from typing import Any, Sequence
@@ -78,6 +78,8 @@ class ReducedPoint:
     ctx: Any
     iterations: int
     kappa_exact: Fraction | None = None  # the pinned kappa as an exact (dyadic) rational
+    # derived quantities of this point, computed once (in_manifold_hessian), keyed by the chain's exact P
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 def _critical_equations(pi, P, g, b, kap, ctx, ops):
@@ -390,7 +392,21 @@ def symmetry_breaking_rate(pi1: Any, d: int, lam: Any, direction: Sequence[Any],
 
 def in_manifold_hessian(chain: MarkovChain, pt: ReducedPoint) -> Any:
     """Hessian of the reduced loss in (gamma, beta, lam_Q, lam_K) at pt (central differences at the
-    point's precision; lam_Q = lam_K = sqrt(kappa)).  Returns an mpmath matrix (symmetrised)."""
+    point's precision; lam_Q = lam_K = sqrt(kappa)).  Returns an mpmath matrix (symmetrised), a fresh copy.
+
+    The points are cached per process (:func:`degenerate_point`, :func:`perturbed_point`) and several
+    checks read the Hessian of the same point: it is memoised on the point, keyed by the chain's exact P
+    (not memoised for a chain without one)."""
+    key = ("in_manifold_hessian", chain.P_exact) if chain.P_exact is not None else None
+    if key is not None and key in pt.memo:
+        return pt.memo[key].copy()
+    H = _in_manifold_hessian(chain, pt)
+    if key is not None:
+        pt.memo[key] = H.copy()
+    return H
+
+
+def _in_manifold_hessian(chain: MarkovChain, pt: ReducedPoint) -> Any:
     ctx = pt.ctx
     ops = MPArithmetic(ctx.dps)
     d = chain.d

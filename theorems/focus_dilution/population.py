@@ -68,6 +68,8 @@ def _rowsum(x: Any, ar: Arithmetic) -> Any:
     own = getattr(ar, "rowsum", None)
     if own is not None:
         return own(x)
+    if type(x) is np.ndarray:  # the common case first: the flows call these helpers ~10^5 times
+        return x.sum(axis=-1, keepdims=True)
     return x.sum(dim=-1, keepdim=True) if _torch(x) else x.sum(axis=-1, keepdims=True)
 
 
@@ -75,7 +77,7 @@ def _rowmax(x: Any, ar: Arithmetic) -> Any:
     own = getattr(ar, "rowmax", None)
     if own is not None:
         return own(x)
-    if _torch(x):
+    if type(x) is not np.ndarray and _torch(x):
         return x.amax(dim=-1, keepdim=True)
     if x.dtype != object:
         return x.max(axis=-1, keepdims=True)
@@ -89,6 +91,8 @@ def _T(x: Any, ar: Arithmetic) -> Any:
     own = getattr(ar, "T", None)
     if own is not None:
         return own(x)
+    if type(x) is np.ndarray:
+        return x.swapaxes(-1, -2)  # the same view as np.swapaxes, without its dispatch
     return x.transpose(-1, -2) if _torch(x) else np.swapaxes(x, -1, -2)
 
 
