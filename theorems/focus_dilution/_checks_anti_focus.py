@@ -100,7 +100,7 @@ def _take_off(tr: Trajectory) -> tuple[int, np.ndarray, float]:
 def anti_focus(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """Spec §4.15 (an EXTENSION): sign(kappa) when |kappa| first exceeds 1e-2 equals sign(K2) ('kappa_sign'),
     and so does sign(A_11 - pi1) ('attention_sign'), on full flows from eps = 1e-3 (m = m_k = 4; seed 0 at
-    quick, seeds 0-2 at ci/thorough) for F6 (E1's pi), P(theta) = theta F1 + (1 - theta) F6 at
+    quick, seeds 0-2 at ci/thorough, and the check's own seed at every profile) for F6 (E1's pi), P(theta) = theta F1 + (1 - theta) F6 at
     theta in {0.2, 0.34, 0.44, 0.6, 1} and F7; alpha1 = v1(W0) at the first plateau.  Also:
 
     * 'theta_star': theta* = root of the closed-form K2(theta) (mpmath findroot, 30 digits) equals the
