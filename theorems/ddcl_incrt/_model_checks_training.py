@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from verify import Evidence, Profile, Tally, Verdict, statement_of
+from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
 
 from ._model_common import SAFETY, _dtype
 from ._model_training import Run, train_batched, train_sequential
@@ -21,6 +21,12 @@ SPECTRUM = (4, 2, 1, 0.5, 0.25, 0.1, 0.1, 0.1)
 K, ETA, TAU = 4, 0.05, 1.0
 #: a collapse run's step budget and the period of its empty-span test
 COLLAPSE_STEPS, CHECK_EVERY = 3000, 100
+
+
+def _finite(P: Any) -> bool:
+    import torch
+
+    return bool(torch.isfinite(P).all())
 
 
 def _train(model: Any, runs: list[Run]) -> tuple[list[tuple[Any, int]], dict[str, Any]]:
@@ -75,7 +81,7 @@ def mlp_trained(model: Any, *, seed: int, profile: Profile) -> Evidence:
             Zn, C, scale, lam1, (P0, P1) = data[sd]
             Z = torch.tensor(Zn, dtype=dtype)
             runs.append(Run(Z, torch.tensor(P0, dtype=dtype), TAU, mode, steps))
-            empty = (lambda P, s=scale: prototype_basis(P.double().numpy(), s, rank_tol).shape[1] == 0)
+            empty = (lambda P, s=scale: _finite(P) and prototype_basis(P.double().numpy(), s, rank_tol).shape[1] == 0)
             runs.append(Run(Z, torch.tensor(P1, dtype=dtype), 1.2 * mode_constant(mode) * lam1, mode,
                             COLLAPSE_STEPS, CHECK_EVERY, empty))
             keys += [(mode, sd, "trained"), (mode, sd, "collapse")]
@@ -93,12 +99,21 @@ def mlp_trained(model: Any, *, seed: int, profile: Profile) -> Evidence:
             Zn, C, scale, _, _ = data[sd]
             inst = {"mode": mode, "seed": sd, "N": N, "K": K, "spectrum": list(SPECTRUM), "eta": ETA}
             (P, _) = trained[(mode, sd, "trained")][1]
-            B = prototype_basis(P.double().numpy(), scale, rank_tol)
-            di = directional_information(B, C)
-            dis.append((B.shape[1], di))
-            wins += int(B.shape[1] > 0 and di > B.shape[1] / d)
+            if _finite(P):
+                B = prototype_basis(P.double().numpy(), scale, rank_tol)
+                di = directional_information(B, C)
+                dis.append((B.shape[1], di))
+                wins += int(B.shape[1] > 0 and di > B.shape[1] / d)
+            else:  # a diverged run keeps no defined variance: not a win
+                dis.append("diverged")
             run, (P, ran) = trained[(mode, sd, "collapse")]
             collapse_steps.append(ran)
+            if not _finite(P):  # DI_0 undefined: the claim's collapse fails on this instance
+                tally.named("collapsed_DI").exact(False, counterexample=refuted(
+                    f"statement part 'collapsed_DI' fails: training diverged "
+                    f"(non-finite prototypes after {ran} steps; margin -inf)", values={"instance": inst | {
+                        "tau": run.tau, "steps": ran}}))
+                break
             di0 = directional_information(prototype_basis(P.double().numpy(), scale, rank_tol), C)
             # an empty span keeps exactly nothing: DI_0 = 0.0 (the tolerance is in the rank)
             tally.statement(st, {DI0: di0, "instance": inst | {"tau": run.tau, "steps": ran}},
