@@ -192,7 +192,8 @@ def test_a_trained_user_dictionary_beats_m_over_d_and_keeps_nothing_once_collaps
     assert ev.details["N"] == 300 and ev.details["steps"] == 1500 and ev.details["runs"] == 8
     for mode in ("full", "stopgrad"):
         assert ev.details[mode]["wins"] == 2
-        assert all(m == 3 and 3 / 8 < di < 1 for m, di in ev.details[mode]["(m, DI)"])
+        # the span nears the top-3 eigenspace: DI within 10 % of Ky Fan S_3 / tr C = 7 / 8.15 (random: 3/8)
+        assert all(m == 3 and 0.9 * 7 / 8.15 < di < 7 / 8.15 for m, di in ev.details[mode]["(m, DI)"])
         assert all(100 <= s < 3000 for s in ev.details[mode]["collapse steps"])
     assert model.tau == tau0 and isinstance(model.tau, float)  # restored after the check
 
