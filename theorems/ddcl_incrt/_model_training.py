@@ -8,7 +8,8 @@ calling ``.item()``/``float()`` on a tensor or writing in place into its input).
 Both paths take the same steps: P <- P - eta grad_P obj(Z, P) at the run's tau, obj the block's own loss
 L_q (mode ``full``) or its free energy F = L_q - tau H with H the entropy of its own assignments
 (``stopgrad``; for Gibbs assignments grad F is the detached gradient, the envelope theorem).  A run with a
-collapse test stops at the first multiple of ``check_every`` at which its prototypes' span is empty.  The
+collapse test stops at the first multiple of ``check_every`` at which its prototypes' span is empty; a run
+whose prototypes turn non-finite (a diverging block) stops there, its P returned as it is.  The
 batched path differs from the sequential one only in the order of floating-point reductions inside the
 batched kernels (last bits).
 """
@@ -66,7 +67,7 @@ def train_sequential(model: Any, runs: list[Run], eta: float) -> list[tuple[Any,
         for step in range(1, r.steps + 1):
             P_ = P.detach().requires_grad_(True)
             P = (P_ - eta * torch.autograd.grad(obj(P_, r.Z, r.tau), P_)[0]).detach()
-            if r.check_every and step % r.check_every == 0 and r.empty(P):
+            if not bool(torch.isfinite(P).all()) or (r.check_every and step % r.check_every == 0 and r.empty(P)):
                 ran = step
                 break
         out.append((P, ran))
@@ -113,10 +114,11 @@ def train_batched(model: Any, runs: list[Run], eta: float, how: str = "grad_vmap
         for grp in groups:
             grp["P"] = (grp["P"] - eta * grp["g"](grp["P"], grp["Z"], grp["tau"])).detach()
         for grp in groups:
-            keep = []
+            keep, bad = [], (~torch.isfinite(grp["P"]).flatten(1).all(1)).tolist()
             for j, i in enumerate(grp["idx"]):
                 r = runs[i]
-                if step == r.steps or (r.check_every and step % r.check_every == 0 and r.empty(grp["P"][j])):
+                if bad[j] or step == r.steps or (r.check_every and step % r.check_every == 0
+                                                 and r.empty(grp["P"][j])):
                     out[i] = (grp["P"][j].clone(), step)
                 else:
                     keep.append(j)

@@ -261,3 +261,16 @@ def test_a_block_vmap_cannot_trace_is_trained_run_by_run():
     for (P, s), (Ps, ss) in zip(out, train_sequential(model, runs, 0.05)):
         assert s == ss and torch.equal(P, Ps)
     assert _train(MyBlock(), runs)[1] == {"batched": True}
+
+
+def test_a_diverging_training_is_refuted_not_a_nan_verdict():
+    """A loss scaled by 1e3 (a step 1e3 times too long for eta = 0.05) diverges to non-finite prototypes:
+    DI is undefined, no seed wins and the collapse part is refuted naming the divergence."""
+
+    class Scaled(MyBlock):
+        def loss(self, Z, P):
+            return 1e3 * super().loss(Z, P)
+
+    ce = check_model("ddcl.mlp_vs_dictionary.trained", Scaled()).checks[0].evidence.counterexample
+    assert ce.data["sub_check"] == "collapsed_DI" and "training diverged" in ce.description
+    assert "margin" in ce.description and {"seed", "tau", "steps"} <= set(ce.data["values"]["instance"])
