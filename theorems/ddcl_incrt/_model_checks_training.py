@@ -50,9 +50,10 @@ def mlp_trained(model: Any, *, seed: int, profile: Profile) -> Evidence:
     product's ``directional_information`` and ``prototype_basis``.  The span's numerical rank counts
     singular values above rank_tol sqrt(tr C), rank_tol = max(1e-6, SAFETY eps(dtype)) (1e-6 in float64 and
     float32 as the product check; the float32 collapse run reaches 2e-9 sqrt(tr C) in 3000 steps).  All
-    runs (2 seeds x 2 modes x {tau = 1, collapse} at quick) are trained together by ``vmap(grad)`` of the
-    block's objective (:func:`._model_training.train_batched`); a block vmap cannot trace is trained run by
-    run (``details["batched"]`` False)."""
+    runs (2 seeds x 2 modes x {tau = 1, collapse} at quick) are trained together, per mode one autograd call
+    through ``torch.func.vmap`` of the block's objective per step (:func:`._model_training.train_batched`);
+    a block vmap cannot trace is trained run by run (``details["batched"]`` False).  A run whose prototypes
+    turn non-finite (a diverging block) wins no seed and refutes ``collapsed_DI`` ("training diverged")."""
     import torch
 
     from ._checks_mlp import directional_information, prototype_basis
