@@ -21,7 +21,9 @@ at eta = 1/2 (``ddcl.lyapunov.free_energy``: its curvature bound 2 I becomes 2 N
 averaged over the features instead of summed (``MeanOverFeatures``, the ``mse_loss`` default) divides the
 temperature's role by the dimension, so appending a head's channel can stabilise collapse
 (``ddcl.separation.amplification``); the temperature on the wrong term also removes unstable modes that
-pruning must keep (``ddcl.pruning.force_kept_with_margin``).  For
+pruning must keep (``ddcl.pruning.force_kept_with_margin``) and keeps a trained dictionary from
+collapsing above the critical temperature (``ddcl.mlp_vs_dictionary.trained``, as does the softmax over
+samples).  For
 ``ddcl.temperature.sign_laws`` the check sets ``block.tau`` to a tensor and differentiates in it: use
 ``self.tau`` as given (not ``float(self.tau)``) inside ``assignments`` and ``loss``.
 """
@@ -85,7 +87,7 @@ def main() -> int:
     for block in (MyBlock(), SoftmaxOverSamples(), TemperatureOnWrongTerm(), MeanOverFeatures(), SumOverSamples()):
         for claim in ("ddcl.dictionary.decomposition", "ddcl.dictionary.gradients", "ddcl.lyapunov.free_energy",
                       "ddcl.temperature.sign_laws", "ddcl.separation.amplification",
-                      "ddcl.pruning.force_kept_with_margin"):
+                      "ddcl.pruning.force_kept_with_margin", "ddcl.mlp_vs_dictionary.trained"):
             out = check_model(claim, block)
             ev = out.checks[0].evidence
             line = f"{type(block).__name__:24s} {claim:36s} {out.verdict.value}"

@@ -12,6 +12,8 @@ DDCL_LYAPUNOV = DDCL + "::test_free_energy_descent_on_the_toolkit_block_records_
 DDCL_AMP = DDCL + "::test_amplification_on_a_user_block_reads_both_hessians"
 DDCL_PRUNE = DDCL + "::test_pruning_margin_on_a_user_block_exercises_the_premise"
 DDCL_PRUNE_VACUOUS = DDCL + "::test_pruning_margin_without_a_met_premise_is_unknown"
+DDCL_TRAINED = DDCL + "::test_a_trained_user_dictionary_beats_m_over_d_and_keeps_nothing_once_collapsed"
+DDCL_BATCHED = DDCL + "::test_the_batched_program_takes_the_sequential_steps"
 FOCUS = "pytest:tests/unit/focus_dilution/test_focus_user_models.py"
 FOCUS_CONDENSATION = FOCUS + "::test_condensation_rate_of_a_user_transformer_flow"
 FOCUS_TRANSVERSE = FOCUS + "::test_transverse_mode_at_the_degenerate_point_of_a_user_transformer"
@@ -65,6 +67,20 @@ MUTATIONS: list[Mutation] = [
     _m("models.ddcl_pruning_vacuous_pass", "theorems/ddcl_incrt/_model_checks_collapse.py",
        "if met == 0 and tally.counterexample is None:", "if False:",
        (DDCL_PRUNE_VACUOUS,), "the pruning model check passes when no instance meets the margin condition"),
+    _m("models.ddcl_trained_span_of_initial_prototypes", "theorems/ddcl_incrt/_model_checks_training.py",
+       '(P, _) = trained[(mode, sd, "trained")][1]', 'P = trained[(mode, sd, "trained")][0].P',
+       (DDCL_TRAINED,), "the trained-dictionary model check reads the span of the initial prototypes, not the "
+       "trained ones"),
+    _m("models.ddcl_trained_beats_kept_fraction", "theorems/ddcl_incrt/_model_checks_training.py",
+       "di > B.shape[1] / d)", "di > di)",
+       (DDCL_TRAINED,), "the trained-dictionary model check compares the kept fraction with itself instead of m/d"),
+    _m("models.ddcl_trained_collapse_run_skipped", "theorems/ddcl_incrt/_model_checks_training.py",
+       "COLLAPSE_STEPS, CHECK_EVERY = 3000, 100", "COLLAPSE_STEPS, CHECK_EVERY = 1, 100",
+       (DDCL_TRAINED,), "the trained-dictionary model check stops the collapse run after one step"),
+    _m("models.ddcl_trained_batch_shares_first_tau", "theorems/ddcl_incrt/_model_training.py",
+       '"tau": torch.tensor([runs[i].tau for i in idx], dtype=dtype)',
+       '"tau": torch.tensor([runs[idx[0]].tau for i in idx], dtype=dtype)',
+       (DDCL_BATCHED,), "the batched training gives every run of a group the first run's temperature"),
     _m("models.focus_attention_entry_misplaced", "theorems/focus_dilution/_model_checks_spectra.py",
        "ik = iq + M * MK", "ik = iq + M * MK + 1",
        (FOCUS,), "the saddle model check reads c off the wrong Hessian entry (W_K[0, 1] against W_Q[0, 0]; shifting both indices would read c_H of the second attention pair, the same value)"),

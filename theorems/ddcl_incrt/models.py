@@ -27,6 +27,7 @@ from verify._models import ModelCheck
 from ._model_checks_collapse import amplification, critical_temperature, force_kept_with_margin
 from ._model_checks_dictionary import decomposition, gradients
 from ._model_checks_dynamics import free_energy_descent, temperature_sign_laws
+from ._model_checks_training import mlp_trained
 
 __all__ = ["MODEL_CHECKS", "PrototypeBlock", "ToolkitBlock"]
 
@@ -86,4 +87,8 @@ MODEL_CHECKS = (
     ModelCheck("ddcl.pruning.force_kept_with_margin", force_kept_with_margin, PrototypeBlock,
                "torch.func Hessian of the model's loss at collapse on the pruned data: every mode whose "
                "margin exceeds R2's bound stays unstable (part 'margin_count')", default=ToolkitBlock),
+    ModelCheck("ddcl.mlp_vs_dictionary.trained", mlp_trained, PrototypeBlock,
+               "the model's prototypes trained by its own gradient (full) and free-energy gradient "
+               "(stop-gradient), all runs batched by torch.func.vmap: DI of their span > m/d (part 'beats'), "
+               "0 once collapsed at 6/5 tau_c (part 'collapsed_DI')", default=ToolkitBlock),
 )

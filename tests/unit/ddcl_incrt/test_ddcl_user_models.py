@@ -176,3 +176,101 @@ def test_the_cli_runs_the_new_model_checks(capsys):
     assert main(["list", "--model-checkable"]) == 0
     listed = capsys.readouterr().out
     assert "ddcl.separation.amplification" in listed and "ddcl.pruning.force_kept_with_margin" in listed
+
+
+@pytest.mark.parametrize("block", ["MyBlock", "ToolkitBlock"])
+def test_a_trained_user_dictionary_beats_m_over_d_and_keeps_nothing_once_collapsed(block):
+    """ddcl.mlp_vs_dictionary.trained (seed Theorem 4, R2) on a user's block: the quick hypotheses (N = 300,
+    1500 steps, 2 seeds x 2 modes, collapse runs) trained in one batched program; every seed wins in both
+    modes, every collapse run empties its span before the 3000-step budget."""
+    from theorems.ddcl_incrt.models import ToolkitBlock
+
+    model = MyBlock() if block == "MyBlock" else ToolkitBlock()
+    tau0 = model.tau
+    ev = check_model("ddcl.mlp_vs_dictionary.trained", model).checks[0].evidence
+    assert ev.level is Verdict.CONSISTENT and ev.details["batched"] is True
+    assert ev.details["N"] == 300 and ev.details["steps"] == 1500 and ev.details["runs"] == 8
+    for mode in ("full", "stopgrad"):
+        assert ev.details[mode]["wins"] == 2
+        # the span nears the top-3 eigenspace: DI within 10 % of Ky Fan S_3 / tr C = 7 / 8.15 (random: 3/8)
+        assert all(m == 3 and 0.9 * 7 / 8.15 < di < 7 / 8.15 for m, di in ev.details[mode]["(m, DI)"])
+        assert all(100 <= s < 3000 for s in ev.details[mode]["collapse steps"])
+    assert model.tau == tau0 and isinstance(model.tau, float)  # restored after the check
+
+
+@pytest.mark.parametrize("block", [TemperatureOnWrongTerm(), SoftmaxOverSamples()])
+def test_broken_blocks_fail_the_trained_dictionary_claim(block):
+    """A temperature on the wrong term (or a softmax over the samples) does not collapse at 6/5 tau_c: the
+    collapsed dictionary keeps variance (part collapsed_DI), named with claim, instance and margin."""
+    claim = "ddcl.mlp_vs_dictionary.trained"
+    out = check_model(claim, block)
+    assert out.verdict is Verdict.REFUTED and not out.passed
+    ce = out.checks[0].evidence.counterexample
+    assert ce.description.startswith(f"{claim} on {type(block).__name__}") and "margin" in ce.description
+    assert ce.data["sub_check"] == "collapsed_DI"
+    vals = ce.data["values"]
+    assert vals[r"\mathrm{DI}_0"] > 0 and {"seed", "N", "spectrum", "tau", "steps"} <= set(vals["instance"])
+
+
+def _short_runs(model, steps=40):
+    import numpy as np
+
+    from theorems.ddcl_incrt._model_common import _dtype
+    from theorems.ddcl_incrt._model_training import Run
+
+    dtype, rng, runs = _dtype(model), np.random.default_rng(3), []
+    for k, (mode, tau) in enumerate([("full", 1.0), ("stopgrad", 1.0), ("full", 3.0), ("stopgrad", 0.5)]):
+        Z = torch.tensor(rng.normal(size=(12 + 3 * (k == 3), 3)) * [2.0, 1.0, 0.5], dtype=dtype)
+        P = torch.tensor(rng.normal(size=(3, 3)) * 0.1, dtype=dtype)
+        runs.append(Run(Z, P, tau, mode, steps - 7 * k))
+    # one run with a collapse test that fires at step 10
+    runs.append(Run(runs[0].Z, runs[0].P, 1.0, "full", steps, 10, lambda P: True))
+    return runs
+
+
+def test_the_batched_program_takes_the_sequential_steps():
+    """train_batched (autograd through vmap, runs of different data, temperatures, modes and budgets; a
+    collapse test) ends where train_sequential ends, run by run, up to reduction order (last bits)."""
+    from theorems.ddcl_incrt._model_training import train_batched, train_sequential
+
+    model = MyBlock()
+    runs = _short_runs(model)
+    seq = train_sequential(model, runs, 0.05)
+    for how in ("grad_vmap", "vmap_grad"):
+        bat = train_batched(model, runs, 0.05, how)
+        assert [s for _, s in bat] == [s for _, s in seq] == [40, 33, 26, 19, 10]
+        for (Pb, _), (Ps, _), r in zip(bat, seq, runs):
+            assert not torch.equal(Ps, r.P)
+            torch.testing.assert_close(Pb, Ps, rtol=0, atol=8 * 40 * torch.finfo(torch.float32).eps)
+
+
+def test_a_block_vmap_cannot_trace_is_trained_run_by_run():
+    """A block that reads its temperature as a Python float cannot be vmapped over tau: the runs fall back to
+    the sequential loop (details batched False with the reason) and train the same."""
+    from theorems.ddcl_incrt._model_checks_training import _train
+    from theorems.ddcl_incrt._model_training import train_sequential
+
+    class FloatTau(MyBlock):
+        def assignments(self, Z, P):
+            return torch.softmax(-self._sqdist(Z, P) / float(self.tau), dim=1)
+
+    model = FloatTau()
+    runs = _short_runs(model)
+    out, how = _train(model, runs)
+    assert how["batched"] is False and "batched_failure" in how
+    for (P, s), (Ps, ss) in zip(out, train_sequential(model, runs, 0.05)):
+        assert s == ss and torch.equal(P, Ps)
+    assert _train(MyBlock(), runs)[1] == {"batched": True}
+
+
+def test_a_diverging_training_is_refuted_not_a_nan_verdict():
+    """A loss scaled by 1e3 (a step 1e3 times too long for eta = 0.05) diverges to non-finite prototypes:
+    DI is undefined, no seed wins and the collapse part is refuted naming the divergence."""
+
+    class Scaled(MyBlock):
+        def loss(self, Z, P):
+            return 1e3 * super().loss(Z, P)
+
+    ce = check_model("ddcl.mlp_vs_dictionary.trained", Scaled()).checks[0].evidence.counterexample
+    assert ce.data["sub_check"] == "collapsed_DI" and "training diverged" in ce.description
+    assert "margin" in ce.description and {"seed", "tau", "steps"} <= set(ce.data["values"]["instance"])
