@@ -316,6 +316,12 @@ MUTATIONS: list[Mutation] = [
        "    return bool(holds.all()), float(margin.min())",
        "    return bool(holds[0]), float(margin[0])",
        (EVAL,), "an array observable is decided on its first entry only"),
+    _m("engine.explore_draws_depend_on_loaded_modules", _TALLY,
+       "    hp._get_local_constants = lambda: blank\n    hp.CONSTANTS_CACHE = LRUCache(1024)\n",
+       "    pass\n",
+       ("pytest:tests/unit/engine/test_explore_reproducible.py",),
+       "hypothesis mixes literals of the loaded local modules into explore's draws: the same seed draws "
+       "other instances after another claim (or pytest) loaded other modules"),
     _m("engine.statement_values_unchecked", _EVALUATE,
        "            if isinstance(v, (str, bool, bytes)) or v is None:",
        "            if False:",
