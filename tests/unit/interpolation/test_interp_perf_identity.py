@@ -1,0 +1,124 @@
+"""Issue 14 (speed): the faster paths give the values of the slower ones they replace.
+
+* :func:`theorems.interpolation._ridge_exact.limit_at_zero` equals ``sympy.limit`` at 0+ on rational
+  functions (finite, zero and infinite limits, the ridge instances) and falls back to it otherwise;
+* the cached reference-instance forms are immutable and computed once;
+* Adam with ``foreach=True`` (training.train) gives bit-identical iterates to the single-tensor loop;
+* the arithmetic fast paths return the values of the general conversion.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import pytest
+
+
+def test_limit_at_zero_matches_sympy_limit_on_rational_functions():
+    import sympy as sp
+
+    from theorems.interpolation._ridge_exact import limit_at_zero
+
+    e = sp.Symbol("epsilon", positive=True)
+    cases = [
+        3 * e / (2 * e),
+        e ** 2 / (e + e ** 3),
+        (1 + e) / e,
+        -(1 + e) / (2 * e ** 2 + e ** 3),
+        (e - 5) / (7 * e + 3),
+        (2 * e ** 3 - e) / (4 * e ** 2 + 32 * e),
+        sp.Integer(0) * e,
+        sp.Rational(5, 3),
+    ]
+    for expr in cases:
+        assert limit_at_zero(expr, e) == sp.limit(expr, e, 0), expr
+
+
+def test_limit_at_zero_matches_sympy_limit_on_ridge_instances():
+    import sympy as sp
+
+    from theorems.interpolation._checks_tikhonov import _random_ridge
+    from theorems.interpolation._ridge_exact import limit_at_zero
+    from theorems.interpolation.training import ridge_E, ridge_min_J, ridge_minimiser
+
+    e = sp.Symbol("epsilon", positive=True)
+    rng = random.Random(7)
+    for _ in range(2):
+        X, Y = _random_ridge(rng)
+        for expr in (ridge_min_J(X, Y, e) / e, ridge_E(ridge_minimiser(X, Y, e), X, Y) / e):
+            assert limit_at_zero(expr, e) == sp.limit(expr, e, 0)
+
+
+def test_limit_at_zero_falls_back_outside_rational_functions():
+    import sympy as sp
+
+    from theorems.interpolation._ridge_exact import limit_at_zero
+
+    e = sp.Symbol("epsilon", positive=True)
+    a = sp.Symbol("a", positive=True)
+    assert limit_at_zero(sp.sin(e) / e, e) == 1
+    assert limit_at_zero((a + e) / (2 * a + e), e) == sp.Rational(1, 2)  # symbolic coefficients: sympy.limit
+
+
+def test_reference_forms_are_cached_and_immutable():
+    import sympy as sp
+
+    from theorems.interpolation._ridge_exact import linear_reference, upper_bound_reference
+
+    ub = upper_bound_reference()
+    assert upper_bound_reference() is ub
+    assert isinstance(ub[1], sp.ImmutableMatrix) and isinstance(ub[3], sp.ImmutableMatrix)
+    assert all(ok for _, ok in ub[4]) and len(ub[4]) == 7
+    lin = linear_reference()
+    assert linear_reference() is lin
+    assert all(ok for _, ok in lin[3]) and len(lin[3]) == 6
+    assert lin[0] == lin[2] and lin[1] == 0  # lim min J/eps = |V_mn|^2, lim E/eps = 0 (spec §5.1)
+
+
+def test_train_foreach_adam_is_bit_identical_to_single_tensor_adam(monkeypatch):
+    torch = pytest.importorskip("torch")
+
+    from theorems.interpolation import training as T
+
+    data = T.fig1_data(N=3, d=4, n=6, seed=1)
+
+    def run():
+        m = T.authors_init_model(data)
+        out = T.train(m, data, epochs=25, eps=1e-2)
+        return out, [p.detach().clone() for p in m.parameters()]
+
+    fast, p_fast = run()
+    orig = torch.optim.Adam
+
+    def single(*a, **k):
+        k["foreach"] = False
+        return orig(*a, **k)
+
+    monkeypatch.setattr(torch.optim, "Adam", single)
+    slow, p_slow = run()
+    assert fast["losses"] == slow["losses"] and fast["E"] == slow["E"] and fast["norm2"] == slow["norm2"]
+    assert all(torch.equal(a, b) for a, b in zip(p_fast, p_slow, strict=True))
+
+
+def test_arithmetic_fast_paths_return_the_general_values():
+    from numerics.arithmetic import ExactArithmetic, FloatArithmetic, MPArithmetic
+    from numerics.exact import rational
+
+    ex = ExactArithmetic("flint")
+    q = rational(Fraction(-6, 4))
+    assert ex.convert(q) is q
+    assert ex.convert(7) == rational(7) and type(ex.convert(7)) is type(q)
+    fr = ExactArithmetic("fraction")
+    f = Fraction(3, 5)
+    assert fr.convert(f) is f and fr.convert(q) == Fraction(-3, 2)
+    fl = FloatArithmetic()
+    assert fl.convert(0.1) == 0.1 and fl.convert(q) == -1.5
+    with pytest.raises(ValueError):
+        fl.convert(math.nan)
+    mp = MPArithmetic(30)
+    x = mp.ctx.mpf(1) / 3
+    assert mp.convert(x) == x and mp.convert(q) == mp.ctx.mpf(-3) / 2
+    hi = MPArithmetic(60).convert(Fraction(1, 3))  # another context's value is rounded to this one's
+    assert mp.convert(hi) == mp.ctx.mpf(hi)
