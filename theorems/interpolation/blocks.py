@@ -41,7 +41,7 @@ import numpy as np
 from numerics.arithmetic import Arithmetic, ExactArithmetic, arithmetic
 from numerics.attention import AttentionMatrix, hardmax_weights, self_attention
 
-__all__ = ["FF", "SA", "Block", "identity_block", "ff_apply", "block_apply", "run_generic",
+__all__ = ["FF", "SA", "Block", "identity_block", "ff_apply", "block_apply", "run_generic", "convert_blocks",
            "ExactState", "count_parameters"]
 
 #: relative rounding bound used by the float filter (4 ulps per conversion, see ExactState)
@@ -156,6 +156,27 @@ def run_generic(blocks: Sequence[Block], X: Sequence[Sequence[Any]], ar: Arithme
         if trajectory:
             traj.append(cur)
     return traj if trajectory else cur
+
+
+def convert_blocks(blocks: Sequence[Block], ar: Arithmetic | str) -> tuple[Block, ...]:
+    """``blocks`` with every weight converted to ``ar`` once, for running many sequences (or many
+    temperatures) through one network.  The kernels convert again (:func:`ff_apply`,
+    :func:`numerics.attention.self_attention`); the conversions of mpmath, float64 and exact rationals are
+    idempotent (``ar.convert(ar.convert(x)) == ar.convert(x)``, the same value), so :func:`run_generic`
+    on the converted blocks returns the same outputs, without re-converting the rational weights for
+    every token of every sequence."""
+    ar = arithmetic(ar)
+    cv, vec = ar.convert, ar.vector
+    out = []
+    for blk in blocks:
+        ff, sa = blk.ff, blk.sa
+        ff2 = FF(cv(ff.eta), tuple(vec(u) for u in ff.U), tuple(cv(v) for v in ff.b), tuple(vec(w) for w in ff.W))
+        A = sa.A
+        if A is not None:
+            A = AttentionMatrix(cv(A.alpha), tuple((vec(p), vec(q)) for p, q in A.factors),
+                                None if A.dense is None else tuple(vec(r) for r in A.dense))
+        out.append(Block(ff2, SA(cv(sa.rho), cv(sa.lam), A), label=blk.label, stage=blk.stage))
+    return tuple(out)
 
 
 # -- the fast exact evaluator (hardmax) ---------------------------------------------------------------

@@ -122,3 +122,37 @@ def test_arithmetic_fast_paths_return_the_general_values():
     assert mp.convert(x) == x and mp.convert(q) == mp.ctx.mpf(-3) / 2
     hi = MPArithmetic(60).convert(Fraction(1, 3))  # another context's value is rounded to this one's
     assert mp.convert(hi) == mp.ctx.mpf(hi)
+
+
+def _softmax_model():
+    from theorems.interpolation._checks_exact import SOFTMAX_PINNED
+    from theorems.interpolation.construction import build_interpolator
+    from theorems.interpolation.dataset import Dataset
+
+    return build_interpolator(Dataset(*SOFTMAX_PINNED[1]), "softmax", seed=3)
+
+
+def test_convert_blocks_gives_the_same_outputs_in_every_arithmetic():
+    from numerics.arithmetic import MPArithmetic
+    from theorems.interpolation.blocks import convert_blocks, run_generic
+
+    model = _softmax_model()
+    for ar, kw in ((MPArithmetic(30), {"kernel": "softmax", "tau": Fraction(1, 50)}),
+                   ("float64", {"kernel": "softmax", "tau": 0.02}), ("exact", {}), ("fraction", {})):
+        conv = convert_blocks(model.blocks, ar)
+        assert len(conv) == len(model.blocks)
+        for x in model.dataset.inputs:
+            assert run_generic(conv, x, ar, **kw) == run_generic(model.blocks, x, ar, **kw)
+
+
+def test_certify_float_steps_decide_every_tau_as_the_rational_steps():
+    from numerics.arithmetic import FloatArithmetic
+    from theorems.interpolation import softmax as S
+
+    model = _softmax_model()
+    steps, line = S._summaries(model), model.stats["line"]
+    fl = FloatArithmetic()
+    fsteps = S._steps_in(steps, fl.convert)
+    assert [s.kind for s in fsteps] == [s.kind for s in steps]
+    for t in (1e-300, 1e-6, 1e-3, 0.05, 0.3, 1.0, 100.0):
+        assert S._run(fsteps, t, line, fl) is S._run(steps, t, line, FloatArithmetic())
