@@ -124,6 +124,8 @@ def ff_apply(ff: FF, X: Sequence[Sequence[Any]], ar: Arithmetic | str) -> list[t
     ar = arithmetic(ar)
     eta, U, b, W = _conv_ff(ff, ar)
     zero = ar.convert(0)
+    if ar.exact:
+        return _ff_apply_exact(eta, U, b, W, X, ar, zero)
     out = []
     for x in X:
         xc = ar.vector(x)
@@ -132,6 +134,28 @@ def ff_apply(ff: FF, X: Sequence[Sequence[Any]], ar: Arithmetic | str) -> list[t
             z = ar.fsum(u * v for u, v in zip(Uk, xc)) + bk
             if z > zero:
                 y = [yi + wi * z for yi, wi in zip(y, Wk)]
+        out.append(tuple(y))
+    return out
+
+
+def _ff_apply_exact(eta, U, b, W, X, ar, zero) -> list[tuple[Any, ...]]:
+    """:func:`ff_apply` in exact arithmetic, the same values with fewer rational operations: a product
+    with a zero factor and a multiplication by ``eta = 1`` are skipped (they are identities exactly), and
+    each pre-activation is summed from ``b_k`` (rational addition is associative, so the order is free)."""
+    one = ar.convert(1)
+    Uz = [[(u, i) for i, u in enumerate(Uk) if u != zero] for Uk in U]
+    Wz = [[(w, i) for i, w in enumerate(Wk) if w != zero] for Wk in W]
+    out = []
+    for x in X:
+        xc = ar.vector(x)
+        y = list(xc) if eta == one else [eta * v for v in xc]
+        for Uk, bk, Wk in zip(Uz, b, Wz):
+            z = bk
+            for u, i in Uk:
+                z = z + u * xc[i]
+            if z > zero:
+                for w, i in Wk:
+                    y[i] = y[i] + w * z
         out.append(tuple(y))
     return out
 
