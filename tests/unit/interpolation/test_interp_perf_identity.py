@@ -156,3 +156,40 @@ def test_certify_float_steps_decide_every_tau_as_the_rational_steps():
     assert [s.kind for s in fsteps] == [s.kind for s in steps]
     for t in (1e-300, 1e-6, 1e-3, 0.05, 0.3, 1.0, 100.0):
         assert S._run(fsteps, t, line, fl) is S._run(steps, t, line, FloatArithmetic())
+
+
+def _naive_ff(ff, X):
+    """FF(x) = eta x + sum_k W_k relu(U_k . x + b_k), term by term in Fractions (the definition)."""
+    from numerics.exact import to_fraction as q
+
+    out = []
+    for x in X:
+        y = [q(ff.eta) * q(v) for v in x]
+        for Uk, bk, Wk in zip(ff.U, ff.b, ff.W):
+            z = sum((q(u) * q(v) for u, v in zip(Uk, x)), Fraction(0)) + q(bk)
+            y = [yi + q(w) * max(z, Fraction(0)) for yi, w in zip(y, Wk)]
+        out.append(tuple(y))
+    return out
+
+
+@pytest.mark.parametrize("backend", ["fraction", "flint"])
+def test_exact_ff_apply_and_mix_give_the_definitions_values(backend):
+    from numerics.arithmetic import ExactArithmetic
+    from numerics.attention import mix
+    from numerics.exact import to_fraction
+    from theorems.interpolation.blocks import FF, ff_apply
+
+    rng = random.Random(11)
+    val = lambda: Fraction(rng.choice([0, 0, rng.randint(-5, 5)]), rng.choice([1, 2, 3]))
+    for _ in range(40):
+        d, width = rng.randint(1, 4), rng.randint(0, 4)
+        ff = FF(rng.choice([Fraction(1), Fraction(0), Fraction(2, 3)]),
+                tuple(tuple(val() for _ in range(d)) for _ in range(width)), tuple(val() for _ in range(width)),
+                tuple(tuple(val() for _ in range(d)) for _ in range(width)))
+        X = [tuple(val() for _ in range(d)) for _ in range(rng.randint(1, 4))]
+        got = [tuple(to_fraction(v) for v in t) for t in ff_apply(ff, X, backend)]
+        assert got == _naive_ff(ff, X)
+        w = [val() for _ in X]
+        want = tuple(sum((wi * x[k] for wi, x in zip(w, X)), Fraction(0)) for k in range(d))
+        ar = ExactArithmetic(backend)  # mix takes values already in its arithmetic
+        assert tuple(to_fraction(v) for v in mix([ar.vector(x) for x in X], ar.vector(w), ar)) == want
