@@ -243,8 +243,9 @@ def hardmax_torch(*, seed: int, profile: Profile, variant: str | None = None) ->
             skipped[0] += 1
             reject()
         budget = 0.0
+        blocks_q = convert_blocks(model.blocks, "fraction")  # Fractions once for every sequence, same values
         for x in D.inputs:
-            b, why = _network_budget(model.blocks, x, D.d)
+            b, why = _network_budget(blocks_q, x, D.d)
             if why is not None:
                 invalid[0] += 1
                 reject()
