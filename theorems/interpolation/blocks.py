@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import operator
+from fractions import Fraction
 
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -145,6 +146,8 @@ def _ff_apply_exact(eta, U, b, W, X, ar, zero) -> list[tuple[Any, ...]]:
     one = ar.convert(1)
     Uz = [[(u, i) for i, u in enumerate(Uk) if u != zero] for Uk in U]
     Wz = [[(w, i) for i, w in enumerate(Wk) if w != zero] for Wk in W]
+    if type(zero) is Fraction:
+        return _ff_fraction(eta, Uz, b, Wz, X, ar, eta == one)
     out = []
     for x in X:
         xc = ar.vector(x)
@@ -156,6 +159,33 @@ def _ff_apply_exact(eta, U, b, W, X, ar, zero) -> list[tuple[Any, ...]]:
             if z > zero:
                 for w, i in Wk:
                     y[i] = y[i] + w * z
+        out.append(tuple(y))
+    return out
+
+
+def _ff_fraction(eta, Uz, b, Wz, X, ar, eta_one: bool) -> list[tuple[Any, ...]]:
+    """:func:`_ff_apply_exact` for ``fractions.Fraction`` values on (numerator, denominator) integer pairs:
+    ``p/q + r/s = (p s + r q) / (q s)`` with positive denominators, one ``Fraction`` (one gcd) per
+    pre-activation and per updated coordinate instead of one per operation.  The sign of a pre-activation
+    is the sign of its numerator (its denominator is positive), so an inactive neuron builds no Fraction.
+    Fractions are canonical, so every output equals the operation-by-operation value."""
+    Up = [[(u.numerator, u.denominator, i) for u, i in Uk] for Uk in Uz]
+    Wp = [[(w.numerator, w.denominator, i) for w, i in Wk] for Wk in Wz]
+    bp = [(v.numerator, v.denominator) for v in b]
+    out = []
+    for x in X:
+        xc = ar.vector(x)
+        y = list(xc) if eta_one else [eta * v for v in xc]
+        xp = [(v.numerator, v.denominator) for v in xc]
+        for Uk, (n, d), Wk in zip(Up, bp, Wp):
+            for un, ud, i in Uk:  # z = b_k + sum_i u_i x_i
+                xn, xd = xp[i]
+                td = ud * xd
+                n, d = n * td + un * xn * d, d * td
+            if n > 0:  # relu(z) = z > 0
+                for wn, wd, i in Wk:  # y_i + w_i z
+                    yi = y[i]
+                    y[i] = Fraction(yi.numerator * wd * d + wn * n * yi.denominator, yi.denominator * wd * d)
         out.append(tuple(y))
     return out
 
