@@ -224,7 +224,8 @@ def convert_blocks(blocks: Sequence[Block], ar: Arithmetic | str) -> tuple[Block
     out = []
     for blk in blocks:
         ff, sa = blk.ff, blk.sa
-        ff2 = FF(cv(ff.eta), tuple(vec(u) for u in ff.U), tuple(cv(v) for v in ff.b), tuple(vec(w) for w in ff.W))
+        ff2 = FF(cv(ff.eta), tuple(vec(u) for u in ff.U), tuple(cv(v) for v in ff.b),
+                 tuple(vec(w) for w in ff.W))
         A = sa.A
         if A is not None:
             A = AttentionMatrix(cv(A.alpha), tuple((vec(p), vec(q)) for p, q in A.factors),
