@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import math
 import operator
-from fractions import Fraction
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
