@@ -131,6 +131,8 @@ class ExactArithmetic(Arithmetic):
                 return _FMPQ(x)
         elif t is Fraction:
             return x
+        elif t is int:
+            return Fraction(x)
         return rational(x, backend=self.backend)
 
     def exp(self, x: Any) -> Any:

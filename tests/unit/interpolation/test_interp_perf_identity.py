@@ -113,6 +113,7 @@ def test_arithmetic_fast_paths_return_the_general_values():
     fr = ExactArithmetic("fraction")
     f = Fraction(3, 5)
     assert fr.convert(f) is f and fr.convert(q) == Fraction(-3, 2)
+    assert type(fr.convert(3)) is Fraction and fr.convert(3) == rational(3, backend="fraction")
     fl = FloatArithmetic()
     assert fl.convert(0.1) == 0.1 and fl.convert(q) == -1.5
     with pytest.raises(ValueError):
