@@ -183,7 +183,9 @@ class MPArithmetic(Arithmetic):
     def convert(self, x: Any) -> Any:
         from .exact import HAVE_FLINT, to_fraction
 
-        if type(x) is self.ctx.mpf:  # fast path: re-rounded to this context, as below
+        if type(x) is self.ctx.mpf:  # fast path: a value of this context; rounding it to ctx.prec
+            if x._mpf_[3] <= self.ctx.prec:  # is the identity when its mantissa has <= prec bits
+                return x
             return self.ctx.mpf(x)
         if isinstance(x, (int, float)) and not isinstance(x, bool):
             return self.ctx.mpf(x)

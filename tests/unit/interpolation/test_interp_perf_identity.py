@@ -123,6 +123,10 @@ def test_arithmetic_fast_paths_return_the_general_values():
     assert mp.convert(x) == x and mp.convert(q) == mp.ctx.mpf(-3) / 2
     hi = MPArithmetic(60).convert(Fraction(1, 3))  # another context's value is rounded to this one's
     assert mp.convert(hi) == mp.ctx.mpf(hi)
+    wide = mp.ctx.mpf(1) / 3
+    mp.ctx.prec -= 20  # a value with more mantissa bits than the context keeps: rounded, not returned as is
+    assert mp.convert(wide) == mp.ctx.mpf(wide) and mp.convert(wide) != wide
+    assert mp.convert(mp.ctx.mpf(0.5)) == mp.ctx.mpf(0.5) and mp.convert(mp.ctx.mpf(0)) == 0
 
 
 def _softmax_model():
