@@ -758,11 +758,31 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.speed.exact_ff_ignores_eta",
         path=BL,
-        old="y = list(xc) if eta == one else [eta * v for v in xc]",
+        old="y = list(xc) if eta_one else [eta * v for v in xc]",
         new="y = list(xc)",
         kills=("interp.hardmax.exact",),
-        why="the exact reference FF treats every eta as 1 (the non-residual line map has eta = 0): the "
+        why="the Fraction reference FF treats every eta as 1 (the non-residual line map has eta = 0): the "
             "reference evaluator must disagree with the fast one",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.exact_ff_flint_ignores_eta",
+        path=BL,
+        old="y = list(xc) if eta == one else [eta * v for v in xc]",
+        new="y = list(xc)",
+        kills=("pytest:tests/unit/interpolation/test_interp_perf_identity.py",),
+        why="the fmpq path of the exact FF treats every eta as 1: the definition test (eta in {0, 1, 2/3}) "
+            "must fail",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.fraction_ff_wrong_denominator",
+        path=BL,
+        old="                n, d = n * td + un * xn * d, d * td",
+        new="                n, d = n * td + un * xn * d, d * ud",
+        kills=("interp.hardmax.exact",),
+        why="the integer-pair pre-activation keeps the weight's denominator only (drops the token's): the "
+            "Fraction reference's tokens move off the fast evaluator's",
         family="engine",
     ),
     Mutation(
