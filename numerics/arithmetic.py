@@ -19,10 +19,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from fractions import Fraction
 from typing import Any
 
-from .exact import _check_backend, _default_backend, rational
+from .exact import HAVE_FLINT, _check_backend, _default_backend, rational
 from .precision import FLOAT64_EPS, Tri, mp_context, tolerance_for
+
+if HAVE_FLINT:
+    from flint import fmpq as _FMPQ
+else:  # pragma: no cover - python-flint is a declared dependency
+    _FMPQ = None
 
 __all__ = [
     "ArbArithmetic",
@@ -115,6 +121,18 @@ class ExactArithmetic(Arithmetic):
         return "exact"
 
     def convert(self, x: Any) -> Any:
+        # fast paths (hot in the exact evaluators): a value already of this backend's type is returned
+        # as is (fmpq and Fraction are immutable and canonical), an int is wrapped directly
+        t = type(x)
+        if self.backend == "flint":
+            if t is _FMPQ:
+                return x
+            if t is int:
+                return _FMPQ(x)
+        elif t is Fraction:
+            return x
+        elif t is int:
+            return Fraction(x)
         return rational(x, backend=self.backend)
 
     def exp(self, x: Any) -> Any:
@@ -163,10 +181,12 @@ class MPArithmetic(Arithmetic):
         return f"dps={self.dps}"
 
     def convert(self, x: Any) -> Any:
-        from fractions import Fraction
-
         from .exact import HAVE_FLINT, to_fraction
 
+        if type(x) is self.ctx.mpf:  # fast path: a value of this context; rounding it to ctx.prec
+            if x._mpf_[3] <= self.ctx.prec:  # is the identity when its mantissa has <= prec bits
+                return x
+            return self.ctx.mpf(x)
         if isinstance(x, (int, float)) and not isinstance(x, bool):
             return self.ctx.mpf(x)
         if isinstance(x, Fraction) or (HAVE_FLINT and type(x).__name__ in ("fmpq", "fmpz")):
@@ -277,6 +297,10 @@ class FloatArithmetic(Arithmetic):
     def convert(self, x: Any) -> Any:
         from .exact import is_rational, to_fraction
 
+        if type(x) is float:  # fast path: the float itself (NaN rejected as below)
+            if math.isnan(x):
+                raise ValueError("NaN is not a valid input")
+            return x
         if is_rational(x) and not isinstance(x, int):
             return float(to_fraction(x))
         if type(x).__module__ == "numpy" and getattr(x, "ndim", 0) > 0:  # arrays: elementwise float64

@@ -176,6 +176,10 @@ def mix(X: Sequence[Vector], weights: Sequence[Any], ar: Arithmetic | str) -> tu
     if len(weights) != len(X):
         raise ValueError(f"{len(weights)} weights for {len(X)} tokens")
     d = len(X[0])
+    if ar.exact:  # zero weights (every loser of a hardmax row) add exactly 0: skipped, same sums
+        zero = ar.convert(0)
+        pairs = [(w, x) for w, x in zip(weights, X) if w != zero]
+        return tuple(ar.fsum(w * x[k] for w, x in pairs) for k in range(d))
     return tuple(ar.fsum(w * x[k] for w, x in zip(weights, X)) for k in range(d))
 
 

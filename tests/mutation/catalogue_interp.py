@@ -23,6 +23,8 @@ CL = "theorems/interpolation/_checks_lemmas.py"
 CN = "theorems/interpolation/_checks_necessary.py"
 CS = "theorems/interpolation/_checks_softmax.py"
 CT = "theorems/interpolation/_checks_tikhonov.py"
+RX = "theorems/interpolation/_ridge_exact.py"
+AT = "numerics/attention.py"
 
 MUTATIONS: list[Mutation] = [
     # -- counts ---------------------------------------------------------------------------------------
@@ -732,5 +734,75 @@ MUTATIONS: list[Mutation] = [
         kills=("interp.assumptions.necessary",),
         why="E1 compares T(X o sigma) with T(X) unpermuted: random permutations contradict the statement",
         family="check",
+    ),
+    # -- issue 14 fast paths (the same values with fewer operations: a wrong shortcut must show) -------------
+    Mutation(
+        id="interp.speed.limit_equal_orders_zero",
+        path=RX,
+        old="    if a > b:\n        return sp.Integer(0)\n",
+        new="    if a >= b:\n        return sp.Integer(0)\n",
+        kills=("interp.tikhonov.linear_scaling",),
+        why="the exact limit at 0+ returns 0 when numerator and denominator have the same order: "
+            "lim min J/eps = |V_mn|^2 > 0 becomes 0",
+        family="check",
+    ),
+    Mutation(
+        id="interp.speed.limit_orders_swapped",
+        path=RX,
+        old="    b, qb = _lowest(Q)\n",
+        new="    b, qb = _lowest(P)\n",
+        kills=("interp.tikhonov.linear_scaling",),
+        why="the denominator's lowest term read from the numerator: every finite limit becomes 1 or 0",
+        family="check",
+    ),
+    Mutation(
+        id="interp.speed.exact_ff_ignores_eta",
+        path=BL,
+        old="y = list(xc) if eta_one else [eta * v for v in xc]",
+        new="y = list(xc)",
+        kills=("interp.hardmax.exact",),
+        why="the Fraction reference FF treats every eta as 1 (the non-residual line map has eta = 0): the "
+            "reference evaluator must disagree with the fast one",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.exact_ff_flint_ignores_eta",
+        path=BL,
+        old="y = list(xc) if eta == one else [eta * v for v in xc]",
+        new="y = list(xc)",
+        kills=("pytest:tests/unit/interpolation/test_interp_perf_identity.py",),
+        why="the fmpq path of the exact FF treats every eta as 1: the definition test (eta in {0, 1, 2/3}) "
+            "must fail",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.fraction_ff_wrong_denominator",
+        path=BL,
+        old="                n, d = n * td + un * xn * d, d * td",
+        new="                n, d = n * td + un * xn * d, d * ud",
+        kills=("interp.hardmax.exact",),
+        why="the integer-pair pre-activation keeps the weight's denominator only (drops the token's): the "
+            "Fraction reference's tokens move off the fast evaluator's",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.convert_blocks_lam_from_rho",
+        path=BL,
+        old="out.append(Block(ff2, SA(cv(sa.rho), cv(sa.lam), A), label=blk.label, stage=blk.stage))",
+        new="out.append(Block(ff2, SA(cv(sa.rho), cv(sa.rho), A), label=blk.label, stage=blk.stage))",
+        kills=("interp.softmax.exact", "interp.hardmax.exact"),
+        why="the converted network's attention weight lam replaced by rho: softmax and reference outputs "
+            "leave the targets",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.exact_mix_drops_first_winner",
+        path=AT,
+        old="pairs = [(w, x) for w, x in zip(weights, X) if w != zero]",
+        new="pairs = [(w, x) for w, x in zip(weights, X) if w != zero][1:]",
+        kills=("interp.hardmax.exact",),
+        why="the exact attention mix skips a nonzero weight (not only the zeros): the reference "
+            "evaluator's tokens move",
+        family="engine",
     ),
 ]

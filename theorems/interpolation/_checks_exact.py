@@ -24,7 +24,7 @@ from numerics.strategies import (NESTED_CHAIN, INVALID_KINDS, edge_case_datasets
                                  invalid_datasets)
 from verify import Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted, statement_of
 
-from .blocks import FF, Block, run_generic
+from .blocks import FF, Block, convert_blocks, run_generic
 from .construction import ConstructionError, build_interpolator
 from ._stmt import observe_part
 from .dataset import Dataset, DatasetError, hausdorff_sq
@@ -79,8 +79,9 @@ def hardmax_exact(*, seed: int, profile: Profile, variant: str | None = None,
         if D.num_tokens <= 40:  # independent reference evaluator (numerics.attention, Fractions)
             stats["reference_checked"] += 1
             differ = []
+            ref_blocks = convert_blocks(model.blocks, "fraction")  # Fractions once for every sequence
             for j, x in enumerate(D.inputs):
-                ref = run_generic(model.blocks, x, "fraction")
+                ref = run_generic(ref_blocks, x, "fraction")
                 fast = [tuple(F(int(v.p), int(v.q)) if hasattr(v, "p") else F(v) for v in t) for t in outs[j]]
                 if ref != fast:
                     differ.append(j)
@@ -242,8 +243,9 @@ def hardmax_torch(*, seed: int, profile: Profile, variant: str | None = None) ->
             skipped[0] += 1
             reject()
         budget = 0.0
+        blocks_q = convert_blocks(model.blocks, "fraction")  # Fractions once for every sequence, same values
         for x in D.inputs:
-            b, why = _network_budget(model.blocks, x, D.d)
+            b, why = _network_budget(blocks_q, x, D.d)
             if why is not None:
                 invalid[0] += 1
                 reject()

@@ -34,6 +34,7 @@ import operator
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -41,7 +42,7 @@ import numpy as np
 from numerics.arithmetic import Arithmetic, ExactArithmetic, arithmetic
 from numerics.attention import AttentionMatrix, hardmax_weights, self_attention
 
-__all__ = ["FF", "SA", "Block", "identity_block", "ff_apply", "block_apply", "run_generic",
+__all__ = ["FF", "SA", "Block", "identity_block", "ff_apply", "block_apply", "run_generic", "convert_blocks",
            "ExactState", "count_parameters"]
 
 #: relative rounding bound used by the float filter (4 ulps per conversion, see ExactState)
@@ -124,6 +125,8 @@ def ff_apply(ff: FF, X: Sequence[Sequence[Any]], ar: Arithmetic | str) -> list[t
     ar = arithmetic(ar)
     eta, U, b, W = _conv_ff(ff, ar)
     zero = ar.convert(0)
+    if ar.exact:
+        return _ff_apply_exact(eta, U, b, W, X, ar, zero)
     out = []
     for x in X:
         xc = ar.vector(x)
@@ -132,6 +135,57 @@ def ff_apply(ff: FF, X: Sequence[Sequence[Any]], ar: Arithmetic | str) -> list[t
             z = ar.fsum(u * v for u, v in zip(Uk, xc)) + bk
             if z > zero:
                 y = [yi + wi * z for yi, wi in zip(y, Wk)]
+        out.append(tuple(y))
+    return out
+
+
+def _ff_apply_exact(eta, U, b, W, X, ar, zero) -> list[tuple[Any, ...]]:
+    """:func:`ff_apply` in exact arithmetic, the same values with fewer rational operations: a product
+    with a zero factor and a multiplication by ``eta = 1`` are skipped (they are identities exactly), and
+    each pre-activation is summed from ``b_k`` (rational addition is associative, so the order is free)."""
+    one = ar.convert(1)
+    Uz = [[(u, i) for i, u in enumerate(Uk) if u != zero] for Uk in U]
+    Wz = [[(w, i) for i, w in enumerate(Wk) if w != zero] for Wk in W]
+    if type(zero) is Fraction:
+        return _ff_fraction(eta, Uz, b, Wz, X, ar, eta == one)
+    out = []
+    for x in X:
+        xc = ar.vector(x)
+        y = list(xc) if eta == one else [eta * v for v in xc]
+        for Uk, bk, Wk in zip(Uz, b, Wz):
+            z = bk
+            for u, i in Uk:
+                z = z + u * xc[i]
+            if z > zero:
+                for w, i in Wk:
+                    y[i] = y[i] + w * z
+        out.append(tuple(y))
+    return out
+
+
+def _ff_fraction(eta, Uz, b, Wz, X, ar, eta_one: bool) -> list[tuple[Any, ...]]:
+    """:func:`_ff_apply_exact` for ``fractions.Fraction`` values on (numerator, denominator) integer pairs:
+    ``p/q + r/s = (p s + r q) / (q s)`` with positive denominators, one ``Fraction`` (one gcd) per
+    pre-activation and per updated coordinate instead of one per operation.  The sign of a pre-activation
+    is the sign of its numerator (its denominator is positive), so an inactive neuron builds no Fraction.
+    Fractions are canonical, so every output equals the operation-by-operation value."""
+    Up = [[(u.numerator, u.denominator, i) for u, i in Uk] for Uk in Uz]
+    Wp = [[(w.numerator, w.denominator, i) for w, i in Wk] for Wk in Wz]
+    bp = [(v.numerator, v.denominator) for v in b]
+    out = []
+    for x in X:
+        xc = ar.vector(x)
+        y = list(xc) if eta_one else [eta * v for v in xc]
+        xp = [(v.numerator, v.denominator) for v in xc]
+        for Uk, (n, d), Wk in zip(Up, bp, Wp):
+            for un, ud, i in Uk:  # z = b_k + sum_i u_i x_i
+                xn, xd = xp[i]
+                td = ud * xd
+                n, d = n * td + un * xn * d, d * td
+            if n > 0:  # relu(z) = z > 0
+                for wn, wd, i in Wk:  # y_i + w_i z
+                    yi = y[i]
+                    y[i] = Fraction(yi.numerator * wd * d + wn * n * yi.denominator, yi.denominator * wd * d)
         out.append(tuple(y))
     return out
 
@@ -156,6 +210,28 @@ def run_generic(blocks: Sequence[Block], X: Sequence[Sequence[Any]], ar: Arithme
         if trajectory:
             traj.append(cur)
     return traj if trajectory else cur
+
+
+def convert_blocks(blocks: Sequence[Block], ar: Arithmetic | str) -> tuple[Block, ...]:
+    """``blocks`` with every weight converted to ``ar`` once, for running many sequences (or many
+    temperatures) through one network.  The kernels convert again (:func:`ff_apply`,
+    :func:`numerics.attention.self_attention`); the conversions of mpmath, float64 and exact rationals are
+    idempotent (``ar.convert(ar.convert(x)) == ar.convert(x)``, the same value), so :func:`run_generic`
+    on the converted blocks returns the same outputs, without re-converting the rational weights for
+    every token of every sequence."""
+    ar = arithmetic(ar)
+    cv, vec = ar.convert, ar.vector
+    out = []
+    for blk in blocks:
+        ff, sa = blk.ff, blk.sa
+        ff2 = FF(cv(ff.eta), tuple(vec(u) for u in ff.U), tuple(cv(v) for v in ff.b),
+                 tuple(vec(w) for w in ff.W))
+        A = sa.A
+        if A is not None:
+            A = AttentionMatrix(cv(A.alpha), tuple((vec(p), vec(q)) for p, q in A.factors),
+                                None if A.dense is None else tuple(vec(r) for r in A.dense))
+        out.append(Block(ff2, SA(cv(sa.rho), cv(sa.lam), A), label=blk.label, stage=blk.stage))
+    return tuple(out)
 
 
 # -- the fast exact evaluator (hardmax) ---------------------------------------------------------------

@@ -38,7 +38,7 @@ from numerics.errors import InputError, InputTypeError
 from numerics.precision import Tri
 from numerics.validation import check_dps, check_int, check_positive_real
 
-from .blocks import ExactState, run_generic
+from .blocks import ExactState, convert_blocks, run_generic
 from .construction import InterpolatingTransformer, _as_fraction
 
 __all__ = ["Certificate", "certify", "exact_at", "exactness_tolerance", "hausdorff_mp", "max_hausdorff_mp",
@@ -156,6 +156,27 @@ def _run(steps: list[_Step], tau: Any, line: dict, ar: Arithmetic) -> Tri:
     return result
 
 
+def _steps_in(steps: list[_Step], conv: Any) -> list[_Step]:
+    """The summaries with every number already converted by ``conv`` (``FloatArithmetic.convert``, once per
+    :func:`certify` instead of once per bisection step); :func:`_run` converts again, an identity on
+    floats, so every Cert(tau) value is unchanged.  The line map's data (``line``) stays exact."""
+    out = []
+    for stp in steps:
+        d = stp.data
+        if stp.kind == "ff":
+            d = (conv(d[0]), [(conv(a), conv(b)) for a, b in d[1]])
+        elif stp.kind == "sa_none":
+            d = conv(d)
+        elif stp.kind == "sa_uniform":
+            d = tuple(conv(v) for v in d)
+        elif stp.kind == "sa_attn":
+            rho, lam, rows, B2, (alpha, fac) = d
+            d = (conv(rho), conv(lam), [tuple(conv(v) for v in row) for row in rows], conv(B2),
+                 (conv(alpha), [(conv(a), conv(b)) for a, b in fac]))
+        out.append(_Step(stp.kind, d))
+    return out
+
+
 def _fits_float(steps: list[_Step], line: dict) -> bool:
     """Every rational input of the recursion is 0 or a normal float64 (no overflow, no silent underflow)."""
     def ok(x: Any) -> bool:
@@ -192,12 +213,14 @@ def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: in
     steps = _summaries(model)
     line = model.stats["line"]
     in_float = _fits_float(steps, line)
+    fl = FloatArithmetic()
+    fsteps = _steps_in(steps, fl.convert) if in_float else steps
 
     def fcert(t: float) -> bool:
         # the search runs in floats; a quantity beyond the float range (huge weights, tiny gaps) sends
         # it to arb at 64 bits (unbounded exponents); only the final arb run below certifies
         if in_float:
-            return _run(steps, t, line, FloatArithmetic()) is Tri.TRUE
+            return _run(fsteps, t, line, fl) is Tri.TRUE
         with ArbArithmetic(64) as ar:
             return _run(steps, _as_fraction(t), line, ar) is Tri.TRUE
 
@@ -228,7 +251,7 @@ def softmax_outputs(model: InterpolatingTransformer, tau: Any, dps: int, *, bloc
     """Outputs of every dataset sequence under softmax at temperature ``tau`` (mpmath, ``dps`` digits)."""
     tau = check_positive_real(tau, "tau")
     ar = MPArithmetic(check_dps(dps, minimum=5))
-    bl = model.blocks if blocks is None else blocks
+    bl = convert_blocks(model.blocks if blocks is None else blocks, ar)  # weights to mpf once, same outputs
     return [run_generic(bl, x, ar, kernel="softmax", tau=tau) for x in model.dataset.inputs]
 
 

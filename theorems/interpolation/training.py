@@ -204,7 +204,10 @@ def train(model, data: Fig1Data, *, epochs: int, eps: float, penalty: str = "cou
     Returns the per-epoch data losses E (without penalty), the final E, |theta|^2 and J_eps."""
     import torch
 
-    opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=eps if penalty == "coupled" else 0.0)
+    # foreach: one multi-tensor kernel per Adam update step instead of a Python loop over the 9 parameters;
+    # the same elementwise operations in the same order, so bit-identical iterates (checked in the tests)
+    opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=eps if penalty == "coupled" else 0.0,
+                           foreach=True)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs)
     X, Y = data.inputs, data.targets
     losses = []
