@@ -120,7 +120,7 @@ def check_model(claim_id: str, model: Any, *, profile: str = "quick", seed: int 
     return ClaimOutcome(claim_id=claim.id, title=f"{claim.title} [on {type(model).__name__}]",
                         source=f"{claim.source.spec} {claim.source.where}", reading=claim.reading,
                         expected=expected, verdict=verdict, checks=(co,), controls=(),
-                        condition=claim.condition, strength=claim.strength)
+                        condition=claim.condition, strength=claim.strength, model=type(model).__name__)
 
 
 def load_factory(spec: str) -> Any:

@@ -16,7 +16,9 @@ JSON layout (schema id ``verify-report/2``; one record per claim, per check and 
 ``summary.refuted_source`` counts the REFUTED claims that are the source's own statement (as-stated, or
 the authors' code): the source's statement does not hold.  ``summary.refuted_boundary`` counts the other
 REFUTED claims (strengthened readings, the toolkit's own statements): where a stronger reading stops.
-Version 2 added these three keys; ``verify report`` still reads ``verify-report/1`` files (their claims
+A run of a user's model (``verify run --model``) records ``"model"`` (the model's type name) on its
+claims and ``summary.refuted_model``: REFUTED there is a finding about the model, counted in neither of
+the other two.  Version 2 added these three keys; ``verify report`` still reads ``verify-report/1`` files (their claims
 have no recorded strength, and neither count is shown).
 
 ``evidence`` holds level, instances, margin_min, margin_max, error, tolerance, precision, backend,
@@ -123,11 +125,16 @@ def validate(obj: Any) -> None:
                 raise ValueError(f"not a valid {sid} report: at /summary: {key!r} is a required "
                                  "property")
         refuted = [c for c in obj["claims"] if c["verdict"] == "REFUTED"]
-        n_src = sum(c["strength"] in ("as-stated", "code") for c in refuted)
-        if (obj["summary"]["refuted_source"], obj["summary"]["refuted_boundary"]) != (n_src, len(refuted) - n_src):
+        n_mod = sum(bool(c.get("model")) for c in refuted)  # on a user's model: neither kind
+        n_src = sum(c["strength"] in ("as-stated", "code") for c in refuted if not c.get("model"))
+        if (obj["summary"]["refuted_source"], obj["summary"]["refuted_boundary"]) != \
+                (n_src, len(refuted) - n_src - n_mod):
             raise ValueError(f"not a valid {sid} report: summary.refuted_source/refuted_boundary = "
                              f"{obj['summary']['refuted_source']}/{obj['summary']['refuted_boundary']} but "
-                             f"the claims listed give {n_src}/{len(refuted) - n_src}")
+                             f"the claims listed give {n_src}/{len(refuted) - n_src - n_mod}")
+        if obj["summary"].get("refuted_model", 0) != n_mod:
+            raise ValueError(f"not a valid {sid} report: summary.refuted_model = "
+                             f"{obj['summary'].get('refuted_model', 0)} but the claims listed give {n_mod}")
 
 
 def check_writable(path: str | os.PathLike[str]) -> None:
@@ -213,6 +220,8 @@ def to_json(result: RunResult) -> dict[str, Any]:
             "verdicts": {v.value: verdicts.get(v.value, 0) for v in Verdict},
             "refuted_source": sum(o.refuted_source for o in result.outcomes),
             "refuted_boundary": sum(o.refuted_boundary for o in result.outcomes),
+            **({"refuted_model": sum(o.refuted_model for o in result.outcomes)}
+               if any(o.model for o in result.outcomes) else {}),
         },
         "claims": [
             {
@@ -221,6 +230,7 @@ def to_json(result: RunResult) -> dict[str, Any]:
                 "source": o.source,
                 "reading": o.reading,
                 "strength": o.strength,
+                **({"model": o.model} if o.model else {}),
                 "expected": o.expected.value,
                 "verdict": o.verdict.value,
                 "passed": o.passed,
@@ -264,6 +274,7 @@ def from_json(obj: Mapping[str, Any]) -> RunResult:
             controls=tuple(_check_from(x) for x in c["controls"]),
             condition=c.get("condition", ""),
             strength=c.get("strength", ""),
+            model=c.get("model", ""),
         )
         for c in obj["claims"]
     ]
@@ -337,6 +348,9 @@ def write_junit(result: RunResult, path: str | Path) -> None:
 
 # -- terminal -------------------------------------------------------------------------------------
 def _refuted_kind(o: ClaimOutcome) -> str:
+    if o.refuted_model:
+        return (f"(on the model {o.model}: the model does not behave as the claim says; neither the "
+                "source nor the reading is in question)")
     if o.refuted_source:
         return f"(the source's statement does not hold; {o.strength})"
     if o.refuted_boundary:
@@ -351,10 +365,16 @@ def refuted_summary(result: RunResult) -> str:
         return ""
     src = sum(o.refuted_source for o in refuted)
     bnd = sum(o.refuted_boundary for o in refuted)
+    mod = sum(o.refuted_model for o in refuted)
+    if mod == len(refuted):
+        return (f"REFUTED {mod} on a user's model: the model does not behave as the claim says (a finding "
+                "about the model, not about the source or the reading)")
     line = (f"REFUTED {len(refuted)}: {src} where the source's statement does not hold (as-stated or "
             f"code), {bnd} where a stronger reading stops (boundary findings)")
-    if src + bnd < len(refuted):
-        line += f", {len(refuted) - src - bnd} with no recorded strength"
+    if mod:
+        line += f", {mod} on a user's model"
+    if src + bnd + mod < len(refuted):
+        line += f", {len(refuted) - src - bnd - mod} with no recorded strength"
     return line
 
 

@@ -101,19 +101,26 @@ class ClaimOutcome:
     controls: tuple[CheckOutcome, ...]
     condition: str = ""
     strength: str = ""  # the claim's strength (as-stated, strengthened, repaired, code, derived)
+    model: str = ""  # a user's model checked against the claim (verify.check_model): its type's name
 
     @property
     def refuted_source(self) -> bool:
         """REFUTED, and the claim is the source's own statement (as-stated, or the authors' code)."""
-        return self.verdict is Verdict.REFUTED and self.strength in SOURCE_STRENGTHS
+        return self.verdict is Verdict.REFUTED and not self.model and self.strength in SOURCE_STRENGTHS
 
     @property
     def refuted_boundary(self) -> bool:
         """REFUTED, and the claim is not the source's statement (a strengthened or the toolkit's own
         reading): where the stronger reading stops, never the source's failure.  False when the
         strength is not recorded (a report written before strengths existed)."""
-        return (self.verdict is Verdict.REFUTED and bool(self.strength)
+        return (self.verdict is Verdict.REFUTED and not self.model and bool(self.strength)
                 and self.strength not in SOURCE_STRENGTHS)
+
+    @property
+    def refuted_model(self) -> bool:
+        """REFUTED on a user's model (:func:`verify.check_model`): the model does not behave as the claim
+        says -- a finding about the model, neither the source's failure nor a reading's boundary."""
+        return self.verdict is Verdict.REFUTED and bool(self.model)
 
     @property
     def controls_refuted(self) -> bool:

@@ -322,6 +322,13 @@ MUTATIONS: list[Mutation] = [
        ("pytest:tests/unit/engine/test_explore_reproducible.py",),
        "hypothesis mixes literals of the loaded local modules into explore's draws: the same seed draws "
        "other instances after another claim (or pytest) loaded other modules"),
+    _m("engine.model_refutation_as_boundary", _RUNNER,
+       "return (self.verdict is Verdict.REFUTED and not self.model and bool(self.strength)",
+       "return (self.verdict is Verdict.REFUTED and bool(self.strength)",
+       ("pytest:tests/unit/ddcl_incrt/test_ddcl_user_models.py::"
+        "test_a_refuted_user_model_is_a_finding_about_the_model_and_its_report_reads_back",),
+       "a user's model refuted on a repaired claim is reported as the boundary of the reading, not as a "
+       "finding about the model"),
     _m("engine.statement_values_unchecked", _EVALUATE,
        "            if isinstance(v, (str, bool, bytes)) or v is None:",
        "            if False:",

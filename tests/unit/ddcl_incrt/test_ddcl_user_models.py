@@ -274,3 +274,32 @@ def test_a_diverging_training_is_refuted_not_a_nan_verdict():
     ce = check_model("ddcl.mlp_vs_dictionary.trained", Scaled()).checks[0].evidence.counterexample
     assert ce.data["sub_check"] == "collapsed_DI" and "training diverged" in ce.description
     assert "margin" in ce.description and {"seed", "tau", "steps"} <= set(ce.data["values"]["instance"])
+
+
+def test_a_refuted_user_model_is_a_finding_about_the_model_and_its_report_reads_back(tmp_path, capsys):
+    """REFUTED on a user's model says the model does not behave as the claim says -- never 'the source's
+    statement does not hold' nor 'where a reading stops' (the claim's strength is about the source) --
+    and the JSON report of a model run validates and reads back (it has no controls)."""
+    from verify._report import from_json, refuted_summary, validate
+
+    spec = "examples.ddcl_user_prototype_block:"
+    path = tmp_path / "model.json"
+    assert main(["run", "ddcl.separation.amplification", "--model", spec + "MeanOverFeatures",
+                 "--no-progress", "--json", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "on a user's model" in out and "boundary" not in out and "source's statement" not in out
+    import json
+
+    obj = json.loads(path.read_text())
+    validate(obj)
+    assert obj["claims"][0]["model"] == "MeanOverFeatures"
+    assert obj["summary"]["refuted_model"] == 1
+    assert (obj["summary"]["refuted_source"], obj["summary"]["refuted_boundary"]) == (0, 0)
+    res = from_json(obj)
+    (o,) = res.outcomes
+    assert o.refuted_model and not o.refuted_source and not o.refuted_boundary
+    assert "user's model" in refuted_summary(res)
+    assert main(["report", str(path)]) in (0, 1)
+    obj["summary"]["refuted_model"] = 0
+    with pytest.raises(ValueError, match="refuted_model"):
+        validate(obj)
