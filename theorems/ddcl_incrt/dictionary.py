@@ -458,14 +458,16 @@ def _rowsum(rows: _np.ndarray) -> _np.ndarray:
     n = rows.shape[0]
     if n > 128:  # numpy's own sum (a recursive split not reproduced here): same terms, other order
         return _np.moveaxis(rows, 0, -1).sum(-1)
+    if n == 1:
+        return rows[0].copy()
     if n < 8:
-        out = rows[0].copy()
-        for i in range(1, n):
+        out = rows[0] + rows[1]
+        for i in range(2, n):
             out += rows[i]
         return out
-    r = [rows[j].copy() for j in range(8)]
     m = n - n % 8
-    for i in range(8, m, 8):
+    r = list(rows[:8]) if m == 8 else [rows[j] + rows[j + 8] for j in range(8)]
+    for i in range(16, m, 8):
         for j in range(8):
             r[j] += rows[i + j]
     out = (r[0] + r[1]) + (r[2] + r[3])
