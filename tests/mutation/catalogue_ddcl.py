@@ -149,8 +149,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.dictionary.descent_gibbs_temperature_dropped",
         path=_D,
-        old="            Q /= -t\n",
-        new="            Q /= -1.0\n",
+        old="        Q /= -t\n",
+        new="        Q /= -1.0\n",
         kills=("ddcl.separation.critical_temperature",
                "pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::test_descent_gradient_equals_the_public_gradients_bit_for_bit"),
         why="descent_gradient's Gibbs assignments at temperature 1 instead of tau",

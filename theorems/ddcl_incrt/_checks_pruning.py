@@ -30,7 +30,7 @@ from verify._statement import select
 
 from ._checks_amplification import _count_above, top_eigenvalue_order
 from ._statement_eval import record, rhs_value
-from .dictionary import descent_gradient, gibbs
+from .dictionary import descent_gradient, gibbs, gibbs_assigner
 from .incrt import growth_signal, residual_operator
 
 
@@ -270,8 +270,9 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
             Y = rng.standard_normal((N, ds + dh)) * np.exp(rng.uniform(-1, 1, ds + dh))
             tau = float(np.exp(rng.uniform(-1, 1)))
             P = Y[rng.choice(N, K, replace=False)]
+            assign = gibbs_assigner(Y, tau, K=K, d=ds + dh)  # gibbs(Y, P, tau), validated once
             for _it in range(profile.pick(500, 3000, 3000)):
-                Q = gibbs(Y, P, tau)
+                Q = assign(P)
                 P = (Q.T @ Y) / Q.sum(0)[:, None]
             Q = gibbs(Y, P, tau)
             n = Q.sum(0)

@@ -43,6 +43,7 @@ __all__ = [
     "grad_live_Lq",
     "descend",
     "descent_gradient",
+    "gibbs_assigner",
     "covariance",
     "exact_covariance_sample",
     "separation_stats",
@@ -427,19 +428,7 @@ def descent_gradient(Z: Any, tau: Any, mode: str, *, K: int, d: int) -> Any:
     full, scale = mode == "full", 2.0 / Z.shape[0]
 
     def grad(P: _np.ndarray) -> _np.ndarray:
-        if P.shape != (K, d) or not _np.isfinite(P).all():
-            _same_dimension(Z, as_data(P, "P"))  # raises
-        with _np.errstate(over="ignore", invalid="ignore"):
-            diff = ZT - P.T[:, :, None]
-            diff *= diff
-            D0 = _rowsum(diff)  # (K, N): sqdist_matrix(Z, P).T
-        if not _np.isfinite(D0).all():
-            _finite_sqdist(Z, P)  # raises
-        Q = D0 - D0.min(0)
-        with _np.errstate(over="ignore", under="ignore"):
-            Q /= -t
-            _np.exp(Q, out=Q)
-        Q /= _rowsum(Q)
+        Q, D0 = _gibbs_KN(Z, ZT, P, t, K, d)
         if full:  # omega = q (1 - (d - ell)/t), _live_weights with sign = -1
             D0 -= _rowsum(Q * D0)
             D0 /= t
@@ -448,6 +437,40 @@ def descent_gradient(Z: Any, tau: Any, mode: str, *, K: int, d: int) -> Any:
         return scale * (W.sum(0)[:, None] * P - W.T @ Z)
 
     return grad
+
+
+def gibbs_assigner(Z: Any, tau: Any, *, K: int, d: int) -> Any:
+    """:func:`gibbs` as a function ``assign(P)`` of a (K, d) prototype matrix, for fixed-point loops: Z
+    and tau validated once, the very floats of ``gibbs(Z, P, tau)`` (the (K, N) layout of
+    :func:`descent_gradient`), the same errors."""
+    Z, t = as_data(Z, "Z"), check_tau(tau)
+    if Z.shape[1] != d:
+        raise InputError("P", f"prototypes must have the data dimension {Z.shape[1]}", f"shape {(K, d)}")
+    ZT = _np.ascontiguousarray(Z.T)[:, None, :]
+    return lambda P: _np.ascontiguousarray(_gibbs_KN(Z, ZT, P, t, K, d)[0].T)
+
+
+def _gibbs_KN(Z: _np.ndarray, ZT: _np.ndarray, P: Any, t: float, K: int, d: int
+              ) -> tuple[_np.ndarray, _np.ndarray]:
+    """``(Q.T, D.T)`` of :func:`_gibbs` (Z validated, ZT its (d, 1, N) transpose) in the (K, N) layout:
+    every sum over k or over the d coordinates an add of whole rows in numpy's order (:func:`_rowsum`)."""
+    if type(P) is not _np.ndarray or P.shape != (K, d) or P.dtype != _np.float64 or not _np.isfinite(P).all():
+        P = as_data(P, "P")
+        _same_dimension(Z, P)
+        if P.shape != (K, d):
+            raise InputError("P", f"must have shape {(K, d)}", f"shape {P.shape}")
+    with _np.errstate(over="ignore", invalid="ignore"):
+        diff = ZT - P.T[:, :, None]
+        diff *= diff
+        D0 = _rowsum(diff)  # (K, N): sqdist_matrix(Z, P).T
+    if not _np.isfinite(D0).all():
+        _finite_sqdist(Z, P)  # raises
+    Q = D0 - D0.min(0)
+    with _np.errstate(over="ignore", under="ignore"):
+        Q /= -t
+        _np.exp(Q, out=Q)
+    Q /= _rowsum(Q)
+    return Q, D0
 
 
 def _rowsum(rows: _np.ndarray) -> _np.ndarray:

@@ -64,3 +64,21 @@ def test_descent_gradient_names_bad_inputs():
         dc.descent_gradient(Z, 0.0, "full", K=3, d=2)
     with pytest.raises(InputError, match="'mode'"):
         dc.descent_gradient(Z, 1.0, "live", K=3, d=2)
+
+
+@pytest.mark.parametrize("d,K", [(1, 2), (2, 4), (3, 3), (5, 8), (8, 9)])
+def test_gibbs_assigner_equals_gibbs_bit_for_bit(d, K):
+    rng = np.random.default_rng(d + 100 * K)
+    Y = rng.standard_normal((int(rng.integers(20, 80)), d)) * np.exp(rng.uniform(-1, 1, d))
+    for tau in (0.02, 0.4, 3.0):
+        assign = dc.gibbs_assigner(Y, tau, K=K, d=d)
+        P = Y[rng.choice(len(Y), K, replace=K > len(Y))]
+        for _ in range(30):  # the EM fixed-point loop of the pruning check, both ways
+            Q = dc.gibbs(Y, P, tau)
+            A = assign(P)
+            assert np.array_equal(A, Q) and A.flags.c_contiguous
+            P = (Q.T @ Y) / Q.sum(0)[:, None]
+    with pytest.raises(InputError, match="'P'"):
+        dc.gibbs_assigner(Y, 1.0, K=K, d=d)(np.full((K, d), np.inf))
+    with pytest.raises(InputError, match="'P'"):
+        dc.gibbs_assigner(Y, 1.0, K=K, d=d + 1)
