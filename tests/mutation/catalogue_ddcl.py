@@ -136,6 +136,37 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="ddcl.dictionary.descent_live_weight_sign",
+        path=_D,
+        old="            Q *= 1.0 - D0\n",
+        new="            Q *= 1.0 + D0\n",
+        kills=("ddcl.separation.critical_temperature",
+               "pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::test_descent_gradient_equals_the_public_gradients_bit_for_bit"),
+        why="the simulation loops' validated-once gradient (descent_gradient) with the live correction's "
+            "sign flipped: the fitted growth rate leaves log(1 - eta h_1)",
+        family="formula",
+    ),
+    Mutation(
+        id="ddcl.dictionary.descent_gibbs_temperature_dropped",
+        path=_D,
+        old="        Q /= -t\n",
+        new="        Q /= -1.0\n",
+        kills=("ddcl.separation.critical_temperature",
+               "pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::test_descent_gradient_equals_the_public_gradients_bit_for_bit"),
+        why="descent_gradient's Gibbs assignments at temperature 1 instead of tau",
+        family="formula",
+    ),
+    Mutation(
+        id="ddcl.dictionary.rowsum_order",
+        path=_D,
+        old="    out = (r[0] + r[1]) + (r[2] + r[3])\n",
+        new="    out = r[0] + (r[1] + (r[2] + r[3]))\n",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::test_rowsum_is_numpys_last_axis_sum_bit_for_bit",),
+        why="_rowsum no longer reproduces numpy's pairwise order for >= 8 terms: descent_gradient would "
+            "drift from grad_live_Lq / grad_detached in the last bits (d = 8 or K = 8)",
+        family="formula",
+    ),
+    Mutation(
         id="ddcl.dictionary.live_gradient_normalisation",
         path=_D,
         old="return (2.0 / Z.shape[0]) * (W.sum(0)[:, None] * P - W.T @ Z)",

@@ -25,8 +25,8 @@ from numerics.precision import Tri, arb_precision, float_tolerance, mp_context, 
 from verify import Evidence, Profile, Tally, Verdict, observe, refuted
 
 from ._statements_dictionary import DF, DLQ, GRADF, VAR, ZT
-from .dictionary import (all_losses, gibbs, gibbs_row, grad_detached, grad_live_Lq, live_weight_row,
-                         live_weights, sample_entropy, sample_free_energy, sample_tau_derivatives,
+from .dictionary import (all_losses, descent_gradient, gibbs, gibbs_row, grad_detached, grad_live_Lq,
+                         live_weight_row, live_weights, sample_entropy, sample_free_energy, sample_tau_derivatives,
                          sqdist_matrix)
 
 VARIANTS = ("statement", "detached", "plus", "tau_sign", "block_detached")
@@ -456,8 +456,10 @@ def f_stationary_in_hull(*, seed: int, profile: Profile, mode: str = "stopgrad")
                       float(np.exp(rng.uniform(-1.5, 0.5)))))
     for Z, P, tau in cases:
         N = Z.shape[0]
+        # grad_detached at gibbs (mode != full) or grad_live_Lq, validated once, the same floats
+        grad = descent_gradient(Z, tau, mode, K=P.shape[0], d=P.shape[1])
         for _ in range(20000):
-            g = grad_detached(Z, P, gibbs(Z, P, tau))["L_q"] if mode != "full" else grad_live_Lq(Z, P, tau)
+            g = grad(P)
             P = P - 0.05 * g
             if np.abs(g).max() < 1e-11:
                 break

@@ -19,7 +19,7 @@ import numpy as np
 
 from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
 
-from .dictionary import all_losses, gibbs, grad_detached, grad_live_Lq
+from .dictionary import all_losses, descent_gradient, gibbs, grad_detached, grad_live_Lq
 
 Z2 = np.array([[-0.3], [0.3]])
 P0 = np.array([[0.0], [2.0]])
@@ -44,8 +44,9 @@ def unbounded(*, seed: int, profile: Profile, max_rise: float = math.inf) -> Evi
     P = P0.copy()
     Lprev = all_losses(Z2, P, TAU)["L_q"]
     worst_L, worst_p, p2 = -math.inf, math.inf, {}
+    grad = descent_gradient(Z2, TAU, "full", K=P.shape[0], d=P.shape[1])  # grad_live_Lq, validated once
     for t in range(1, steps + 1):
-        Pn = P - ETA * grad_live_Lq(Z2, P, TAU)
+        Pn = P - ETA * grad(P)
         worst_p = min(worst_p, float(Pn[1, 0] - P[1, 0]))
         P = Pn
         if t <= 2000 or t % 100 == 0:  # L_q on every step early, then every 100th (monotone either way)

@@ -30,7 +30,7 @@ from verify._statement import select
 
 from ._checks_amplification import _count_above, top_eigenvalue_order
 from ._statement_eval import record, rhs_value
-from .dictionary import gibbs, grad_live_Lq
+from .dictionary import descent_gradient, gibbs, gibbs_assigner
 from .incrt import growth_signal, residual_operator
 
 
@@ -46,14 +46,16 @@ def simulate_heads_states(lams: list[float], *, steps: int, seed: int, keep: lis
     keep = list(range(H)) if keep is None else list(keep)
     if shared:
         Z, P = X[:, keep], P0[:, keep].copy()
+        grad = descent_gradient(Z, tau, "full", K=K, d=len(keep))  # grad_live_Lq, validated once
         for _ in range(steps):
-            P = P - eta * grad_live_Lq(Z, P, tau)
+            P = P - eta * grad(P)
         return {"P": [P[:, j] for j in range(len(keep))], "tau": [tau] * len(keep)}
     out = []
     for j in keep:
         Z, P = X[:, [j]], P0[:, [j]].copy()
+        grad = descent_gradient(Z, tau, "full", K=K, d=1)  # grad_live_Lq, validated once
         for _ in range(steps):
-            P = P - eta * grad_live_Lq(Z, P, tau)
+            P = P - eta * grad(P)
         out.append(P[:, 0])
     return {"P": out, "tau": [tau] * len(keep)}
 
@@ -268,8 +270,9 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
             Y = rng.standard_normal((N, ds + dh)) * np.exp(rng.uniform(-1, 1, ds + dh))
             tau = float(np.exp(rng.uniform(-1, 1)))
             P = Y[rng.choice(N, K, replace=False)]
+            assign = gibbs_assigner(Y, tau, K=K, d=ds + dh)  # gibbs(Y, P, tau), validated once
             for _it in range(profile.pick(500, 3000, 3000)):
-                Q = gibbs(Y, P, tau)
+                Q = assign(P)
                 P = (Q.T @ Y) / Q.sum(0)[:, None]
             Q = gibbs(Y, P, tau)
             n = Q.sum(0)

@@ -12,7 +12,7 @@ from numerics.precision import Tri, float_tolerance
 from verify import Evidence, Profile, Tally, Verdict, observe, refuted
 
 from ._checks_separation import _part
-from .dictionary import covariance, grad_detached, grad_live_Lq, gibbs, mode_constant
+from .dictionary import covariance, descent_gradient, grad_live_Lq, mode_constant
 from .hessian import autograd_collapse_hessian, collapse_hessian, critical_temperature, relative_mode_eigenvalues
 
 
@@ -99,9 +99,10 @@ def simulation(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
         lo, hi = ((1e-6, 1e-3) if rho < 1 else (1e-9, 1e-6))
         logs = []
         steps = profile.pick(4000, 20000, 20000)
+        # grad_live_Lq (full) or grad_detached at gibbs (stopgrad), validated once, the same floats
+        grad = descent_gradient(Z, tau, mode, K=K, d=d)
         for t in range(steps):
-            g = grad_live_Lq(Z, P, tau) if mode == "full" else grad_detached(Z, P, gibbs(Z, P, tau))["L_q"]
-            P = P - eta * g
+            P = P - eta * grad(P)
             spread = float(np.abs(P - P.mean(0)).max())
             if lo * math.sqrt(lam1) <= spread <= hi * math.sqrt(lam1):
                 logs.append((t, math.log(spread)))

@@ -41,6 +41,9 @@ __all__ = [
     "grad_detached",
     "live_weights",
     "grad_live_Lq",
+    "descend",
+    "descent_gradient",
+    "gibbs_assigner",
     "covariance",
     "exact_covariance_sample",
     "separation_stats",
@@ -399,21 +402,102 @@ def _grad_detached_Lq(Z: _np.ndarray, P: _np.ndarray, Q: _np.ndarray, n: _np.nda
 def descend(Z: Any, P: Any, tau: Any, mode: str, steps: int, eta: float) -> _np.ndarray:
     """``steps`` gradient steps ``P <- P - eta grad`` on L_q: the live gradient (:func:`grad_live_Lq`,
     ``mode="full"``) or the detached one at the Gibbs assignments (``grad_detached(Z, P, gibbs(Z, P,
-    tau))["L_q"]``, the stop-gradient / free-energy gradient).  Z and tau are validated once; a
-    prototype matrix that stops being finite raises :class:`InputError` naming ``P`` as the
-    per-step calls would."""
-    Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
-    _same_dimension(Z, P)
-    full = mode == "full"
+    tau))["L_q"]``, the stop-gradient / free-energy gradient).  Z and tau are validated once (through
+    :func:`descent_gradient`, bit-identical to the per-step calls); a prototype matrix that stops being
+    finite raises :class:`InputError` naming ``P`` as the per-step calls would."""
+    P = as_data(P, "P")
+    grad = descent_gradient(Z, tau, mode, K=P.shape[0], d=P.shape[1])
     for _ in range(steps):
-        if not _np.isfinite(P).all():
-            as_data(P, "P")  # raises
-        if full:
-            g = _grad_live(Z, P, t, -1)
-        else:
-            g = _grad_detached_Lq(Z, P, _gibbs(Z, P, t)[0])
-        P = P - eta * g
+        P = P - eta * grad(P)
     return P
+
+
+def descent_gradient(Z: Any, tau: Any, mode: str, *, K: int, d: int) -> Any:
+    """The training gradient of spec §2.3 as a function ``grad(P)`` of a (K, d) prototype matrix, for
+    simulation loops: ``mode="full"`` is :func:`grad_live_Lq` (live assignments), any other mode the
+    detached ``grad_detached(Z, P, gibbs(Z, P, tau))["L_q"]`` (= grad F).  Z and tau are validated once;
+    each call returns the very floats of the public functions (same operations, same reduction orders:
+    the distances are laid out (K, N) so that every row sum over k or over the d coordinates is an
+    elementwise add of whole rows, in the order numpy's pairwise sum uses, see :func:`_rowsum`).  A
+    non-finite P raises :class:`InputError` naming ``P``, overflowing distances one naming ``Z``."""
+    Z, t = as_data(Z, "Z"), check_tau(tau)
+    mode_constant(mode)
+    if Z.shape[1] != d:
+        raise InputError("P", f"prototypes must have the data dimension {Z.shape[1]}", f"shape {(K, d)}")
+    ZT = _np.ascontiguousarray(Z.T)[:, None, :]
+    full, scale = mode == "full", 2.0 / Z.shape[0]
+
+    def grad(P: _np.ndarray) -> _np.ndarray:
+        Q, D0 = _gibbs_KN(Z, ZT, P, t, K, d)
+        if full:  # omega = q (1 - (d - ell)/t), _live_weights with sign = -1
+            D0 -= _rowsum(Q * D0)
+            D0 /= t
+            Q *= 1.0 - D0
+        W = _np.ascontiguousarray(Q.T)
+        return scale * (W.sum(0)[:, None] * P - W.T @ Z)
+
+    return grad
+
+
+def gibbs_assigner(Z: Any, tau: Any, *, K: int, d: int) -> Any:
+    """:func:`gibbs` as a function ``assign(P)`` of a (K, d) prototype matrix, for fixed-point loops: Z
+    and tau validated once, the very floats of ``gibbs(Z, P, tau)`` (the (K, N) layout of
+    :func:`descent_gradient`), the same errors."""
+    Z, t = as_data(Z, "Z"), check_tau(tau)
+    if Z.shape[1] != d:
+        raise InputError("P", f"prototypes must have the data dimension {Z.shape[1]}", f"shape {(K, d)}")
+    ZT = _np.ascontiguousarray(Z.T)[:, None, :]
+    return lambda P: _np.ascontiguousarray(_gibbs_KN(Z, ZT, P, t, K, d)[0].T)
+
+
+def _gibbs_KN(Z: _np.ndarray, ZT: _np.ndarray, P: Any, t: float, K: int, d: int
+              ) -> tuple[_np.ndarray, _np.ndarray]:
+    """``(Q.T, D.T)`` of :func:`_gibbs` (Z validated, ZT its (d, 1, N) transpose) in the (K, N) layout:
+    every sum over k or over the d coordinates an add of whole rows in numpy's order (:func:`_rowsum`)."""
+    if type(P) is not _np.ndarray or P.shape != (K, d) or P.dtype != _np.float64 or not _np.isfinite(P).all():
+        P = as_data(P, "P")
+        _same_dimension(Z, P)
+        if P.shape != (K, d):
+            raise InputError("P", f"must have shape {(K, d)}", f"shape {P.shape}")
+    with _np.errstate(over="ignore", invalid="ignore"):
+        diff = ZT - P.T[:, :, None]
+        diff *= diff
+        D0 = _rowsum(diff)  # (K, N): sqdist_matrix(Z, P).T
+    if not _np.isfinite(D0).all():
+        _finite_sqdist(Z, P)  # raises
+    Q = D0 - D0.min(0)
+    with _np.errstate(over="ignore", under="ignore"):
+        Q /= -t
+        _np.exp(Q, out=Q)
+    Q /= _rowsum(Q)
+    return Q, D0
+
+
+def _rowsum(rows: _np.ndarray) -> _np.ndarray:
+    """``rows.sum(0)`` for an (n, ...) array in the order numpy sums a contiguous last axis of length
+    n <= 128 (its pairwise sum: left to right below 8 terms, else 8 interleaved partial sums combined
+    as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the remainder left to right), so that
+    ``_rowsum(A.T)`` equals ``A.sum(-1)`` bit for bit with whole-row adds instead of a short-axis reduce."""
+    n = rows.shape[0]
+    if n > 128:  # numpy's own sum (a recursive split not reproduced here): same terms, other order
+        return _np.moveaxis(rows, 0, -1).sum(-1)
+    if n == 1:
+        return rows[0].copy()
+    if n < 8:
+        out = rows[0] + rows[1]
+        for i in range(2, n):
+            out += rows[i]
+        return out
+    m = n - n % 8
+    r = list(rows[:8]) if m == 8 else [rows[j] + rows[j + 8] for j in range(8)]
+    for i in range(16, m, 8):
+        for j in range(8):
+            r[j] += rows[i + j]
+    out = (r[0] + r[1]) + (r[2] + r[3])
+    out += (r[4] + r[5]) + (r[6] + r[7])
+    for i in range(m, n):
+        out += rows[i]
+    return out
 
 
 def live_weights(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:

@@ -1,0 +1,84 @@
+"""dictionary.descent_gradient (the simulation loops' validated-once gradient, issue 14): the very floats
+of grad_live_Lq / grad_detached at gibbs on every shape the checks use and beyond, and the same errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from numerics.errors import InputError
+from theorems.ddcl_incrt import dictionary as dc
+
+
+@pytest.mark.parametrize("n", list(range(1, 41)) + [128])
+def test_rowsum_is_numpys_last_axis_sum_bit_for_bit(n):
+    rng = np.random.default_rng(n)
+    A = rng.standard_normal((300, n)) * np.exp(rng.uniform(-30, 30, (300, n)))
+    assert np.array_equal(dc._rowsum(np.ascontiguousarray(A.T)), A.sum(-1))
+
+
+@pytest.mark.parametrize("d,K", [(1, 2), (1, 3), (2, 2), (2, 4), (2, 8), (3, 5), (8, 2), (8, 4), (8, 8),
+                                 (9, 9), (17, 3)])
+def test_descent_gradient_equals_the_public_gradients_bit_for_bit(d, K):
+    rng = np.random.default_rng(10 * d + K)
+    N = int(rng.integers(50, 400))
+    Z = rng.standard_normal((N, d)) * np.exp(rng.uniform(-1, 1, d))
+    for mode in ("full", "stopgrad", "free_energy"):
+        for tau in (0.05, 0.7, 9.0):
+            grad = dc.descent_gradient(Z, tau, mode, K=K, d=d)
+            for s in (1e-9, 1e-3, 1.0, 30.0):
+                P = Z.mean(0) + s * rng.standard_normal((K, d))
+                ref = (dc.grad_live_Lq(Z, P, tau) if mode == "full"
+                       else dc.grad_detached(Z, P, dc.gibbs(Z, P, tau))["L_q"])
+                assert np.array_equal(grad(P), ref), (mode, tau, s)
+
+
+def test_descent_trajectory_equals_the_step_by_step_loop():
+    # the simulation's old loop written out: public gradient at every step
+    rng = np.random.default_rng(7)
+    Z = rng.standard_normal((200, 2))
+    P0 = Z.mean(0) + 1e-6 * rng.standard_normal((4, 2))
+    for mode in ("full", "stopgrad"):
+        P = P0.copy()
+        for _ in range(300):
+            g = dc.grad_live_Lq(Z, P, 0.4) if mode == "full" else dc.grad_detached(Z, P, dc.gibbs(Z, P, 0.4))["L_q"]
+            P = P - 0.05 * g
+        grad, Q = dc.descent_gradient(Z, 0.4, mode, K=4, d=2), P0.copy()
+        for _ in range(300):
+            Q = Q - 0.05 * grad(Q)
+        assert np.array_equal(P, Q)
+
+
+def test_descent_gradient_names_bad_inputs():
+    Z = np.random.default_rng(1).standard_normal((20, 2))
+    grad = dc.descent_gradient(Z, 1.0, "full", K=3, d=2)
+    with pytest.raises(InputError, match="'P'"):
+        grad(np.array([[0.0, np.nan], [0.0, 0.0], [1.0, 1.0]]))
+    with pytest.raises(InputError, match="'P'"):
+        grad(np.zeros((3, 3)))
+    with pytest.raises(InputError, match="'Z'"):
+        grad(np.array([[1e200, 0.0], [0.0, 0.0], [1.0, 1.0]]))
+    with pytest.raises(InputError, match="'P'"):
+        dc.descent_gradient(Z, 1.0, "full", K=3, d=3)
+    with pytest.raises(InputError, match="'tau'"):
+        dc.descent_gradient(Z, 0.0, "full", K=3, d=2)
+    with pytest.raises(InputError, match="'mode'"):
+        dc.descent_gradient(Z, 1.0, "live", K=3, d=2)
+
+
+@pytest.mark.parametrize("d,K", [(1, 2), (2, 4), (3, 3), (5, 8), (8, 9)])
+def test_gibbs_assigner_equals_gibbs_bit_for_bit(d, K):
+    rng = np.random.default_rng(d + 100 * K)
+    Y = rng.standard_normal((int(rng.integers(20, 80)), d)) * np.exp(rng.uniform(-1, 1, d))
+    for tau in (0.02, 0.4, 3.0):
+        assign = dc.gibbs_assigner(Y, tau, K=K, d=d)
+        P = Y[rng.choice(len(Y), K, replace=K > len(Y))]
+        for _ in range(30):  # the EM fixed-point loop of the pruning check, both ways
+            Q = dc.gibbs(Y, P, tau)
+            A = assign(P)
+            assert np.array_equal(A, Q) and A.flags.c_contiguous
+            P = (Q.T @ Y) / Q.sum(0)[:, None]
+    with pytest.raises(InputError, match="'P'"):
+        dc.gibbs_assigner(Y, 1.0, K=K, d=d)(np.full((K, d), np.inf))
+    with pytest.raises(InputError, match="'P'"):
+        dc.gibbs_assigner(Y, 1.0, K=K, d=d + 1)
