@@ -45,8 +45,7 @@ from numerics.attention import AttentionMatrix, hardmax_weights, self_attention
 __all__ = ["FF", "SA", "Block", "identity_block", "ff_apply", "block_apply", "run_generic", "convert_blocks",
            "ExactState", "count_parameters"]
 
-#: relative rounding bound used by the float filter (4 ulps per conversion, see ExactState)
-_U = 2.0 ** -50
+_U = 2.0 ** -50  #: relative rounding bound of the float filter (4 ulps per conversion, see ExactState)
 
 
 @dataclass(frozen=True)
