@@ -229,17 +229,13 @@ def _decide_float(rel: Any, d: Any, tol: float, exact_diff: bool = False) -> tup
 
 def _decide_floats(rel: Any, d: Any, tol: float) -> tuple[bool, float]:
     """(holds for every entry, least margin) of one relation on the float64 array ``d = lhs - rhs``
-    within ``tol``, vectorised: comparing two doubles (and negating or taking the absolute value of
-    one) is exact in IEEE arithmetic, so this decides exactly what :func:`_decide_float` decides
-    entry by entry through Fractions; the margins are the same float expressions."""
-    import numpy as np
-
-    a = np.abs(d)
-    holds, margin = {"Equality": (a <= tol, tol - a), "Unequality": (a > tol, a - tol),
-                     "LessThan": (d <= tol, tol - d), "StrictLessThan": (d < -tol, -d - tol),
-                     "GreaterThan": (d >= -tol, d + tol),
-                     "StrictGreaterThan": (d > tol, d - tol)}[type(rel).__name__]
-    return bool(holds.all()), float(margin.min())
+    within ``tol``, vectorised through :func:`_margin`: for finite doubles ``x - y >= 0`` exactly when
+    ``x >= y`` (IEEE subtraction rounds to 0 only when x = y), so the margin's sign -- > 0 for a strict
+    relation, >= 0 otherwise -- decides exactly what :func:`_decide_float` decides entry by entry
+    through Fractions."""
+    m = _margin(rel, d, tol)
+    strict = type(rel).__name__ in ("Unequality", "StrictLessThan", "StrictGreaterThan")
+    return bool((m > 0).all() if strict else (m >= 0).all()), float(m.min())
 
 
 def _margin(rel: Any, df: float, tol: float) -> float:

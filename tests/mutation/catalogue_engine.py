@@ -308,13 +308,13 @@ MUTATIONS: list[Mutation] = [
        (EVAL,), "exact values in a statement with pi / exp / sqrt crash the check instead of being "
        "decided rigorously in balls"),
     _m("engine.statement_array_strict_lenient", _EVALUATE,
-       '"StrictLessThan": (d < -tol, -d - tol),',
-       '"StrictLessThan": (d < tol, -d - tol),',
+       "return bool((m > 0).all() if strict else (m >= 0).all()), float(m.min())",
+       "return bool((m >= 0).all()), float(m.min())",
        (EVAL,), "an array observable decides a strict relation within the tolerance as holding (the "
        "vectorised decision differs from the entrywise exact one)"),
     _m("engine.statement_array_first_entry_only", _EVALUATE,
-       "    return bool(holds.all()), float(margin.min())",
-       "    return bool(holds[0]), float(margin[0])",
+       "return bool((m > 0).all() if strict else (m >= 0).all()), float(m.min())",
+       "return bool(m[0] > 0 if strict else m[0] >= 0), float(m[0])",
        (EVAL,), "an array observable is decided on its first entry only"),
     _m("engine.explore_draws_depend_on_loaded_modules", _TALLY,
        "    hp._get_local_constants = lambda: blank\n    hp.CONSTANTS_CACHE = LRUCache(1024)\n",
