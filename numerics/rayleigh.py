@@ -117,16 +117,10 @@ class _Exact:
             for p in range(k - 1):  # numerics.dyadic's slicing, into the buffer, top slice last
                 np.multiply(rest, 2.0 ** -_S, out=hi)
                 np.floor(hi, out=hi)
-                lo = Mc[p]
-                if p:
-                    np.multiply(hi, 2.0 ** _S, out=lo)
-                    np.subtract(rest, lo, out=lo)  # in [0, 2**S): exact
-                    rest = Mc[k - 1]
-                    np.copyto(rest, hi)
-                else:  # rest lives in the top slot: lo = rest - hi 2**S, then rest <- hi
-                    np.multiply(hi, 2.0 ** _S, out=lo)
-                    np.subtract(rest, lo, out=lo)
-                    np.copyto(rest, hi)
+                lo = Mc[p]  # rest lives in the top slot: lo = rest - hi 2**S, then rest <- hi
+                np.multiply(hi, 2.0 ** _S, out=lo)
+                np.subtract(rest, lo, out=lo)  # in [0, 2**S): exact
+                np.copyto(rest, hi)
             if n == N:
                 self._resident = Mc
             yield Mc
@@ -159,11 +153,6 @@ class _Exact:
         Mz = Wc.astype(object).dot(pw)  # M^T z in Python integers
         sv = self.s.dot(np.array(v, dtype=object))
         return [int(x) for x in N * Mz - self.s * sv]
-
-
-def arb_precision_of(ex: _Exact) -> Any:
-    """The arb working precision of a computation (``bits + 64``)."""
-    return arb_precision(ex.prec)
 
 
 def _kato_temple(vXv: int, nv: int, e2n: int, alpha: Any, den: Any, goal: Any) -> Any | None:
@@ -242,7 +231,7 @@ def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int
     vy = sum(x * z for x, z in zip(v, yi))
     # v1^T X v1 = v1^T Xt - 2**(t + L) (v^T X c - v^T Q y) + 4**t c^T (X c - Q y), v^T X c = c^T X v
     EK = aK - (cXv << (t + L + K)) + ((N * vy) << (P + L + K))
-    with arb_precision_of(ex):
+    with arb_precision(ex.prec):
         eta_d = flint.arb(2) ** -1074 * (d * d + 4 * d + 4)
         gfro = (flint.arb(gg) * _inv1m(_gamma_cached(d * d + 1)) + eta_d).sqrt()
         cn = flint.arb(sum(x * x for x in c)).sqrt()
@@ -290,7 +279,7 @@ def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
     if not w[-1] > 0:
         return None
     ex = _Exact(A, k, sh, int(bits) + 64)
-    with arb_precision_of(ex):
+    with arb_precision(ex.prec):
         den = flint.arb(N * N) * flint.arb(2) ** (2 * sh)  # C = X / den; exact (an integer times 2**k)
         alpha = clusters[-2].enclosure.upper() * den if len(clusters) > 1 else None  # >= lambda_2(X)
         goal = flint.arb(2) ** -(int(bits) + 4)
@@ -301,7 +290,7 @@ def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
         vXv, nv = sum(x * y for x, y in zip(v, Xv)), sum(x * x for x in v)
         if vXv <= 0:
             return None
-        with arb_precision_of(ex):
+        with arb_precision(ex.prec):
             enc = _kato_temple(vXv, nv, sum(x * x for x in Xv) * nv - vXv * vXv, alpha, den, goal)
         if enc is not None:
             return enc

@@ -41,10 +41,16 @@ def measure(datasets: int = 100, seed: int = 0, planted_steps: int = 300, rtol: 
     from theorems.ddcl_incrt import collapse_is_stable, critical_temperature
     from theorems.ddcl_incrt.hessian import _top_eigenvalue_enclosure
 
+    import inspect
+
+    from theorems.ddcl_incrt.dictionary import mode_constant
+
+    bits = inspect.signature(critical_temperature).parameters["bits"].default  # the default's precision
+
     def exact_route(Z):  # the default before numerics.rayleigh: exact C + refined Ostrowski-Gershgorin
-        top = _top_eigenvalue_enclosure(exact_covariance_of_floats(Z), 128)
-        with arb_precision(128):
-            return top * 4
+        top = _top_eigenvalue_enclosure(exact_covariance_of_floats(Z), bits)
+        with arb_precision(bits):
+            return top * mode_constant("full")
 
     Zw = np.random.default_rng(seed + 1).standard_normal((50, 3))  # warm-up: imports and first calls untimed
     critical_temperature(Zw, certified=False), critical_temperature(Zw), critical_temperature(Zw, rtol=rtol)

@@ -39,7 +39,7 @@ __all__ = ["simulate_heads", "simulate_heads_batch"]
 
 def _ksum(X: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Sum over the leading (prototype) axis, k = 0, 1, ... in order (numpy's order on a short last
-    axis); into ``out`` when given.  K >= 2."""
+    axis, below 8 terms -- numpy sums 8 or more pairwise); into ``out`` when given.  2 <= K < 8."""
     acc = np.add(X[0], X[1], out=out)
     for Xk in X[2:]:
         acc += Xk
@@ -179,6 +179,8 @@ def simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int
     check_arg(mode in ("full", "stopgrad"), "mode", "must be 'full' or 'stopgrad'", mode)
     check_arg(drive in ("L_q", "F"), "drive", "must be 'L_q' or 'F'", drive)
     check_arg(K >= 2, "K", "must be at least 2 (H is read relative to log K)", K)
+    check_arg(K < 8, "K", "must be below 8 (the prototype sums add k = 0, 1, ... in order, numpy's order "
+              "for a last axis of fewer than 8 terms: the runs then match the per-seed loop bit for bit)", K)
     seeds = list(seeds)
     every = [record_every] * len(seeds) if isinstance(record_every, int) else list(record_every)
     check_arg(len(every) == len(seeds), "record_every", "one interval, or one per seed", record_every)

@@ -14,10 +14,10 @@ declared, plus ``2 r d`` for ``r`` factor pairs.  An identity block (width-0 FF 
 rho = 1, lam = 0, no A) costs 3.
 
 Two exact evaluators share these definitions:
-
 * :func:`run_generic` -- the *reference*: every token through :func:`ff_apply` and
   :func:`numerics.attention.self_attention` in any :mod:`numerics.arithmetic` (exact rationals,
-  mpmath, floats).  Simple and slow; used on small instances and for softmax.
+  mpmath, floats); exact FF terms that are identities (zero products, eta = 1) are skipped, with no
+  float filter.  Slow; used on small instances and for softmax.
 * :class:`ExactState` -- the fast exact evaluator for hardmax: exact rational tokens plus a float64
   *filter* (a shadow copy with a rigorous rounding bound, as in exact geometric predicates).  A ReLU
   pre-activation whose float value is below ``-bound`` is certainly negative, so the token is unchanged
