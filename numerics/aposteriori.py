@@ -127,10 +127,10 @@ def _upf(x: float) -> float:
     return math.nextafter(x, math.inf)
 
 
-def _float_intervals(G: np.ndarray, err: Any) -> tuple[list[list[float]], int, Any] | None:
+def _float_intervals(G: np.ndarray, err: Any, top: bool = False) -> tuple[list[list[float]], int, Any] | None:
     """``(ivs, sh, eig)``: ascending disjoint float intervals [lo, hi, count] such that ``[lo, hi] 2**sh``
     holds exactly ``count`` eigenvalues of every symmetric S with ``||S - G||_2 <= err``; ``eig`` the float
-    ``(w, V)`` of ``eigh(G 2**-sh)`` behind them (None for G = 0).
+    ``(w, V)`` of ``eigh(G 2**-sh)`` behind them (None for G = 0).  ``top``: see :func:`_enclosures`.
 
     Float endpoints are rounded outward by one ulp after each correctly rounded operation (a round-to-
     nearest result is within half an ulp), so no arb object is made per eigenvalue."""
@@ -140,14 +140,14 @@ def _float_intervals(G: np.ndarray, err: Any) -> tuple[list[list[float]], int, A
     if G.ndim != 2 or G.shape[0] != G.shape[1] or G.shape[0] == 0:
         return None
     n = G.shape[0]
-    if not np.array_equal(G, G.T):
+    if not (G == G.T).all():
         G = np.triu(G) + np.triu(G, 1).T
-    mx = float(np.max(np.abs(G)))
+    mx = float(np.abs(G).max())
     if not math.isfinite(mx):
         return None
     sh = math.frexp(mx)[1] if mx else 0  # work on G 2**-sh, exact unless an entry drops into subnormals
     Gs = np.ldexp(G, -sh)
-    if sh and not np.array_equal(np.ldexp(Gs, sh), G):
+    if sh and not (np.ldexp(Gs, sh) == G).all():
         Gs, sh = G, 0
     with arb_precision(_BITS):
         e = abs(to_arb(err)) * flint.arb(2) ** -sh
@@ -156,7 +156,7 @@ def _float_intervals(G: np.ndarray, err: Any) -> tuple[list[list[float]], int, A
         return None
     if mx == 0:
         return [[-e_s, e_s, n]], 0, None
-    core = _enclosures(Gs)
+    core = _enclosures(Gs, top)
     if core is None:
         return None
     core, eig = core
@@ -165,51 +165,60 @@ def _float_intervals(G: np.ndarray, err: Any) -> tuple[list[list[float]], int, A
     return core, sh, eig
 
 
-def _enclosures(G: np.ndarray) -> tuple[list[list[float]], Any] | None:
+def _enclosures(G: np.ndarray, top: bool = False) -> tuple[list[list[float]], Any] | None:
     """Float intervals [lo, hi, count] (outward) of the eigenvalues of the float symmetric G itself,
-    |G| <= 1 (see symmetric_enclosures), with the float ``(w, V) = eigh(G)`` they verify."""
+    |G| <= 1 (see symmetric_enclosures), with the float ``(w, V) = eigh(G)`` they verify.
+
+    ``top``: only the top cluster and the hull of the rest.  Every later step (Ostrowski's scaling,
+    Weyl's widening, the covariance's shift) maps lower ends by one monotone map and upper ends by
+    another that is never below it, so it maps the hull of intervals to the hull of their images and
+    keeps overlapping intervals overlapping: whether the top cluster is a single eigenvalue, and then
+    the upper end of the next cluster, come out exactly as from the full list (a top cluster of two or
+    more may report a larger count), at the cost of two intervals instead of n."""
     import flint
 
     n = G.shape[0]
+    slack, g_n, i_n, i_sq, u1, k_off, k_err, sl = _constants(n)
+    try:
+        w, V = _eigh(G)
+    except np.linalg.LinAlgError:
+        return None
     with np.errstate(all="ignore"):
-        try:
-            w, V = _eigh(G)
-        except np.linalg.LinAlgError:
-            return None
         aV = np.abs(V)
         B1 = G @ V
         B = V.T @ B1
         M = aV.T @ (np.abs(B1) + np.abs(G) @ aV)  # bounds |V|^T |B1| + |V|^T |G| |V| up to rounding
         F = V.T @ V
-        D = F - np.eye(n)
-        off = np.abs(B)
-        np.fill_diagonal(off, 0.0)
-        r_off = off.sum(axis=1)
-        m_row = M.sum(axis=1)
-        d_sq = float((D * D).sum())
-        f_max = float(np.max(np.diag(F)))
-    if not (np.all(np.isfinite(B)) and np.all(np.isfinite(M)) and math.isfinite(d_sq) and math.isfinite(f_max)):
+        f_max = float(F.diagonal().max())
+        F.flat[::n + 1] -= 1.0  # D = V^T V - I, in place
+        d_sq = float((F * F).sum())
+        c = B.diagonal().copy()
+        off = np.abs(B, out=B)
+        off.flat[::n + 1] = 0.0
+        # Gershgorin radii (a non-finite B or M makes lo / hi non-finite: refused below)
+        rho = _fl_up(off.sum(axis=1) * k_off + M.sum(axis=1) * k_err + sl)
+        lo = np.nextafter(c - rho, -np.inf)  # one ulp outward covers the half-ulp rounding
+        hi = np.nextafter(c + rho, np.inf)
+    if not (np.isfinite(lo).all() and np.isfinite(hi).all()):
         return None
-    with arb_precision(_BITS):
-        slack, g_n, g_sq, u1, k_off, k_err, sl = _constants(n)
+    with arb_precision(_BITS):  # a non-finite d_sq or f_max gives a non-finite delta: refused
         # delta >= ||V^T V - I||_F >= ||.||_2: the computed D, its rounding (fl(F_ii - 1) within u'), the
         # product error gamma_n |V|^T |V| whose entries are <= max_i ||v_i||^2 <= max F_ii / (1 - gamma_n)
-        col = _up(flint.arb(f_max) * _inv1m(g_n) + slack)
-        delta = _up(flint.arb(d_sq) * _inv1m(g_sq) + slack)
+        col = _up(flint.arb(f_max) * i_n + slack)
+        delta = _up(flint.arb(d_sq) * i_sq + slack)
         delta = _up(delta.sqrt() * (1 + u1) + g_n * n * col + slack)
         if not delta < 1:
             return None
         d_lo, d_hi = _down(float((1 - delta).lower())), _fup(1 + delta)  # 1 - delta >= d_lo > 0, 1 + delta <= d_hi
     if not d_lo > 0:
         return None
-    with np.errstate(all="ignore"):
-        rho = _fl_up(r_off * k_off + m_row * k_err + sl)
-        c = np.diag(B)
-        lo = np.nextafter(c - rho, -np.inf)  # one ulp outward covers the half-ulp rounding
-        hi = np.nextafter(c + rho, np.inf)
-    if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):
-        return None
-    ivs = _merge([[float(a), float(b), 1] for a, b in zip(lo, hi)])
+    if top and n > 1:  # the Gershgorin interval with the highest lower end, and the hull of the others
+        t = int(np.argmax(lo))
+        lo_t, hi_t = float(lo[t]), float(hi[t])
+        lo[t], hi[t] = np.inf, -np.inf  # out of the others' min / max
+        ivs = _merge([[float(lo.min()), float(hi.max()), n - 1], [lo_t, hi_t, 1]])
+    else:
+        ivs = _merge([[float(a), float(b), 1] for a, b in zip(lo, hi)])
     # Ostrowski: lambda_k(G) = lambda_k(T) / theta_k, theta_k in [1 - delta, 1 + delta] (outward)
     out = [[_down(a / d_lo) if a < 0 else _down(a / d_hi), _upf(b / d_hi) if b < 0 else _upf(b / d_lo), k]
            for a, b, k in ivs]
@@ -230,7 +239,7 @@ def _constants(n: int) -> tuple[Any, ...]:
         # |B - T| <= gamma_n (|V|^T |B1| + |V|^T |G| |V|) <= gamma_n M / (1 - gamma_{2n+1}) (+ underflow)
         k_off, k_err = _fup(_inv1m(g_n)), _fup(g_n * _inv1m(g_n) * _inv1m(g_2n))
         sl = _fup(n * slack + flint.arb(2) ** -1000)  # >= 2**-1000: no later underflow matters
-        return slack, g_n, g_sq, u1, k_off, k_err, sl
+        return slack, g_n, _inv1m(g_n), _inv1m(g_sq), u1, k_off, k_err, sl
 
 
 def _fup(x: Any) -> float:
@@ -250,6 +259,23 @@ def _gram(Y: np.ndarray) -> np.ndarray:
     return Y.T @ Y
 
 
+@functools.lru_cache(maxsize=256)
+def _covariance_constants(N: int, d: int) -> tuple[Any, ...]:
+    """The data-independent constants of :func:`covariance_spectrum_and_vectors` for N x d data: the
+    factors of ||Yf||_F^2 and of the Gram error (arb), and the floats of the bound on |delta|."""
+    import flint
+
+    with arb_precision(_BITS):
+        eta = flint.arb(2) ** -1074
+        u = flint.arb(2) ** -53
+        u1 = _up(u / (1 - u))
+        g_N, g_Nd = _gamma_cached(N), _gamma_cached(N + d)
+        s_fro = 2 * N * d * eta  # gradual underflow, in ||Yf||_F^2 and in the Gram error alike
+        c1, c2 = _fup(g_N + u1), _fup(N * _inv1m(g_N))
+        sl = _fup(4 * N * eta + flint.arb(2) ** -1000)
+        return _inv1m(g_Nd), s_fro, g_N + 2 * u1 + u1 * u1, c1, c2, sl
+
+
 def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
     """Certified eigenvalue clusters of the exact empirical covariance of float data (see
     :func:`covariance_spectrum_and_vectors`, which also returns the float eigenvectors behind them)."""
@@ -257,7 +283,8 @@ def covariance_spectrum(A: np.ndarray) -> list[EigenCluster] | None:
     return None if out is None else out[0]
 
 
-def covariance_spectrum_and_vectors(A: np.ndarray, last: int = 0) -> tuple[list[EigenCluster], dict | None] | None:
+def covariance_spectrum_and_vectors(A: np.ndarray, last: int = 0, top: bool = False,
+                                    ) -> tuple[list[EigenCluster], dict | None] | None:
     """``(clusters, info)``: certified eigenvalue clusters of the *exact* empirical covariance of float data, from floats.
 
     A: an N x d float64 array (N >= 2, finite); its entries are read as the dyadic rationals they are and
@@ -276,16 +303,24 @@ def covariance_spectrum_and_vectors(A: np.ndarray, last: int = 0) -> tuple[list[
     C = 0 or G = 0), for callers that refine the float eigenpairs (numerics.rayleigh): ``w, V`` the float
     eigh the clusters verify (eigenpairs of C up to a positive scale), ``G, e, err, dsq`` the float Gram
     matrix, the scaling, an arb bound of ``||G - Y^T Y||_2`` and a float bound of ``|delta|^2`` (units of
-    ``A 2**-e``).  ``last > 0``: only the ``last`` highest clusters are made (arb balls cost microseconds
-    each).
+    ``A 2**-e``); ``ends, scale`` the clusters' float ends [lo, hi, count], in units of ``2**scale``
+    (exact, where the arb balls round their ends outward).  ``last > 0``: only the ``last`` highest clusters are made (arb balls cost microseconds
+    each).  ``top``: the top cluster and the hull of the rest only (exact when the top eigenvalue is
+    certainly simple, see :func:`_enclosures`; numerics.rayleigh needs no more).
     """
-    import flint
-
     A = np.asarray(A, dtype=float)
     if A.ndim != 2 or A.shape[0] < 2 or not 0 < A.shape[1] <= 2000:  # d <= 2000: _fl_up's budget
         return None
+    return _spectrum_and_vectors(A, float(np.abs(A).max()), last, top)
+
+
+def _spectrum_and_vectors(A: np.ndarray, mx: float, last: int, top: bool,
+                          ) -> tuple[list[EigenCluster], dict | None] | None:
+    """:func:`covariance_spectrum_and_vectors` for a checked 2-D float array A with ``mx = max |A_ij|``
+    (numerics.rayleigh has it already)."""
+    import flint
+
     N, d = A.shape
-    mx = float(np.max(np.abs(A)))
     if not math.isfinite(mx):  # a NaN or an infinity somewhere
         return None
     if mx == 0:
@@ -298,24 +333,19 @@ def covariance_spectrum_and_vectors(A: np.ndarray, last: int = 0) -> tuple[list[
         As = A
         if e:
             As = np.ldexp(A, -e)
-            if not np.array_equal(np.ldexp(As, e), A):  # a subnormal lost bits: not this route
+            if not (np.ldexp(As, e) == A).all():  # a subnormal lost bits: not this route
                 return None
-        Yf = As - As.mean(axis=0)
+        Yf = As - np.add.reduce(As, axis=0) / N  # the float mean, as As.mean(axis=0) computes it
         G = _gram(Yf)
-        gd = np.diag(G).copy()
-        col_sum = np.abs(Yf.sum(axis=0))
-    if not np.all(np.isfinite(G)):
+        gd = G.diagonal().copy()
+        col_sum = np.abs(np.add.reduce(Yf, axis=0))
+    if not np.isfinite(G).all():
         return None
+    k_fro, s_fro, k_err, c1, c2, sl = _covariance_constants(N, d)
     with arb_precision(_BITS):
-        eta = flint.arb(2) ** -1074
-        u = flint.arb(2) ** -53
-        u1 = _up(u / (1 - u))
-        g_N, g_Nd = _gamma_cached(N), _gamma_cached(N + d)
         # ||Yf||_F^2 = sum_j (Yf^T Yf)_jj <= fl(trace G) / (1 - gamma_{N+d}) (+ underflow)
-        fro = _up(flint.arb(float(np.sum(gd))) * _inv1m(g_Nd) + 2 * N * d * eta)
-        err = _up((g_N + 2 * u1 + u1 * u1) * fro + 2 * d * N * eta)
-        c1, c2 = _fup(g_N + u1), _fup(N * _inv1m(g_N))
-        sl = _fup(4 * N * eta + flint.arb(2) ** -1000)
+        fro = _up(flint.arb(float(np.sum(gd))) * k_fro + s_fro)
+        err = _up(k_err * fro + s_fro)
     # |delta_j| <= (|fl(sum_i yf_ij)| + (gamma_N + u') sum_i |yf_ij|) / N, and by Cauchy-Schwarz
     # sum_i |yf_ij| <= sqrt(N (Yf^T Yf)_jj) <= sqrt(N G_jj / (1 - gamma_N)); sqrt is correctly rounded
     with np.errstate(all="ignore"):
@@ -323,7 +353,7 @@ def covariance_spectrum_and_vectors(A: np.ndarray, last: int = 0) -> tuple[list[
         dsq_f = float(_fl_up(np.array(float(np.sum(t * t)) + sl)))
     if not math.isfinite(dsq_f):
         return None
-    iv = _float_intervals(G, err)
+    iv = _float_intervals(G, err, top)
     if iv is None:
         return None
     ivs, sh, eig = iv  # eigenvalues of Y^T Y in [lo, hi] 2**sh
@@ -335,7 +365,8 @@ def covariance_spectrum_and_vectors(A: np.ndarray, last: int = 0) -> tuple[list[
     with arb_precision(_BITS):
         f = flint.arb(2) ** (2 * e + sh)  # exact: arb exponents are unbounded
         cl = [EigenCluster((flint.arb(lo) * f).union(flint.arb(hi) * f), k, False) for lo, hi, k in out[-last:]]
-    info = None if eig is None else {"w": eig[0], "V": eig[1], "G": G, "e": e, "err": err, "dsq": dsq_f}
+    info = None if eig is None else {"w": eig[0], "V": eig[1], "G": G, "e": e, "err": err, "dsq": dsq_f,
+                                     "ends": out, "scale": 2 * e + sh}
     return cl, info
 
 

@@ -46,9 +46,19 @@ def fixed_point_format(A: np.ndarray) -> tuple[int, int] | None:
     when A is 0 or its dynamic range needs more than ``_MAX_SLICES`` slices."""
     a = np.abs(A)
     mx = float(a.max()) if a.size else 0.0
+    return _format_of_range(mx, _smallest_nonzero(a) if mx else 0.0)
+
+
+def _smallest_nonzero(a: np.ndarray) -> float:
+    """The smallest non-zero entry of the non-negative array a (not all 0)."""
+    mn = float(a.min())  # one fast pass when no entry is 0 (the common case)
+    return mn if mn else float(np.min(a, where=a != 0, initial=np.inf))
+
+
+def _format_of_range(mx: float, mn: float) -> tuple[int, int] | None:
+    """:func:`fixed_point_format` from the largest and the smallest non-zero ``|A_ij|`` (finite floats)."""
     if mx == 0:
         return None
-    mn = float(np.min(a, where=a != 0, initial=np.inf))
     e_max, e_min = math.frexp(mx)[1], math.frexp(mn)[1] - 53  # every entry is an integer multiple of 2**e_min
     bits = e_max - e_min
     k = -(-(bits + 1) // _S)

@@ -31,13 +31,15 @@ bound stays too wide, gets ``None`` (the caller's exact route decides).
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from typing import Any
 
 import numpy as np
 
-from .dyadic import _S, fixed_point_format
+from .aposteriori import _gamma_cached, _inv1m, _spectrum_and_vectors
+from .dyadic import _S, _format_of_range, _smallest_nonzero
 from .precision import arb_precision
 
 __all__ = ["covariance_top_eigenvalue"]
@@ -51,7 +53,7 @@ _MAX_D = 1 << (53 - 2 * _S)  # M_p v_q: d products of 21-bit numbers, below 2**5
 def _int_slices(v: list[int]) -> np.ndarray:
     """d x m float matrix of S-bit slices of the integers v (the last signed): ``v = sum_q V[:, q] 2**(S q)``."""
     m = max(1, -(-(max(abs(x) for x in v).bit_length() + 1) // _S))
-    o = np.array(v, dtype=object)
+    o = np.array(v, dtype=np.int64 if m * _S <= 63 else object)  # int64 when it holds every v
     out = np.empty((len(v), m))
     for q in range(m - 1):
         out[:, q] = (o & _MASK).astype(float)  # in [0, 2**S): exact
@@ -108,19 +110,17 @@ class _Exact:
         for r0 in range(0, N, R):
             n = min(R, N - r0)
             Mc = ws[:n * k * d].reshape(k, n, d)
-            hi = ws[R * k * d:R * k * d + n * d].reshape(n, d)
-            rest = Mc[k - 1]
+            tmp = ws[R * k * d:R * k * d + n * d].reshape(n, d)
             if abs(self.sh) < 1000:  # integer-valued: exact (power-of-two scaling)
-                np.multiply(A[r0:r0 + n], 2.0 ** self.sh, out=rest)
+                np.multiply(A[r0:r0 + n], 2.0 ** self.sh, out=Mc[0])
             else:
-                np.ldexp(A[r0:r0 + n], self.sh, out=rest)
-            for p in range(k - 1):  # numerics.dyadic's slicing, into the buffer, top slice last
-                np.multiply(rest, 2.0 ** -_S, out=hi)
+                np.ldexp(A[r0:r0 + n], self.sh, out=Mc[0])
+            for p in range(k - 1):  # numerics.dyadic's slicing in place, low slice first, top slice last
+                hi = Mc[p + 1]  # the rest moves up a slot: hi = floor(rest 2**-S), lo = rest - hi 2**S
+                np.multiply(Mc[p], 2.0 ** -_S, out=hi)
                 np.floor(hi, out=hi)
-                lo = Mc[p]  # rest lives in the top slot: lo = rest - hi 2**S, then rest <- hi
-                np.multiply(hi, 2.0 ** _S, out=lo)
-                np.subtract(rest, lo, out=lo)  # in [0, 2**S): exact
-                np.copyto(rest, hi)
+                np.multiply(hi, 2.0 ** _S, out=tmp)
+                np.subtract(Mc[p], tmp, out=Mc[p])  # in [0, 2**S): exact
             if n == N:
                 self._resident = Mc
             yield Mc
@@ -132,20 +132,23 @@ class _Exact:
         m = Vs.shape[1]
         # |z| < 2**(bits + |v| bits + d bits) <= 2**(S (nl - 1)): the top limb is small after the carries
         nl = (self.bits + max(abs(x) for x in v).bit_length() + d.bit_length() + _S - 1) // _S + 1
-        W = np.zeros((k, nl, d), dtype=np.int64)
-        sums = np.zeros((k, d), dtype=np.int64) if self.s is None else None
+        ones = self.s is None  # the first product also makes the column sums s, as a row of ones in Lf
+        W = np.zeros((k, nl + ones, d), dtype=np.int64)
         for Mc in self._blocks():
-            Z = np.zeros((nl, Mc.shape[1]), dtype=np.int64)  # limbs of z = M v, one row each
+            n = Mc.shape[1]
+            Lf = np.empty((nl + ones, n))
+            Z = np.zeros((nl, n), dtype=np.int64)  # limbs of z = M v, one row each
             P = np.matmul(Vs.T, Mc.transpose(0, 2, 1)).astype(np.int64)  # d <= 2**11 products < 2**42
             for p in range(k):
                 Z[p:p + m] += P[p]
-            Lf = _carry(Z).astype(float)  # |limb| <= 2**S
+            Lf[:nl] = _carry(Z)  # |limb| <= 2**S: exact in float
+            if ones:
+                Lf[nl] = 1.0
             W += np.matmul(Lf, Mc).astype(np.int64)  # <= 2**11 rows of S-bit products: exact
-            if sums is not None:
-                sums += Mc.sum(axis=1).astype(np.int64)  # < 2**(S + 11): exact
-        if sums is not None:
+        if ones:  # the column sums of the slices, < 2**(S + 11) per block
             pw = np.array([1 << (_S * p) for p in range(k)], dtype=object)
-            self.s = sums.astype(object).T.dot(pw)
+            self.s = W[:, nl].astype(object).T.dot(pw)
+            W = W[:, :nl]
         Wc = np.zeros((d, k + nl), dtype=np.int64)
         for p in range(k):  # (M^T z)_j = sum_p sum_t W[p, t, j] 2**(S (p + t)); < 2**62
             Wc[:, p:p + nl] += W[p].T
@@ -189,6 +192,16 @@ def _correction(v: list[int], Xv: list[int], vXv: int, nv: int, rest: np.ndarray
     return (c, 53, T) if T >= 0 else (c, 53 - T, 0)
 
 
+@functools.lru_cache(maxsize=64)
+def _gram_step_constants(d: int, prec: int) -> tuple[Any, Any, Any]:
+    """The d-dependent constants of :func:`_float_gram_step` at precision prec: the underflow term
+    ``eta_d``, ``1 / (1 - gamma_{d^2 + 1})`` (rounded up) and ``gamma_d``."""
+    import flint
+
+    with arb_precision(prec):
+        return flint.arb(2) ** -1074 * (d * d + 4 * d + 4), _inv1m(_gamma_cached(d * d + 1)), _gamma_cached(d)
+
+
 def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int], c: list[int], L: int,
                      t: int, alpha: Any, den: Any, goal: Any) -> Any | None:
     """The enclosure for ``v1 = v 2**L - c 2**t`` with ``X c`` from the float Gram matrix, or None.
@@ -205,14 +218,13 @@ def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int
     and Kato-Temple applies with ``rho`` in an interval."""
     import flint
 
-    from .aposteriori import _gamma_cached, _inv1m
-
     N, d = ex.N, ex.d
     G, e = info["G"], info["e"]
     cf = np.array(c, dtype=float)  # exact: |c| < 2**53
-    y = G @ cf
-    gg = float(np.sum(G * G))
-    if not (np.all(np.isfinite(y)) and math.isfinite(gg)):
+    with np.errstate(all="ignore"):
+        y = G @ cf
+        gg = float(np.sum(G * G))
+    if not (math.isfinite(gg) and math.isfinite(float(np.sum(np.abs(y))))):  # inf or NaN anywhere
         return None
     mant, ex2 = np.frexp(y)
     mi = np.ldexp(mant, 53).astype(np.int64).tolist()  # y = mi 2**(ex2 - 53) exactly
@@ -231,12 +243,12 @@ def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int
     vy = sum(x * z for x, z in zip(v, yi))
     # v1^T X v1 = v1^T Xt - 2**(t + L) (v^T X c - v^T Q y) + 4**t c^T (X c - Q y), v^T X c = c^T X v
     EK = aK - (cXv << (t + L + K)) + ((N * vy) << (P + L + K))
+    eta_d, k_g, g_d = _gram_step_constants(d, ex.prec)
     with arb_precision(ex.prec):
-        eta_d = flint.arb(2) ** -1074 * (d * d + 4 * d + 4)
-        gfro = (flint.arb(gg) * _inv1m(_gamma_cached(d * d + 1)) + eta_d).sqrt()
+        gfro = (flint.arb(gg) * k_g + eta_d).sqrt()
         cn = flint.arb(sum(x * x for x in c)).sqrt()
         qa = flint.arb(N) * flint.arb(2) ** (2 * (sh + e))
-        eta_c = flint.arb((qa * (cn * (_gamma_cached(d) * gfro + info["err"] + N * flint.arb(info["dsq"])) + eta_d)).upper())
+        eta_c = flint.arb((qa * (cn * (g_d * gfro + info["err"] + N * flint.arb(info["dsq"])) + eta_d)).upper())
         eta = eta_c * flint.arb(2) ** t
         wid = flint.arb(2) ** (2 * t) * cn * eta_c
         nva = flint.arb(nv)
@@ -255,7 +267,7 @@ def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
     """An arb ball containing lambda_max of the exact covariance of the float array A (N x d, N >= 2),
     of relative radius at most ``2**-(bits + 4)`` (working precision ``bits + 64``), or ``None`` when
     this route does not apply (the caller takes its exact route): dynamic range beyond
-    numerics.dyadic's slices, N > 2**17 or d > 2**11, a float route that cannot certify, a top
+    numerics.dyadic's slices, N > 2**17 or d > 2000, a float route that cannot certify, a top
     eigenvalue not certainly simple, or a bound still too wide after the refinement steps.
 
     One exact product ``X v`` for the float eigenvector v; one refinement step whose ``X c`` comes from
@@ -264,24 +276,28 @@ def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
     """
     import flint
 
-    from .aposteriori import covariance_spectrum_and_vectors
-
     A = np.asarray(A, dtype=float)
     N, d = A.shape
-    if not 2 <= N <= _MAX_ROWS or d > _MAX_D or int(bits) > 4096:
+    if not 2 <= N <= _MAX_ROWS or not 0 < d <= min(_MAX_D, 2000) or int(bits) > 4096:  # 2000: numerics.aposteriori
         return None
-    fs = fixed_point_format(A)
-    sp = covariance_spectrum_and_vectors(A, last=2) if fs is not None else None
-    if sp is None or sp[1] is None or sp[0][-1].multiplicity != 1:
+    a = np.abs(A)
+    mx = float(a.max())
+    if not math.isfinite(mx):
         return None
-    (clusters, info), (k, sh) = sp, fs
+    fs = _format_of_range(mx, _smallest_nonzero(a) if mx else 0.0)  # numerics.dyadic.fixed_point_format
+    sp = _spectrum_and_vectors(A, mx, 2, True) if fs is not None else None
+    if sp is None or sp[1] is None or sp[1]["ends"][-1][2] != 1:
+        return None
+    (_, info), (k, sh) = sp, fs
+    ends = info["ends"]  # float ends of the clusters of C, in units of 2**scale: exact
     w, V = info["w"], info["V"]
     if not w[-1] > 0:
         return None
     ex = _Exact(A, k, sh, int(bits) + 64)
     with arb_precision(ex.prec):
         den = flint.arb(N * N) * flint.arb(2) ** (2 * sh)  # C = X / den; exact (an integer times 2**k)
-        alpha = clusters[-2].enclosure.upper() * den if len(clusters) > 1 else None  # >= lambda_2(X)
+        # >= lambda_2(X): the upper end of the next cluster, exactly (d >= 2 when the top is simple)
+        alpha = flint.arb(ends[-2][1]) * flint.arb(2) ** info["scale"] * den if len(ends) > 1 else None
         goal = flint.arb(2) ** -(int(bits) + 4)
     v = [int(x) for x in np.rint(np.ldexp(V[:, -1], 53))]
     rest, ratio = V[:, :-1], w[:-1] / w[-1] - 1.0  # (lambda_i - rho) / rho for the other eigenpairs
@@ -290,10 +306,14 @@ def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
         vXv, nv = sum(x * y for x, y in zip(v, Xv)), sum(x * x for x in v)
         if vXv <= 0:
             return None
-        with arb_precision(ex.prec):
-            enc = _kato_temple(vXv, nv, sum(x * x for x in Xv) * nv - vXv * vXv, alpha, den, goal)
-        if enc is not None:
-            return enc
+        e2n = sum(x * x for x in Xv) * nv - vXv * vXv
+        # Kato-Temple needs eps^2 / (rho - alpha) <= goal rho, and 0 < rho - alpha <= rho (alpha >= 0),
+        # so e2n <= goal vXv^2: where the bit lengths already exclude it, the arb bound is skipped
+        if e2n.bit_length() - 1 <= 2 * vXv.bit_length() - int(bits) - 4:
+            with arb_precision(ex.prec):
+                enc = _kato_temple(vXv, nv, e2n, alpha, den, goal)
+            if enc is not None:
+                return enc
         cor = _correction(v, Xv, vXv, nv, rest, ratio)
         if cor is None:
             return None
