@@ -263,8 +263,8 @@ def _finite_float_array(Z: Any) -> np.ndarray | None:
         return None
     if Z.dtype.kind in "iu" and Z.size and int(np.abs(Z).max()) >= 2**53:
         return None  # large integers: the exact route keeps every digit
-    A = Z.astype(float).reshape(Z.shape[0], -1)
-    if not np.all(np.isfinite(A)):
+    A = np.asarray(Z, dtype=float).reshape(Z.shape[0], -1)  # no copy of float64 data: read only below
+    if not np.isfinite(A).all():
         raise InputError("data", "must be finite (no NaN or infinity)")
     return A
 

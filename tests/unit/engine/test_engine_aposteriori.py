@@ -121,6 +121,46 @@ def test_covariance_spectrum_contains_the_exact_eigenvalues(Z):
     _assert_encloses(cl, _exact_eigenvalues(_exact_cov(_fractions(Z))))
 
 
+@st.composite
+def top_datasets(draw):
+    """Data whose top eigenvalues are simple, tied, or nearly tied (planted scales), N up to 300."""
+    N, d = draw(st.integers(2, 300)), draw(st.integers(1, 8))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    scales = np.exp(rng.uniform(-3, 3, d))
+    if d > 1 and draw(st.booleans()):
+        scales[:2] = scales.max() * (1 + draw(st.sampled_from([0.0, 1e-12, 1e-6, 1e-2])))  # a (near) tie on top
+    Z = rng.standard_normal((N, d)) * scales
+    if d > 2 and draw(st.booleans()):
+        Z[:, 1] = Z[:, 0]  # a repeated direction
+    return np.ldexp(Z, draw(st.sampled_from([0, -660, 660, draw(st.integers(-900, 900))])))
+
+
+@settings(deadline=None, max_examples=fuzz_examples(80))
+@given(Z=top_datasets())
+@example(Z=np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0], [0.0, -1.0]]))  # an exact double top
+def test_top_only_route_decides_as_the_full_one(Z):
+    """``top=True`` (the top cluster and the hull of the rest, numerics.rayleigh's route) says the top
+    eigenvalue is simple exactly when the full cluster list does, and then gives the same upper end
+    of the next cluster."""
+    from numerics.aposteriori import covariance_spectrum_and_vectors
+
+    full, top = covariance_spectrum_and_vectors(Z), covariance_spectrum_and_vectors(Z, top=True)
+    assert (full is None) == (top is None)
+    if full is None or full[1] is None:
+        return
+    f, t = full[1]["ends"], top[1]["ends"]
+    assert (f[-1][2] == 1) == (t[-1][2] == 1)
+    assert sum(c for *_, c in t) == Z.shape[1]
+    if f[-1][2] == 1:
+        assert f[-1] == t[-1]  # the top cluster
+        if len(f) > 1:  # and the upper end of the next one (the hull of the rest)
+            assert len(t) == 2 and f[-2][1] == t[-2][1]
+        else:
+            assert len(t) == 1
+    else:
+        assert t[-1][2] >= 2
+
+
 def test_covariance_spectrum_width_is_of_the_float_order():
     rng = np.random.default_rng(3)
     Z = rng.standard_normal((2000, 32)) * np.exp(rng.uniform(-3, 3, 32))
