@@ -88,10 +88,23 @@ def _workspace(n: int) -> np.ndarray:
     return buf[:n]
 
 
+@functools.lru_cache(maxsize=16)
+def _unscale(k: int) -> np.ndarray:
+    """``2**-(S p)`` for the slices p < k, shaped to scale a (k, ., .) product (read-only)."""
+    out = np.array([2.0 ** -(_S * p) for p in range(k)]).reshape(k, 1, 1)
+    out.flags.writeable = False
+    return out
+
+
 class _Exact:
     """Exact products with ``X = N M^T M - s s^T`` for the fixed-point data ``M = A 2**sh`` (module
     docstring): the k slices of a block of <= 2**11 rows, a (k, n, d) array made in a scratch buffer
-    (once when N <= 2**11, else again for every product)."""
+    (once when N <= 2**11, else again for every product).  Slice p is kept as ``M_p 2**(S p)`` with an
+    integer ``|M_p| <= 2**S`` (``<= 2**(S - 1)`` below the top), cut top first by Rump's ExtractScalar
+    (S. M. Rump, T. Ogita, S. Oishi, SIAM J. Sci. Comput. 31 (2008), Lemma 3.3: ``q = fl(fl(sigma + r)
+    - sigma)`` is r rounded to a multiple of ``2**(S p)`` and ``r - q`` is exact, for ``sigma = 1.5 *
+    2**(52 + S p)`` and ``|r| < 2**(51 + S p)``): three passes a slice; a product with it is a multiple
+    of ``2**(S p)`` below ``2**(53 + S p)``, so exact, and is scaled back afterwards."""
 
     def __init__(self, A: np.ndarray, k: int, sh: int, prec: int):
         self.A, self.k, self.sh, self.prec = A, k, sh, prec
@@ -106,21 +119,19 @@ class _Exact:
             yield self._resident
             return
         R = min(N, _ROWS)
-        ws = _workspace(R * d * (k + 1))
+        ws = _workspace(R * d * k)
         for r0 in range(0, N, R):
             n = min(R, N - r0)
             Mc = ws[:n * k * d].reshape(k, n, d)
-            tmp = ws[R * k * d:R * k * d + n * d].reshape(n, d)
             if abs(self.sh) < 1000:  # integer-valued: exact (power-of-two scaling)
                 np.multiply(A[r0:r0 + n], 2.0 ** self.sh, out=Mc[0])
             else:
                 np.ldexp(A[r0:r0 + n], self.sh, out=Mc[0])
-            for p in range(k - 1):  # numerics.dyadic's slicing in place, low slice first, top slice last
-                hi = Mc[p + 1]  # the rest moves up a slot: hi = floor(rest 2**-S), lo = rest - hi 2**S
-                np.multiply(Mc[p], 2.0 ** -_S, out=hi)
-                np.floor(hi, out=hi)
-                np.multiply(hi, 2.0 ** _S, out=tmp)
-                np.subtract(Mc[p], tmp, out=Mc[p])  # in [0, 2**S): exact
+            for p in range(k - 1, 0, -1):  # top slice first (Rump's ExtractScalar), the rest stays in slot 0
+                sig = 1.5 * 2.0 ** (52 + _S * p)  # |rest| < 2**(51 + S p): rest + sig keeps ulp 2**(S p)
+                np.add(Mc[0], sig, out=Mc[p])
+                np.subtract(Mc[p], sig, out=Mc[p])  # rest rounded to a multiple of 2**(S p), exactly
+                np.subtract(Mc[0], Mc[p], out=Mc[0])  # exact, |rest| <= 2**(S p - 1)
             if n == N:
                 self._resident = Mc
             yield Mc
@@ -133,18 +144,23 @@ class _Exact:
         # |z| < 2**(bits + |v| bits + d bits) <= 2**(S (nl - 1)): the top limb is small after the carries
         nl = (self.bits + max(abs(x) for x in v).bit_length() + d.bit_length() + _S - 1) // _S + 1
         ones = self.s is None  # the first product also makes the column sums s, as a row of ones in Lf
+        scl = _unscale(k)  # slice p is stored as a multiple of 2**(S p): exact products, scaled after
         W = np.zeros((k, nl + ones, d), dtype=np.int64)
         for Mc in self._blocks():
             n = Mc.shape[1]
             Lf = np.empty((nl + ones, n))
             Z = np.zeros((nl, n), dtype=np.int64)  # limbs of z = M v, one row each
-            P = np.matmul(Vs.T, Mc.transpose(0, 2, 1)).astype(np.int64)  # d <= 2**11 products < 2**42
+            P = np.matmul(Vs.T, Mc.transpose(0, 2, 1))  # d <= 2**11 products < 2**42 (times 2**(S p))
+            P *= scl
+            P = P.astype(np.int64)
             for p in range(k):
                 Z[p:p + m] += P[p]
             Lf[:nl] = _carry(Z)  # |limb| <= 2**S: exact in float
             if ones:
                 Lf[nl] = 1.0
-            W += np.matmul(Lf, Mc).astype(np.int64)  # <= 2**11 rows of S-bit products: exact
+            Wb = np.matmul(Lf, Mc)  # <= 2**11 rows of products <= 2**42 (times 2**(S p)): exact
+            Wb *= scl
+            W += Wb.astype(np.int64)
         if ones:  # the column sums of the slices, < 2**(S + 11) per block
             pw = np.array([1 << (_S * p) for p in range(k)], dtype=object)
             self.s = W[:, nl].astype(object).T.dot(pw)
