@@ -55,7 +55,8 @@ def unpack(y: np.ndarray, sh: Shapes) -> tuple[np.ndarray, np.ndarray, np.ndarra
 
 def pack(W0: Any, W1: Any, WQ: Any, WK: Any) -> np.ndarray:
     lead = W0.shape[:-2]
-    return np.concatenate([np.reshape(W, lead + (-1,)) for W in (W0, W1, WQ, WK)], axis=-1)
+    shape = lead + (-1,)
+    return np.concatenate([W0.reshape(shape), W1.reshape(shape), WQ.reshape(shape), WK.reshape(shape)], axis=-1)
 
 
 def init_params(d: int, m: int, mk: int, eps: float, seed: int) -> np.ndarray:
