@@ -108,11 +108,12 @@ def full_jac(chain: Any, sh: Shapes, tau: float = 1.0, *, variant: str = "statem
     """Jacobian of the flow field by central differences, all 2n perturbed states in ONE batched call
     of the closed-form gradient (used by LSODA in its stiff phases; accuracy O(h^2) suffices there)."""
     pi, P = chain.pi, chain.P
+    E = np.eye(sh.size) * h
+    steps = np.concatenate([E, -E], axis=0)  # y + (-E) is y - E exactly (IEEE: a - b := a + (-b))
 
     def jac(t: float, y: np.ndarray) -> np.ndarray:
         n = y.size
-        E = np.eye(n) * h
-        Yb = np.concatenate([y[None, :] + E, y[None, :] - E], axis=0)
+        Yb = y[None, :] + steps  # the 2n states y + h e_i, then y - h e_i
         W0, W1, WQ, WK = unpack(Yb, sh)
         g = pack(*param_grads(pi, P, W0, W1, WQ, WK, tau, FLOAT, variant=variant))
         return -(g[:n] - g[n:]).T / (2 * h)
