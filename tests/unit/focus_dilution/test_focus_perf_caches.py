@@ -145,3 +145,38 @@ def test_full_jac_is_central_differences():
     assert J.shape == ref.shape
     assert np.max(np.abs(J - ref)) <= 1e-8 * max(1.0, float(np.max(np.abs(ref))))
     assert np.array_equal(J, full_jac(ch, sh, h=h)(0.0, y))  # no state carried between calls
+
+
+def test_reduced_run_memo_is_read_only_and_fresh():
+    """run_reduced's per-process memo returns read-only arrays equal to a fresh integration, keyed by the
+    start (a different z0 is a different run)."""
+    from numerics.flows import integrate
+    from theorems.focus_dilution.flow import geometric_grid, reduced_rhs, reduced_state, run_reduced
+
+    ch = symmetric_rare(5, F(3, 5), F(1, 2))
+    z0 = reduced_state(ch)
+    t, Z = run_reduced(ch, z0, 50.0, per_decade=20)
+    t2, Z2 = run_reduced(ch, z0.copy(), 50.0, per_decade=20)
+    assert t2 is t and Z2 is Z
+    assert not Z.flags.writeable and not t.flags.writeable
+    with pytest.raises(ValueError):
+        Z[0, 0] = 1.0
+    tf, Zf = integrate(reduced_rhs(ch), z0, geometric_grid(0.1, 50.0, 20), method="LSODA", rtol=1e-11, atol=1e-14)
+    assert np.array_equal(t, tf) and np.array_equal(Z, Zf)
+    _, Z3 = run_reduced(ch, reduced_state(ch, 2e-5), 50.0, per_decade=20)
+    assert not np.array_equal(Z3, Z)
+
+
+def test_perturbed_start_is_shared_across_dps():
+    """theta^2_delta's float start is computed once for every dps and is read-only; the polish at each dps
+    equals a polish from a freshly integrated start."""
+    from theorems.focus_dilution import critical_points as cp
+
+    args = (5, F(3, 5), F(1, 2), (F(1), F(-1), F(1, 2), F(-1, 2)), F(1, 700), 2000.0)
+    z = cp._perturbed_start(*args)
+    assert z is cp._perturbed_start(*args) and not z.flags.writeable
+    fresh = cp._flow_to_point(perturbed_rare(*args[:5]), args[5], False)
+    assert np.array_equal(z, fresh)
+    pt = perturbed_point(5, "3/5", "1/2", [1, -1, "1/2", "-1/2"], "1/700", dps=20)
+    ref = cp.polish_reduced(perturbed_rare(*args[:5]), fresh, dps=20)
+    assert [str(x) for x in pt.gamma + pt.beta] == [str(x) for x in ref.gamma + ref.beta]
