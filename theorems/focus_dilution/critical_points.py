@@ -206,8 +206,16 @@ def _key(x: Any) -> Any:
 def _perturbed_point(d: int, pi1: Any, lam: Any, direction: tuple, delta: Any, dps: int, T: float) -> ReducedPoint:
     """Cached: the Lyapunov-Schmidt checks and their controls read the same points in one process."""
     chain = perturbed_rare(d, pi1, lam, direction, delta)
-    z = _flow_to_point(chain, T, False)
-    return polish_reduced(chain, z, dps=dps)
+    return polish_reduced(chain, _perturbed_start(d, pi1, lam, direction, delta, T), dps=dps)
+
+
+@lru_cache(maxsize=64)
+def _perturbed_start(d: int, pi1: Any, lam: Any, direction: tuple, delta: Any, T: float) -> np.ndarray:
+    """The float64 reduced-flow end point that theta^2_delta's polish starts from (read-only): it does
+    not depend on the polish's dps, so the polishes of one point at several dps share it."""
+    z = _flow_to_point(perturbed_rare(d, pi1, lam, direction, delta), T, False)
+    z.flags.writeable = False
+    return z
 
 
 def factored_equations(pi: Any, P: Any, gamma: Sequence[Any], beta: Sequence[Any], kappa: Any,

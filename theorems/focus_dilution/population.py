@@ -64,12 +64,16 @@ def _torch(x: Any) -> bool:
 # The four layout operations act on the last two axes (rows, columns); leading axes are a batch.  An
 # arithmetic that stores its arrays in another layout (the batch-last sweeps of ``_batched``) supplies
 # them as methods of the same names.
+# ndarray.sum / .max are Python wrappers (numpy/_core/_methods.py) around exactly these ufunc reductions
+_ADD, _MAX = np.add.reduce, np.maximum.reduce
+
+
 def _rowsum(x: Any, ar: Arithmetic) -> Any:
     own = getattr(ar, "rowsum", None)
     if own is not None:
         return own(x)
     if type(x) is np.ndarray:  # the common case first: the flows call these helpers ~10^5 times
-        return x.sum(axis=-1, keepdims=True)
+        return _ADD(x, -1, None, None, True)  # = x.sum(axis=-1, keepdims=True), without its Python wrapper
     return x.sum(dim=-1, keepdim=True) if _torch(x) else x.sum(axis=-1, keepdims=True)
 
 
@@ -80,7 +84,7 @@ def _rowmax(x: Any, ar: Arithmetic) -> Any:
     if type(x) is not np.ndarray and _torch(x):
         return x.amax(dim=-1, keepdim=True)
     if x.dtype != object:
-        return x.max(axis=-1, keepdims=True)
+        return _MAX(x, -1, None, None, True)  # = x.max(axis=-1, keepdims=True), without its Python wrapper
     out = np.empty(x.shape[:-1] + (1,), dtype=object)
     for idx in np.ndindex(*x.shape[:-1]):
         out[idx + (0,)] = max(x[idx])

@@ -110,3 +110,73 @@ def test_layout_fast_path_matches_the_generic_one():
     assert pop._ordered(Generic())
     for a, b in zip(fast, slow):
         assert np.array_equal(a, b)
+
+
+def test_reduced_residual_memo_is_a_fresh_computation():
+    """The per-process memo of reduced_residual returns what the uncached computation returns, and is
+    keyed by the expression with its symbols' assumptions (x positive and a plain x are distinct keys)."""
+    from theorems.focus_dilution._symbolic import _reduced_residual
+
+    u = sp.Symbol("x")  # no assumptions: not the positive x above
+    for expr in (x / (x + y) - 1, 1 / x + 1 / y, x / (x + y) + y / (x + y) - 1, u / (u + y) - 1):
+        fresh = _reduced_residual.__wrapped__(expr)
+        assert reduced_residual(expr) == fresh
+        assert reduced_residual(expr) == fresh  # the second call reads the memo
+    ra, rb = reduced_residual(u / (u + y) - 1), reduced_residual(x / (x + y) - 1)
+    assert u in ra.free_symbols and x not in ra.free_symbols  # not the positive x's memo entry
+    assert x in rb.free_symbols and u not in rb.free_symbols
+
+
+def test_full_jac_is_central_differences():
+    """flow.full_jac (the +-h e_i steps built once per closure, one batched gradient call) is the central
+    difference of the flow field column by column: -(grad L(y + h e_i) - grad L(y - h e_i)) / 2h."""
+    from theorems.focus_dilution.flow import Shapes, full_jac, full_rhs, init_params
+
+    ch = MarkovChain.lazy(["0.5", "0.3", "0.2"], "1/2")
+    sh, h = Shapes(3, 2, 2), 1e-6
+    y = init_params(3, 2, 2, 0.5, 3)
+    f = full_rhs(ch, sh)
+    ref = np.empty((sh.size, sh.size))
+    for i in range(sh.size):
+        e = np.zeros(sh.size)
+        e[i] = h
+        ref[:, i] = (f(0.0, y + e) - f(0.0, y - e)) / (2 * h)
+    J = full_jac(ch, sh, h=h)(0.0, y)
+    assert J.shape == ref.shape
+    assert np.max(np.abs(J - ref)) <= 1e-8 * max(1.0, float(np.max(np.abs(ref))))
+    assert np.array_equal(J, full_jac(ch, sh, h=h)(0.0, y))  # no state carried between calls
+
+
+def test_reduced_run_memo_is_read_only_and_fresh():
+    """run_reduced's per-process memo returns read-only arrays equal to a fresh integration, keyed by the
+    start (a different z0 is a different run)."""
+    from numerics.flows import integrate
+    from theorems.focus_dilution.flow import geometric_grid, reduced_rhs, reduced_state, run_reduced
+
+    ch = symmetric_rare(5, F(3, 5), F(1, 2))
+    z0 = reduced_state(ch)
+    t, Z = run_reduced(ch, z0, 50.0, per_decade=20)
+    t2, Z2 = run_reduced(ch, z0.copy(), 50.0, per_decade=20)
+    assert t2 is t and Z2 is Z
+    assert not Z.flags.writeable and not t.flags.writeable
+    with pytest.raises(ValueError):
+        Z[0, 0] = 1.0
+    tf, Zf = integrate(reduced_rhs(ch), z0, geometric_grid(0.1, 50.0, 20), method="LSODA", rtol=1e-11, atol=1e-14)
+    assert np.array_equal(t, tf) and np.array_equal(Z, Zf)
+    _, Z3 = run_reduced(ch, reduced_state(ch, 2e-5), 50.0, per_decade=20)
+    assert not np.array_equal(Z3, Z)
+
+
+def test_perturbed_start_is_shared_across_dps():
+    """theta^2_delta's float start is computed once for every dps and is read-only; the polish at each dps
+    equals a polish from a freshly integrated start."""
+    from theorems.focus_dilution import critical_points as cp
+
+    args = (5, F(3, 5), F(1, 2), (F(1), F(-1), F(1, 2), F(-1, 2)), F(1, 700), 2000.0)
+    z = cp._perturbed_start(*args)
+    assert z is cp._perturbed_start(*args) and not z.flags.writeable
+    fresh = cp._flow_to_point(perturbed_rare(*args[:5]), args[5], False)
+    assert np.array_equal(z, fresh)
+    pt = perturbed_point(5, "3/5", "1/2", [1, -1, "1/2", "-1/2"], "1/700", dps=20)
+    ref = cp.polish_reduced(perturbed_rare(*args[:5]), fresh, dps=20)
+    assert [str(x) for x in pt.gamma + pt.beta] == [str(x) for x in ref.gamma + ref.beta]
