@@ -313,8 +313,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.incrt.tracker_oja_sign",
         path=_I,
-        old="up = up + eta_p * ((A @ up - R * up) - (1 - gamma) * c * um)",
-        new="up = up - eta_p * ((A @ up - R * up) - (1 - gamma) * c * um)",
+        old="up = up + eta_p * ((_mv(A, up) - R * up) - (1 - gamma) * c * um)",
+        new="up = up - eta_p * ((_mv(A, up) - R * up) - (1 - gamma) * c * um)",
         kills=("ddcl.growth.tracker_normalised_step",),
         why="the Oja half of the coded tracker step descends instead of ascends (tracks the bottom)",
         family="formula",
@@ -322,8 +322,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.incrt.tracker_coupling_dropped",
         path=_I,
-        old="up = up + eta_p * ((A @ up - R * up) - (1 - gamma) * c * um)",
-        new="up = up + eta_p * ((A @ up - R * up) - 0.0 * (1 - gamma) * c * um)",
+        old="up = up + eta_p * ((_mv(A, up) - R * up) - (1 - gamma) * c * um)",
+        new="up = up + eta_p * ((_mv(A, up) - R * up) - 0.0 * (1 - gamma) * c * um)",
         kills=("ddcl.growth.tracker_coupled_thresholds",),
         why="the code's Oja coupling term -(1 - gamma*)(u_+^T A u_-) u_- dropped: the tracker becomes the "
             "uncoupled step, which stalls at c = 80 where the coupled one converges",
@@ -523,8 +523,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.tracker_uncoupled_eta_halved",
         path=_C.format("tracker"),
-        old='eta = 1 / 60 if step == "fixed" else eta0 / np.linalg.norm(A, 2)',
-        new='eta = 1 / 120 if step == "fixed" else eta0 / np.linalg.norm(A, 2)',
+        old='runs = [(A, 1 / 60 if step == "fixed" else eta0 / np.linalg.norm(A, 2),',
+        new='runs = [(A, 1 / 120 if step == "fixed" else eta0 / np.linalg.norm(A, 2),',
         kills=("ddcl.growth.tracker_fixed_step_uncoupled",),
         why="the uncoupled step with eta = 1/120: c* moves to 96, so the control 'converges for c <= 50' holds",
         family="formula",
