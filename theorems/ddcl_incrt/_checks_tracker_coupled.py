@@ -72,7 +72,8 @@ def coupled_runs(cases: list[tuple[np.ndarray, int]], steps: int = 20000) -> lis
     :func:`tracker_step` call (each row's trajectory is its lone run's, bit for bit; a row leaves the
     stack when it stops).  The claims and controls share the runs: one per exact input (A's bytes, j,
     steps) per process, at most 256."""
-    keys = [(np.asarray(A, float).shape, np.asarray(A, float).tobytes(), int(j), int(steps)) for A, j in cases]
+    arrs = [np.asarray(A, float) for A, _ in cases]
+    keys = [(a.shape, a.tobytes(), int(j), int(steps)) for a, (_, j) in zip(arrs, cases)]
     if len(_RUNS) + len(cases) > 256:
         _RUNS.clear()
     by_d: dict[int, list[int]] = {}

@@ -229,7 +229,8 @@ def tracker_step(A: np.ndarray, up: np.ndarray, um: np.ndarray, eta_p: Any, eta_
     y = _dot(_vm(um, A), um)
     nu = _dot(um, um)
     f = y / nu if mca_factor else 1.0
-    um = um - eta_m * f * (_mv(A, um) - (y / nu) * um) + eta_m * gamma * (1 - gamma) * _dot(_vm(up, A), um) * up
+    c_new = _dot(_vm(up, A), um)  # u_+^T A u_- with the new u_+
+    um = um - eta_m * f * (_mv(A, um) - (y / nu) * um) + eta_m * gamma * (1 - gamma) * c_new * up
     um = um / np.sqrt(_dot(um, um))
     um = um - _dot(um, up) * up
     um = um / np.sqrt(_dot(um, um))

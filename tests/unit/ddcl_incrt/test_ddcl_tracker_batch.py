@@ -100,7 +100,8 @@ def test_stacked_step_is_the_single_step_bit_for_bit(shared, mca_factor):
         A = As[0] if shared else np.array(As)
         Us, Vs = U.copy(), V.copy()
         for _ in range(300):
-            Us, Vs = tracker_step(A, Us, Vs, eta_p[:, None], eta_m[:, None], gam[:, None], mca_factor=mca_factor)
+            Us, Vs = tracker_step(A, Us, Vs, eta_p[:, None], eta_m[:, None], gam[:, None],
+                                  mca_factor=mca_factor)
         for b in range(B):
             assert np.array_equal(Us[b], refs[b][0]) and np.array_equal(Vs[b], refs[b][1])
 
