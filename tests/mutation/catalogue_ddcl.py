@@ -530,6 +530,26 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="ddcl.checks.tracker_stack_v1_contiguous",
+        path=_C.format("tracker"),
+        old="proj = (u[:, None, :] @ V[:, :, -1:])[:, 0, 0]",
+        new="proj = (u[:, None, :] @ np.ascontiguousarray(V[:, :, -1])[:, :, None])[:, 0, 0]",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_tracker_batch.py",),
+        why="the stacked Oja runs read v_1 as a contiguous copy: the strided dot u @ v1 of the single loop is "
+            "summed in another order, so a stop decision (sin < 1e-9) and the final vector can move",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.checks.tracker_stack_rows_mixed",
+        path=_C.format("tracker_coupled"),
+        old="A, V, up, um, g = A[keep], V[keep], up[keep], um[keep], g[keep]",
+        new="A, V, up, um, g = A[keep], V[keep], up[keep], um[keep], g[:len(keep)]",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_tracker_batch.py",),
+        why="when a coupled run stops, the rows left in the stack keep the wrong gamma*: a row is no longer "
+            "its lone run",
+        family="check",
+    ),
+    Mutation(
         id="ddcl.checks.amplification_inequality_flipped",
         path=_C.format("amplification"),
         old="else {N_OLD: before, N_NEW: after}",
