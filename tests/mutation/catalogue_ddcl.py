@@ -313,8 +313,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.incrt.tracker_oja_sign",
         path=_I,
-        old="up = up + eta_p * ((A @ up - R * up) - (1 - gamma) * c * um)",
-        new="up = up - eta_p * ((A @ up - R * up) - (1 - gamma) * c * um)",
+        old="up = up + eta_p * ((_mv(A, up) - R * up) - (1 - gamma) * c * um)",
+        new="up = up - eta_p * ((_mv(A, up) - R * up) - (1 - gamma) * c * um)",
         kills=("ddcl.growth.tracker_normalised_step",),
         why="the Oja half of the coded tracker step descends instead of ascends (tracks the bottom)",
         family="formula",
@@ -322,8 +322,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.incrt.tracker_coupling_dropped",
         path=_I,
-        old="up = up + eta_p * ((A @ up - R * up) - (1 - gamma) * c * um)",
-        new="up = up + eta_p * ((A @ up - R * up) - 0.0 * (1 - gamma) * c * um)",
+        old="up = up + eta_p * ((_mv(A, up) - R * up) - (1 - gamma) * c * um)",
+        new="up = up + eta_p * ((_mv(A, up) - R * up) - 0.0 * (1 - gamma) * c * um)",
         kills=("ddcl.growth.tracker_coupled_thresholds",),
         why="the code's Oja coupling term -(1 - gamma*)(u_+^T A u_-) u_- dropped: the tracker becomes the "
             "uncoupled step, which stalls at c = 80 where the coupled one converges",
@@ -523,11 +523,31 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.tracker_uncoupled_eta_halved",
         path=_C.format("tracker"),
-        old='eta = 1 / 60 if step == "fixed" else eta0 / np.linalg.norm(A, 2)',
-        new='eta = 1 / 120 if step == "fixed" else eta0 / np.linalg.norm(A, 2)',
+        old='runs = [(A, 1 / 60 if step == "fixed" else eta0 / np.linalg.norm(A, 2),',
+        new='runs = [(A, 1 / 120 if step == "fixed" else eta0 / np.linalg.norm(A, 2),',
         kills=("ddcl.growth.tracker_fixed_step_uncoupled",),
         why="the uncoupled step with eta = 1/120: c* moves to 96, so the control 'converges for c <= 50' holds",
         family="formula",
+    ),
+    Mutation(
+        id="ddcl.checks.tracker_stack_v1_contiguous",
+        path=_C.format("tracker"),
+        old="proj = (u[:, None, :] @ V[:, :, -1:])[:, 0, 0]",
+        new="proj = (u[:, None, :] @ np.ascontiguousarray(V[:, :, -1])[:, :, None])[:, 0, 0]",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_tracker_batch.py",),
+        why="the stacked Oja runs read v_1 as a contiguous copy: the strided dot u @ v1 of the single loop is "
+            "summed in another order, so a stop decision (sin < 1e-9) and the final vector can move",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.checks.tracker_stack_rows_mixed",
+        path=_C.format("tracker_coupled"),
+        old="A, V, up, um, g = A[keep], V[keep], up[keep], um[keep], g[keep]",
+        new="A, V, up, um, g = A[keep], V[keep], up[keep], um[keep], g[:len(keep)]",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_tracker_batch.py",),
+        why="when a coupled run stops, the rows left in the stack keep the wrong gamma*: a row is no longer "
+            "its lone run",
+        family="check",
     ),
     Mutation(
         id="ddcl.checks.amplification_inequality_flipped",

@@ -16,6 +16,7 @@ The float64 corroborations (autograd Hessian, gradient-descent growth rates) are
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Any
 
@@ -139,16 +140,22 @@ def forward_collapse_hessian(Z: Any, K: int, tau: Fraction, mode: str) -> list[l
     differences).  ``stopgrad``: F = (1/N) sum_i -tau log sum_k exp(-d_ik/tau), written as
     d_i0 - tau log K - tau log((1/K) sum_k exp(-(d_ik - d_i0)/tau)) -- the same function; its constant
     -tau log K has no derivative and is dropped -- so that exp is evaluated at 0 and log at 1 only.
+    One derivation per exact input per process (a fresh list each call).
     """
+    rows = tuple(tuple(Fraction(x) for x in z) for z in Z)
+    return [list(r) for r in _forward_hessian(rows, K, Fraction(tau), mode)]
+
+
+@functools.lru_cache(maxsize=512)
+def _forward_hessian(rows: tuple, K: int, t: Fraction, mode: str) -> tuple[tuple[Fraction, ...], ...]:
+    """:func:`forward_collapse_hessian` on exact rows (the cache key: Fractions, K, tau, mode)."""
     from numerics.arithmetic import ExactArithmetic
     from numerics.krawczyk import hessian_forward
 
     from .dictionary import gibbs_row
 
-    rows = [[Fraction(x) for x in z] for z in Z]
     N, d = len(rows), len(rows[0])
     mu = [sum(r[a] for r in rows) / N for a in range(d)]
-    t = Fraction(tau)
     full = mode_constant(mode) == 4
     n_inv, k_inv = Fraction(1, N), Fraction(1, K)  # Jet2 / int would compute 1 / int as a float
 
@@ -170,7 +177,14 @@ def forward_collapse_hessian(Z: Any, K: int, tau: Fraction, mode: str) -> list[l
 
     # exact exp/log: at collapse every exponent is exactly 0 and every log argument exactly 1
     _, _, H = hessian_forward(loss, [Fraction(0)] * (K * d), ExactArithmetic("fraction"))
-    return [[Fraction(x) for x in r] for r in H]
+    return tuple(tuple(Fraction(x) for x in r) for r in H)
+
+
+@functools.lru_cache(maxsize=64)
+def _sympy_hessian(rows: tuple, K: int, t: Fraction, mode: str) -> tuple[tuple[Fraction, ...], ...]:
+    """The product's ``sympy_collapse_hessian`` once per exact input per process (the pinned cases recur
+    in every run of :func:`certified`)."""
+    return tuple(tuple(r) for r in sympy_collapse_hessian([list(r) for r in rows], K, t, mode))
 
 
 def _grid(avals: list[Fraction]) -> list[list[Fraction]]:
@@ -356,7 +370,8 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement", part: 
         # ones; a disagreement with the product's block formula voids the evidence (UNKNOWN, so that the
         # expected-REFUTED R0 reading cannot hide it behind a refutation)
         if use_sympy and len(Z) * K * d <= 24:
-            Hs = sympy_collapse_hessian(Z, K, tau, mode)
+            Hs = [list(r) for r in _sympy_hessian(tuple(tuple(Fraction(x) for x in z) for z in Z), K,
+                                                  Fraction(tau), mode)]
             n_sympy += 1
             if Hs != H:
                 return Evidence(Verdict.UNKNOWN, instances=n_sympy, notes=(

@@ -194,23 +194,46 @@ def greedy_growth(signal: Any, threshold: float, *, U0: Any = None, max_heads: i
     return GrowthResult(U, tuple(births), final)
 
 
-def tracker_step(A: np.ndarray, up: np.ndarray, um: np.ndarray, eta_p: float, eta_m: float,
-                 gamma: float, *, mca_factor: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def _mv(A: np.ndarray, U: np.ndarray) -> np.ndarray:
+    """``A u``: for one vector, or for each row u of a stack U (B, d) (A (d, d) or (B, d, d))."""
+    return A @ U if U.ndim == 1 else (A @ U[:, :, None])[:, :, 0]
+
+
+def _vm(U: np.ndarray, A: np.ndarray) -> np.ndarray:
+    """``u^T A`` (so ``u^T A v`` is ``_dot(_vm(u, A), v)``, the order of ``u @ A @ v``), row by row."""
+    return U @ A if U.ndim == 1 else (U[:, None, :] @ A)[:, 0, :]
+
+
+def _dot(U: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """``u^T v``: a scalar for one vector, a (B, 1) column for stacked rows."""
+    return U @ V if U.ndim == 1 else (U[:, None, :] @ V[:, :, None])[:, :, 0]
+
+
+def tracker_step(A: np.ndarray, up: np.ndarray, um: np.ndarray, eta_p: Any, eta_m: Any,
+                 gamma: Any, *, mca_factor: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """One iteration of the author's coupled Oja (top) / MCA-EXIN (bottom) tracker, as coded (§2.4).
 
     ``mca_factor=False`` drops the factor y = u_-^T A u_- (the fix of §5.6).
+
+    ``up``, ``um`` are one pair of d-vectors, or B independent pairs stacked as (B, d) rows; then ``A``
+    is (d, d) or (B, d, d) and ``eta_p``, ``eta_m``, ``gamma`` scalars or (B, 1) columns.  Each row is
+    stepped as it would be alone, bit for bit: numpy's stacked matmul applies the single product's
+    BLAS kernel (gemv, dot) to each row, and the rest is elementwise (tests/unit/ddcl_incrt/
+    test_ddcl_tracker_batch.py compares with the single-vector loop).
     """
-    R = up @ A @ up
-    c = up @ A @ um
-    up = up + eta_p * ((A @ up - R * up) - (1 - gamma) * c * um)
-    up = up / np.linalg.norm(up)
-    y = um @ A @ um
-    nu = um @ um
+    upA = _vm(up, A)  # u_+^T A, the left factor of R and c (as in up @ A @ up, up @ A @ um)
+    R = _dot(upA, up)
+    c = _dot(upA, um)
+    up = up + eta_p * ((_mv(A, up) - R * up) - (1 - gamma) * c * um)
+    up = up / np.sqrt(_dot(up, up))
+    y = _dot(_vm(um, A), um)
+    nu = _dot(um, um)
     f = y / nu if mca_factor else 1.0
-    um = um - eta_m * f * (A @ um - (y / nu) * um) + eta_m * gamma * (1 - gamma) * (up @ A @ um) * up
-    um = um / np.linalg.norm(um)
-    um = um - (um @ up) * up
-    um = um / np.linalg.norm(um)
+    c_new = _dot(_vm(up, A), um)  # u_+^T A u_- with the new u_+
+    um = um - eta_m * f * (_mv(A, um) - (y / nu) * um) + eta_m * gamma * (1 - gamma) * c_new * up
+    um = um / np.sqrt(_dot(um, um))
+    um = um - _dot(um, up) * up
+    um = um / np.sqrt(_dot(um, um))
     return up, um
 
 
