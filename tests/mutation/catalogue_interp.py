@@ -825,4 +825,14 @@ MUTATIONS: list[Mutation] = [
             "60 digits are not the fresh context's",
         family="engine",
     ),
+    Mutation(
+        id="interp.speed.softmax_identity_drops_a_key",
+        path=CS,
+        old="rhs = sum(pi[l] * (xs[l] - xbar) for l in range(c, n))",
+        new="rhs = sum(pi[l] * (xs[l] - xbar) for l in range(c + 1, n))",
+        kills=("interp.softmax_to_hardmax",),
+        why="the identity's right side loses one non-maximiser key: the cancel-first zero test must see "
+            "the nonzero rational residual",
+        family="engine",
+    ),
 ]
