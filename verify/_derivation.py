@@ -165,11 +165,15 @@ def _difference_holds(rel: str, d: Any, scale: Any, ctx: Any) -> bool | None:
     raise ValueError(f"unknown relation {rel!r}")
 
 
-def _reduced(diff: Any) -> tuple[Any, str]:
+def _reduced(diff: Any, *, zero_test: bool = False) -> tuple[Any, str]:
     """(a reduced form of ``diff``, how): a difference that ``expand`` or ``cancel`` already takes to 0
     stops there (both are sound rewritings, and an order of magnitude cheaper than ``simplify``, which
     dominated the derivation checks); otherwise ``simplify``'s form, as before.  A nonzero cheap form
-    never decides anything by itself: it is the full ``simplify`` that is returned then."""
+    never decides anything by itself: it is the full ``simplify`` that is returned then -- except with
+    ``zero_test`` (the caller asks only ``== 0``) for a rational function with rational coefficients
+    (:func:`_in_rational_field`): there ``cancel`` is a decision procedure (its numerator, in lowest
+    terms, is 0 exactly when the function is), so its nonzero form answers "not 0" as ``simplify``'s
+    would (a sound rewriting never takes a nonzero function to 0)."""
     import sympy as sp
 
     e = sp.sympify(diff)
@@ -182,7 +186,23 @@ def _reduced(diff: Any) -> tuple[Any, str]:
             continue
         if r == 0:
             return r, name
+        if zero_test and name == "cancel" and _in_rational_field(e):
+            return r, "cancel"
     return sp.simplify(e), "simplify"
+
+
+def _in_rational_field(e: Any) -> bool:
+    """``e`` is in Q(x_1..x_n), its free symbols: built from them and rational numbers by +, * and
+    integer powers (no function, irrational constant, float or non-integer power)."""
+    import sympy as sp
+
+    try:
+        return (bool(e.is_rational_function(*e.free_symbols))
+                and all(a.is_Rational for a in e.atoms(sp.Number))
+                and all(p.exp.is_Integer for p in e.atoms(sp.Pow))
+                and not e.atoms(sp.NumberSymbol) and not e.has(sp.I))
+    except Exception:  # noqa: BLE001 - not an expression sympy can classify: not decided here
+        return False
 
 
 def _check_pair(prev: Any, expr: Any, rel: str, subs: Mapping[Any, Any] | None, assume: Any,
@@ -290,7 +310,7 @@ def _conclusion(target: Any, first: Any, last: Any, chain: str, assume: Any,
 
     def same(a: Any, b: Any) -> bool:
         try:
-            return _reduced(a - b)[0] == 0
+            return _reduced(a - b, zero_test=True)[0] == 0
         except Exception:  # noqa: BLE001 - undecided: not the same
             return False
 

@@ -120,19 +120,22 @@ def attention_rows(*, n_max: int = 12, d_max: int = 3, score_bound: int = 5,
     check_int("score_bound", score_bound, 1)
     check_int("max_denominator", max_denominator, 1)
 
+    # strategies built once, not per draw (the same descriptions, so the same draws)
+    score = rationals(-score_bound, score_bound, max_denominator)
+    vectors = {d: rational_vectors(d, min_value=-score_bound, max_value=score_bound,
+                                   max_denominator=max_denominator) for d in range(1, d_max + 1)}
+
     @st.composite
     def _draw(draw: Any) -> tuple[list[Fraction], list[tuple[Fraction, ...]]]:
         n = draw(st.integers(1, n_max))
         d = draw(st.integers(1, d_max))
-        sc = draw(st.lists(rationals(-score_bound, score_bound, max_denominator), min_size=n, max_size=n))
+        sc = draw(st.lists(score, min_size=n, max_size=n))
         ties = draw(st.integers(0, n - 1))
         top = max(sc)
         for i in draw(st.permutations(range(n)))[:ties]:
             if draw(st.booleans()):
                 sc[i] = top
-        vals = draw(st.lists(rational_vectors(d, min_value=-score_bound, max_value=score_bound,
-                                              max_denominator=max_denominator),
-                             min_size=n, max_size=n))
+        vals = draw(st.lists(vectors[d], min_size=n, max_size=n))
         return sc, vals
 
     return _draw()

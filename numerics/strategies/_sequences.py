@@ -98,12 +98,18 @@ def interpolation_datasets(*, d_min: int = 2, d_max: int = 5, N_max: int = 6, n_
     if n_max > (2 * pool + 1) ** d_min:
         raise StrategyArgumentError(f"n_max = {n_max} exceeds the pool size (2*pool+1)^d_min")
 
+    # strategies built once, not per draw: the same descriptions, so the same draws; with ``coord`` and
+    # ``target`` persistent, hypothesis' strategy cache serves the tuples/lists built from them
+    d_of, N_of = st.integers(d_min, d_max), st.integers(1, N_max)
+    size_of = st.integers(max(2, n_max), max(2, n_max) + 4)
+    coord = st.integers(-pool, pool).map(F)
+    target = _target_value()
+
     @st.composite
     def draw(dr):
-        d = dr(st.integers(d_min, d_max))
-        N = dr(st.integers(1, N_max))
-        coord = st.integers(-pool, pool).map(F)
-        size = dr(st.integers(max(2, n_max), max(2, n_max) + 4))
+        d = dr(d_of)
+        N = dr(N_of)
+        size = dr(size_of)
         P = dr(st.lists(st.tuples(*[coord] * d), min_size=size, max_size=size, unique=True))
         inputs, seen = [], set()
         for _ in range(N):
@@ -119,7 +125,7 @@ def interpolation_datasets(*, d_min: int = 2, d_max: int = 5, N_max: int = 6, n_
         for s in inputs:
             hi = len(s) if m_max is None else min(len(s), m_max)
             m = dr(st.integers(1, hi))
-            source = st.one_of(st.tuples(*[_target_value()] * d), st.sampled_from(s + P))
+            source = st.one_of(st.tuples(*[target] * d), st.sampled_from(s + P))
             ys = dr(st.lists(source, min_size=m, max_size=m, unique=True))
             outputs.append(ys)
         return inputs, outputs

@@ -447,4 +447,15 @@ MUTATIONS += [
     _r("numerics.rayleigh.lambda2_from_the_top_cluster",
        "alpha = flint.arb(ends[-2][1]) * flint.arb(2)", "alpha = flint.arb(ends[-1][1]) * flint.arb(2)",
        "the gap bound alpha >= lambda_2 read from the top cluster: no Kato-Temple bound, always the exact route"),
+    _m("engine.derivation_zero_test_any_expression", _DERIVATION,
+       "if zero_test and name == \"cancel\" and _in_rational_field(e):",
+       "if zero_test and name == \"cancel\":",
+       ("pytest:tests/unit/engine/test_engine_derivation_zero_test.py",),
+       "the conclusion's zero test trusts a nonzero cancel form outside Q(x): sin^2 + cos^2 - 1 is "
+       "'not 0'"),
+    _m("engine.derivation_rational_field_admits_roots", _DERIVATION,
+       "                and all(p.exp.is_Integer for p in e.atoms(sp.Pow))\n",
+       "",
+       ("pytest:tests/unit/engine/test_engine_derivation_zero_test.py",),
+       "Q(x) admits non-integer powers: 1/(sqrt(2) - 1) - sqrt(2) - 1 (zero) is decided 'not 0' by cancel"),
 ]

@@ -805,4 +805,34 @@ MUTATIONS: list[Mutation] = [
             "evaluator's tokens move",
         family="engine",
     ),
+    Mutation(
+        id="interp.speed.softmax_cache_keyed_by_model_blocks",
+        path=SX,
+        old="return _max_hausdorff(tuple(model.blocks if blocks is None else blocks), _frozen(D.inputs),",
+        new="return _max_hausdorff(tuple(model.blocks), _frozen(D.inputs),",
+        kills=("pytest:tests/unit/interpolation/test_interp_perf_identity.py", "interp.softmax.exact"),
+        why="the max_hausdorff_mp cache is keyed by the model's weights while the deviation of replaced "
+            "blocks is asked (the controls' broken networks): it returns the intact network's value",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.softmax_blocks_cache_ignores_dps",
+        path=SX,
+        old="    return convert_blocks(blocks, _mp(dps))\n",
+        new="    return convert_blocks(blocks, _mp(30))\n",
+        kills=("pytest:tests/unit/interpolation/test_interp_perf_identity.py",),
+        why="the converted-weights cache converts at one precision whatever dps is asked: the outputs at "
+            "60 digits are not the fresh context's",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.softmax_identity_drops_a_key",
+        path=CS,
+        old="rhs = sum(pi[l] * (xs[l] - xbar) for l in range(c, n))",
+        new="rhs = sum(pi[l] * (xs[l] - xbar) for l in range(c + 1, n))",
+        kills=("interp.softmax_to_hardmax",),
+        why="the identity's right side loses one non-maximiser key: the cancel-first zero test must see "
+            "the nonzero rational residual",
+        family="engine",
+    ),
 ]

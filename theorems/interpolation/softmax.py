@@ -27,6 +27,7 @@ within ``10^-(p-12)`` of an output, required at ``dps`` and ``2 dps``.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from dataclasses import dataclass
@@ -247,12 +248,35 @@ def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: in
 
 
 # -- high-precision evaluation ------------------------------------------------------------------------
+@functools.lru_cache(maxsize=4)
+def _mp(dps: int) -> MPArithmetic:
+    """One mpmath context per ``dps`` (never mutated here), so weights converted once stay values of the
+    context every later evaluation at ``dps`` uses (its conversion is then the identity)."""
+    return MPArithmetic(dps)
+
+
+@functools.lru_cache(maxsize=8)
+def _mp_blocks(blocks: tuple, dps: int) -> tuple:
+    """``convert_blocks(blocks, _mp(dps))``, keyed by the exact weights and ``dps`` (immutable Blocks of
+    mpf values, the same as a fresh conversion)."""
+    return convert_blocks(blocks, _mp(dps))
+
+
+def _outputs(blocks: tuple, inputs: tuple, tau: Fraction, dps: int) -> list[list[tuple]]:
+    ar = _mp(dps)
+    bl = _mp_blocks(blocks, dps)  # weights to mpf once, same outputs
+    return [run_generic(bl, x, ar, kernel="softmax", tau=tau) for x in inputs]
+
+
+def _frozen(seqs: Any) -> tuple:
+    return tuple(tuple(tuple(t) for t in s) for s in seqs)
+
+
 def softmax_outputs(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> list[list[tuple]]:
     """Outputs of every dataset sequence under softmax at temperature ``tau`` (mpmath, ``dps`` digits)."""
     tau = check_positive_real(tau, "tau")
-    ar = MPArithmetic(check_dps(dps, minimum=5))
-    bl = convert_blocks(model.blocks if blocks is None else blocks, ar)  # weights to mpf once, same outputs
-    return [run_generic(bl, x, ar, kernel="softmax", tau=tau) for x in model.dataset.inputs]
+    dps = check_dps(dps, minimum=5)
+    return _outputs(tuple(model.blocks if blocks is None else blocks), model.dataset.inputs, tau, dps)
 
 
 def hausdorff_mp(out: list[tuple], targets: list[tuple], ar: MPArithmetic) -> Any:
@@ -278,9 +302,20 @@ def exactness_tolerance(dps: int) -> Any:
 def max_hausdorff_mp(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> Any:
     """max_j d_H(T_tau(X^j), Y^j) in mpmath at ``dps`` digits (an mpf)."""
     dps = check_dps(dps, minimum=13)
-    ar = MPArithmetic(dps)
-    outs = softmax_outputs(model, tau, dps, blocks=blocks)
-    return max(hausdorff_mp(o, y, ar) for o, y in zip(outs, model.dataset.outputs))
+    tau = check_positive_real(tau, "tau")
+    D = model.dataset
+    return _max_hausdorff(tuple(model.blocks if blocks is None else blocks), _frozen(D.inputs),
+                          _frozen(D.outputs), tau, dps)
+
+
+@functools.lru_cache(maxsize=32)
+def _max_hausdorff(blocks: tuple, inputs: tuple, outputs: tuple, tau: Fraction, dps: int) -> Any:
+    """:func:`max_hausdorff_mp` keyed by its exact inputs (weights, dataset, tau as a Fraction, dps): a
+    check asking twice at one (tau, dps) -- :func:`exact_at` and then the deviation itself -- evaluates
+    once; the mpf returned is immutable."""
+    ar = _mp(dps)
+    outs = _outputs(blocks, inputs, tau, dps)
+    return max(hausdorff_mp(o, y, ar) for o, y in zip(outs, outputs))
 
 
 def exact_at(model: InterpolatingTransformer, tau: Any, dps: int, *, blocks=None) -> tuple[bool, float]:

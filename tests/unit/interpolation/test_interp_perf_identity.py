@@ -198,3 +198,29 @@ def test_exact_ff_apply_and_mix_give_the_definitions_values(backend):
         want = tuple(sum((wi * x[k] for wi, x in zip(w, X)), Fraction(0)) for k in range(d))
         ar = ExactArithmetic(backend)  # mix takes values already in its arithmetic
         assert tuple(to_fraction(v) for v in mix([ar.vector(x) for x in X], ar.vector(w), ar)) == want
+
+
+def test_softmax_mp_caches_return_the_fresh_values():
+    """softmax_outputs / max_hausdorff_mp (cached by exact weights, dataset, tau and dps; one mpmath
+    context per dps) give exactly the values of a fresh context's evaluation, at every dps and tau
+    asked, in any order (a key missing dps or tau would return another evaluation's value)."""
+    from numerics.arithmetic import MPArithmetic
+    from numerics.strategies import NESTED_CHAIN
+    from theorems.interpolation import softmax as sm
+    from theorems.interpolation.blocks import convert_blocks, run_generic
+    from theorems.interpolation.construction import build_interpolator
+    from theorems.interpolation.dataset import Dataset
+
+    model = build_interpolator(Dataset(*NESTED_CHAIN), "softmax", seed=3)
+    half = list(model.blocks[:-1])
+    for tau, dps, blocks in [(Fraction(1, 100), 30, None), (Fraction(1, 100), 60, None),
+                             (Fraction(1, 10), 30, None), (Fraction(1, 100), 30, half),
+                             (Fraction(1, 100), 30, None)]:
+        ar = MPArithmetic(dps)
+        bl = convert_blocks(model.blocks if blocks is None else blocks, ar)
+        fresh = [run_generic(bl, x, ar, kernel="softmax", tau=tau) for x in model.dataset.inputs]
+        assert sm.softmax_outputs(model, tau, dps, blocks=blocks) == fresh
+        if dps >= 13:
+            worst = max(sm.hausdorff_mp(o, y, ar) for o, y in zip(fresh, model.dataset.outputs))
+            got = sm.max_hausdorff_mp(model, tau, dps, blocks=blocks)
+            assert got == worst and got.context.prec == ar.ctx.prec
