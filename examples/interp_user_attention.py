@@ -2,7 +2,8 @@
 
 The toolkit builds the explicit construction of Theorem S and loads each block's score matrix ``A`` and
 value matrix ``V`` into your sublayer; ``interp.softmax.exact`` then checks that the network built around
-your sublayer interpolates the dataset within the float budget derived from the dtype::
+your sublayer interpolates the dataset within the statement's tolerance 10^-(p-12) at float64's p = 15
+digits::
 
     python examples/interp_user_attention.py
     verify run interp.softmax.exact --model examples.interp_user_attention:MHASublayer

@@ -125,6 +125,10 @@ MUTATIONS: list[Mutation] = [
     _m("models.interp_tau_above_certificate", "theorems/interpolation/models.py",
        "tau = float(cert.tau_c) / 2", "tau = float(cert.tau_c) * 50",
        (INTERP,), "the softmax model check runs far above the certified temperature"),
+    _m("models.interp_hardmax_budget_unsquared", "theorems/interpolation/models.py",
+       "tol=D.d * budget ** 2)", "tol=D.d * budget)",
+       (INTERP,), "the hardmax model check compares d_H^2 with the network budget unsquared (a 1e-7 relative "
+                  "error passes)"),
     _m("models.interp_tikhonov_tau0_above_certificate", "theorems/interpolation/models.py",
        "tau0 = Fraction(cert.tau_c)", "tau0 = 50 * Fraction(cert.tau_c)",
        (INTERP_TIKHONOV,), "the Tikhonov model check absorbs a temperature far above the certified tau_c"),

@@ -7,13 +7,27 @@ token of the sequence).  The toolkit builds the explicit softmax interpolating t
 (Theorem S) for seeded small datasets, loads each block's ``A`` and ``V`` into the user's sublayer, runs
 the network with it (``TorchInterpolator.forward(attention_layer=...)``; the feed-forward sublayers and
 the residual mixing ``X <- rho X + lam Y`` are the construction's) at half the certified temperature,
-and evaluates the claim's own statement (part ``exact``: ``d_H <= epsilon``) on the squared Hausdorff
-distance between the outputs and the targets.  The float budget is derived from the dtype: ``epsilon =
-(8 L (n + d + 4) eps(dtype) S)^2`` with L blocks and S the largest coordinate met along the network.
+and evaluates the claim's own statement on the Hausdorff distance between the outputs and the targets.
+
+Tolerances, one source each:
+
+* softmax (part ``exact``, and Tikhonov's ``tau1_exact``): the statement's own ``epsilon_p = 10^-(p-12)``
+  (spec §3.7, "exact at precision p", :func:`.softmax.exactness_tolerance`) at the precision of float64,
+  ``p = 15`` digits -- so ``d_H <= 10^-3``; the construction is exact in exact arithmetic below tau_c, a
+  wrong sublayer or temperature moves tokens by O(1).
+* hardmax (part ``outputs``): the derived float64 forward-error budget of the exported network along the
+  exact trajectory (:func:`._checks_exact._network_budget`, the one ``interp.hardmax.exact``'s torch check
+  uses: unit roundoff x operation counts x magnitudes x Lipschitz constants, safety factors 8 per operation
+  and 4 overall), per coordinate, so ``d_H^2 <= d budget^2``.  A sequence on which a float error could
+  change a hardmax selection has no valid budget and is not used (counted in ``selection_not_robust``).
+
+Each instance records the dataset, the sequence, the temperature and the builder's seed, so a
+counterexample is rebuilt from its data alone.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -23,7 +37,6 @@ from verify._models import ModelCheck
 
 __all__ = ["MODEL_CHECKS", "AttentionSublayer", "ToolkitAttention"]
 
-SAFETY = 8
 
 
 @runtime_checkable
@@ -72,9 +85,14 @@ def _datasets(seed: int, count: int) -> list[Any]:
     return out
 
 
-def _interpolation_errors(model: Any, D: Any, net: Any, tau: float | None) -> tuple[list[float], float]:
-    """The squared Hausdorff distance of each sequence's outputs to its targets when the network runs
-    with the user's sublayer, and the float64 budget 8 L (n + d + 4) eps S of one output coordinate."""
+#: float64 carries 15 significant decimal digits (mpmath's ``prec_to_dps(53)``): the precision p of spec
+#: §3.7's "exact at precision p" for a float64 network
+FLOAT64_DPS = 15
+
+
+def _interpolation_errors(model: Any, D: Any, net: Any, tau: float | None) -> list[float]:
+    """The squared Hausdorff distance (Euclidean) of each sequence's outputs to its targets when the
+    network runs with the user's sublayer (``tau=None``: the tie-averaging hardmax)."""
     import torch
 
     from .torch_export import pad_batch
@@ -83,26 +101,30 @@ def _interpolation_errors(model: Any, D: Any, net: Any, tau: float | None) -> tu
     X, mask = pad_batch(D.inputs)
     with torch.no_grad():
         Y = tm(X, mask, attention_layer=model)
-    n = max(len(x) for x in D.inputs)
-    scale = max(1.0, float(X.abs().max()), float(Y[mask].abs().max()),
-                max(abs(float(v)) for y in D.outputs for t in y for v in t))
-    budget = SAFETY * tm.num_blocks * (n + D.d + 4) * float(torch.finfo(torch.float64).eps) * scale
     out = []
     for j, y in enumerate(D.outputs):
         T = torch.tensor([[float(v) for v in t] for t in y], dtype=torch.float64)
         Yj = Y[j, :len(D.inputs[j])].to(torch.float64)
         d2 = ((Yj[:, None, :] - T[None, :, :]) ** 2).sum(-1)
         out.append(max(float(d2.min(dim=1).values.max()), float(d2.min(dim=0).values.max())))
-    return out, budget
+    return out
 
 
-def _instance(D: Any, j: int, tau: float | None) -> dict[str, Any]:
+def _softmax_tolerance() -> float:
+    """``epsilon_p = 10^-(p-12)`` at p = :data:`FLOAT64_DPS` (spec §3.7), the softmax statement's own."""
+    from .softmax import exactness_tolerance
+
+    return float(exactness_tolerance(FLOAT64_DPS))
+
+
+def _instance(D: Any, j: int, tau: float | None, seed: int) -> dict[str, Any]:
     return {"inputs": [list(map(list, x)) for x in D.inputs], "outputs": [list(map(list, t)) for t in D.outputs],
-            "sequence": j, "tau": tau}
+            "sequence": j, "tau": tau, "builder_seed": seed}
 
 
 def softmax_exact(model: Any, *, seed: int, profile: Profile) -> Evidence:
-    """interp.softmax.exact on the user's sublayer (module docstring)."""
+    """interp.softmax.exact on the user's sublayer at tau = tau_c / 2 (module docstring): part ``exact``,
+    d_H <= epsilon_p at float64's precision."""
     import torch
 
     from .construction import build_interpolator
@@ -110,36 +132,50 @@ def softmax_exact(model: Any, *, seed: int, profile: Profile) -> Evidence:
 
     st = statement_of("interp.softmax.exact")
     tally = Tally(precision="float64 (user sublayer)", backend=f"torch {torch.__version__}", seeds=(seed,))
+    eps_p = _softmax_tolerance()
     for D in _datasets(seed, profile.pick(3, 8, 30)):
         net = build_interpolator(D, "softmax", separation="mean", seed=seed)
         cert = certify(net)
         if cert.tau_c is None:
             continue
         tau = float(cert.tau_c) / 2
-        errs, budget = _interpolation_errors(model, D, net, tau)
-        for j, dH in enumerate(errs):
-            tally.statement(st, {"d_H": dH, "epsilon_p": budget ** 2, "tau_c": float(cert.tau_c),
-                                 "instance": _instance(D, j, tau)}, part="exact", tol=0.0)
-    tally.details.update(safety=SAFETY, tolerance_rule="d_H <= (8 L (n + d + 4) eps S)^2 at tau = tau_c / 2")
+        for j, d2 in enumerate(_interpolation_errors(model, D, net, tau)):
+            tally.statement(st, {"d_H": math.sqrt(d2), "epsilon_p": eps_p, "tau_c": float(cert.tau_c),
+                                 "instance": _instance(D, j, tau, seed)}, part="exact", tol=0.0)
+    tally.details.update(precision_digits=FLOAT64_DPS, epsilon_p=eps_p,
+                         tolerance_rule="d_H <= 10^-(p-12), p = 15 (float64), at tau = tau_c / 2 "
+                                        "(spec §3.7)")
     return tally.evidence()
 
 
 def hardmax_exact(model: Any, *, seed: int, profile: Profile) -> Evidence:
     """interp.hardmax.exact (Theorem H) on the user's sublayer called with ``tau=None`` (the tie-averaging
-    hardmax): part ``outputs``, d_H^2 = 0 within the float64 budget squared."""
+    hardmax): part ``outputs``, d_H^2 = 0 within d times the squared derived network budget (module
+    docstring); sequences whose hardmax selections a float error could change are not used (counted)."""
     import torch
 
+    from ._checks_exact import NETWORK_BUDGET_SAFETY, _network_budget
+    from .blocks import convert_blocks
     from .construction import build_interpolator
 
     st = statement_of("interp.hardmax.exact")
-    tally = Tally(precision="float64 (user sublayer)", backend=f"torch {torch.__version__}", seeds=(seed,))
+    tally = Tally(precision="float64 (user sublayer, derived network budget)",
+                  backend=f"torch {torch.__version__}", seeds=(seed,))
+    not_robust, budgets = 0, []
     for D in _datasets(seed + 1, profile.pick(3, 8, 30)):
         net = build_interpolator(D, "hardmax", separation="mean", seed=seed)
-        errs, budget = _interpolation_errors(model, D, net, None)
-        for j, dH in enumerate(errs):
-            tally.statement(st, {"d_H^2": dH, "instance": _instance(D, j, None)}, part="outputs",
-                            tol=budget ** 2)
-    tally.details.update(safety=SAFETY, tolerance_rule="d_H^2 <= (8 L (n + d + 4) eps S)^2")
+        blocks_q = convert_blocks(net.blocks, "fraction")
+        for j, d2 in enumerate(_interpolation_errors(model, D, net, None)):
+            budget, why = _network_budget(blocks_q, D.inputs[j], D.d)
+            if why is not None:
+                not_robust += 1
+                continue
+            budgets.append(budget)
+            tally.statement(st, {"d_H^2": d2, "instance": _instance(D, j, None, seed)}, part="outputs",
+                            tol=D.d * budget ** 2)
+    tally.details.update(budget_safety=NETWORK_BUDGET_SAFETY, selection_not_robust=not_robust,
+                         max_budget=max(budgets, default=None), min_budget=min(budgets, default=None),
+                         tolerance_rule="d_H^2 <= d b^2, b the derived float64 network budget per coordinate")
     return tally.evidence()
 
 
@@ -159,11 +195,13 @@ def tikhonov_upper_bound(model: Any, *, seed: int, profile: Profile) -> Evidence
 
     The softmax construction theta_dag at tau0 = tau_c, trained in the tau = 1 parametrisation (tau0
     absorbed into the score matrices, the user's layer called with ``A / tau0`` and ``tau = 1``): part
-    ``tau1_exact`` -- each sequence's squared Hausdorff distance d_H <= epsilon_p, the float budget
-    (8 L (n + d + 4) eps S)^2 of the softmax model check; part ``bound`` -- inf J_eps <= eps |theta_dag|^2
-    at eps = 1/1000, with inf J_eps bounded above by the value at the interpolant, J_eps(theta_dag) =
-    E + eps |theta_dag|^2 (E = mean_j d_H of the user's network, |theta_dag|^2 = :func:`theta_norm2`, exact),
-    within N epsilon_p (the data term's float budget).  The softmax construction is exact for every
+    ``tau1_exact`` -- each sequence's Hausdorff distance d_H <= epsilon_p = 10^-(p-12) at float64's p = 15
+    (the statement's own tolerance, as in the softmax model check); part ``bound`` -- inf J_eps <=
+    eps |theta_dag|^2 at eps = 1/1000, with inf J_eps bounded above by the value at the interpolant,
+    J_eps(theta_dag) = E + eps |theta_dag|^2 (E = mean_j d_H^2 of the user's network, |theta_dag|^2 =
+    :func:`theta_norm2`, exact),
+    within epsilon_p^2 (each squared distance is at most epsilon_p^2 once ``tau1_exact`` holds) plus the
+    rounding 4 eps64 eps |theta_dag|^2 of the regulariser.  The softmax construction is exact for every
     tau <= tau_c, so a temperature handled wrongly by the user's layer below tau_c is invisible here (and
     to the theorem); interp.softmax.exact runs the layer's own temperature."""
     from fractions import Fraction
@@ -178,6 +216,7 @@ def tikhonov_upper_bound(model: Any, *, seed: int, profile: Profile) -> Evidence
     tally = Tally(precision="float64 (user sublayer, tau = 1 parametrisation)", backend=f"torch {torch.__version__}",
                   seeds=(seed,))
     eps = Fraction(1, 1000)
+    eps_p = _softmax_tolerance()
     layer = _AbsorbedTemperature(model)
     for D in _datasets(seed + 2, profile.pick(3, 8, 30)):
         net = build_interpolator(D, "softmax", separation="mean", seed=seed)
@@ -185,18 +224,20 @@ def tikhonov_upper_bound(model: Any, *, seed: int, profile: Profile) -> Evidence
         if cert.tau_c is None:
             continue
         tau0 = Fraction(cert.tau_c)
-        errs, budget = _interpolation_errors(layer, D, net, float(tau0))
-        for j, dH in enumerate(errs):
-            tally.statement(st, {"d_H": dH, "epsilon_p": budget ** 2, "instance": _instance(D, j, float(tau0))},
+        errs = _interpolation_errors(layer, D, net, float(tau0))
+        for j, d2 in enumerate(errs):
+            tally.statement(st, {"d_H": math.sqrt(d2), "epsilon_p": eps_p,
+                                 "instance": _instance(D, j, float(tau0), seed)},
                             part="tau1_exact", tol=0.0)
         n2 = theta_norm2(net, tau0)
         E = sum(errs) / len(errs)
         tally.statement(st, {"inf_J_epsilon": E + float(eps * n2), "epsilon": float(eps), "|theta_dagger|^2": float(n2),
-                             "instance": _instance(D, -1, float(tau0)) | {"E": E}},
-                        part="bound", tol=len(errs) * budget ** 2 + 4 * float(torch.finfo(torch.float64).eps) * float(eps * n2))
-    tally.details.update(safety=SAFETY, epsilon=str(eps),
-                         tolerance_rule="d_H <= (8 L (n + d + 4) eps S)^2 at tau0 = tau_c absorbed (tau = 1); "
-                                        "bound within N (8 L (n + d + 4) eps S)^2 + 4 eps64 eps |theta|^2")
+                             "instance": _instance(D, -1, float(tau0), seed) | {"E": E}},
+                        part="bound",
+                        tol=eps_p ** 2 + 4 * float(torch.finfo(torch.float64).eps) * float(eps * n2))
+    tally.details.update(epsilon=str(eps), precision_digits=FLOAT64_DPS, epsilon_p=eps_p,
+                         tolerance_rule="d_H <= 10^-(p-12), p = 15 (float64), at tau0 = tau_c absorbed "
+                                        "(tau = 1); bound within epsilon_p^2 + 4 eps64 eps |theta|^2")
     return tally.evidence()
 
 
