@@ -62,19 +62,32 @@ def oja_runs(cases: list[tuple[np.ndarray, float, np.ndarray]], steps: int, *, t
     stack when it stops).  The claims share runs: a run is kept per exact input (A's and u0's bytes,
     eta, steps, tol, stop_at) for the process (the final vector read-only), at most 512 runs."""
     keys = [_oja_key(A, eta, u0, steps, tol, stop_at) for A, eta, u0 in cases]
-    if len(_OJA_RUNS) + len(cases) > 512:
-        _OJA_RUNS.clear()
+
+    def run(group: list) -> list:
+        res = _oja_stack(group, len(group[0][2]), steps, tol, stop_at)
+        for v, _ in res:
+            v.flags.writeable = False
+        return res
+
+    return memo_batch(_OJA_RUNS, keys, cases, lambda c: len(c[2]), run, limit=512)
+
+
+def memo_batch(store: dict, keys: list, cases: list, dim: Any, run: Any, *, limit: int) -> list:
+    """The tracker runs' shared memo: ``store[key]`` for each case, the cases not yet in ``store`` (first
+    occurrence of each key) run together per dimension ``dim(case)`` by ``run(group) -> results`` (in the
+    group's order); ``store`` is cleared first when it would exceed ``limit`` entries."""
+    if len(store) + len(cases) > limit:
+        store.clear()
     todo: dict[int, list[int]] = {}
-    seen: set[tuple] = set()
+    seen: set = set()
     for i, k in enumerate(keys):
-        if k not in _OJA_RUNS and k not in seen:
+        if k not in store and k not in seen:
             seen.add(k)
-            todo.setdefault(len(cases[i][2]), []).append(i)
-    for d, idx in todo.items():
-        for i, res in zip(idx, _oja_stack([cases[i] for i in idx], d, steps, tol, stop_at)):
-            res[0].flags.writeable = False
-            _OJA_RUNS[keys[i]] = res
-    return [_OJA_RUNS[k] for k in keys]
+            todo.setdefault(dim(cases[i]), []).append(i)
+    for idx in todo.values():
+        for i, res in zip(idx, run([cases[i] for i in idx])):
+            store[keys[i]] = res
+    return [store[k] for k in keys]
 
 
 def _oja_stack(cases: list, d: int, steps: int, tol: float, stop_at: float) -> list[tuple[np.ndarray, int]]:

@@ -33,7 +33,7 @@ import numpy as np
 
 from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
 
-from ._checks_tracker import stacked_step
+from ._checks_tracker import memo_batch, stacked_step
 
 A0 = np.diag([1.0, 0.5, 0.2, 0.0, -0.2, -1.5])
 ETA = 1 / 60
@@ -74,18 +74,7 @@ def coupled_runs(cases: list[tuple[np.ndarray, int]], steps: int = 20000) -> lis
     steps) per process, at most 256."""
     arrs = [np.asarray(A, float) for A, _ in cases]
     keys = [(a.shape, a.tobytes(), int(j), int(steps)) for a, (_, j) in zip(arrs, cases)]
-    if len(_RUNS) + len(cases) > 256:
-        _RUNS.clear()
-    by_d: dict[int, list[int]] = {}
-    seen: set[tuple] = set()
-    for i, k in enumerate(keys):
-        if k not in _RUNS and k not in seen:
-            seen.add(k)
-            by_d.setdefault(cases[i][0].shape[0], []).append(i)
-    for idx in by_d.values():
-        for i, s in zip(idx, _stacked([cases[i] for i in idx], steps)):
-            _RUNS[keys[i]] = s
-    return [_RUNS[k] for k in keys]
+    return memo_batch(_RUNS, keys, cases, lambda c: c[0].shape[0], lambda group: _stacked(group, steps), limit=256)
 
 
 def _stacked(cases: list[tuple[np.ndarray, int]], steps: int) -> list[float]:
