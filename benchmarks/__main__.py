@@ -91,6 +91,20 @@ def _interpolation(quick: bool) -> tuple[list[Entry], Any]:
     return [Entry("interpolation.largest_quick.exact/float", rows[-1]["exact/float"], 20.0, "max")], r
 
 
+def _bondy(quick: bool) -> tuple[list[Entry], Any]:
+    from benchmarks.interpolation.bench_bondy import main as bondy
+
+    r = bondy(["--quick"] if quick else [])
+    target = r["rows"][-1]
+    out = [Entry(f"interpolation.bondy.n{target['N']}.build+verify_s", target["total_s"], r["goal_s"], "max", "s"),
+           Entry("interpolation.bondy.largest_denominator_bits", target["den_bits"], None, "max", " bits"),
+           Entry("interpolation.bondy/mean", r["bondy_over_mean"], None, "max")]
+    if "recheck" in r:  # the count claims' product functions on the target instance: all must hold
+        out.append(Entry("interpolation.bondy.count_rechecks_held", sum(map(bool, r["recheck"].values())),
+                         len(r["recheck"]), "min", ""))
+    return out, r
+
+
 #: name -> runner; a runner returns its entries and its raw results
 SUITES: dict[str, Callable[[bool], tuple[list[Entry], Any]]] = {
     "ddcl.critical_temperature": _ddcl,
@@ -98,6 +112,7 @@ SUITES: dict[str, Callable[[bool], tuple[list[Entry], Any]]] = {
     "focus.sweep": _focus_sweep,
     "focus.full_flow": _focus_flow,
     "interpolation.construction": _interpolation,
+    "interpolation.bondy": _bondy,
 }
 
 

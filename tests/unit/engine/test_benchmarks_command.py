@@ -49,7 +49,8 @@ def test_quick_run_writes_every_entry_with_its_ratio_to_the_goal(tmp_path, capsy
 def test_selection_and_goal_direction():
     assert selected(None) == list(SUITES)
     assert selected("focus.*") == ["focus.saddle", "focus.sweep", "focus.full_flow"]
-    assert selected("ddcl*,interp*") == ["ddcl.critical_temperature", "interpolation.construction"]
+    assert selected("ddcl*,interp*") == ["ddcl.critical_temperature", "interpolation.construction",
+                                         "interpolation.bondy"]
     assert Entry("a", 6.0, 3.0, "max").vs_goal == 2.0  # twice over a cost goal
     assert Entry("b", 5.0, 10.0, "min").vs_goal == 2.0  # half of a speed-up goal
     assert math.isnan(Entry("c", 5.0, None, "max").vs_goal)
