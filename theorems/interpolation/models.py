@@ -38,7 +38,6 @@ from verify._models import ModelCheck
 __all__ = ["MODEL_CHECKS", "AttentionSublayer", "ToolkitAttention"]
 
 
-
 @runtime_checkable
 class AttentionSublayer(Protocol):
     """A single-head self-attention sublayer: ``(X, A, V, tau) -> softmax(X A X^T / tau) X V^T``; with
