@@ -106,12 +106,13 @@ def check_model(claim_id: str, model: Any, *, profile: str = "quick", seed: int 
     if not isinstance(ev, Evidence):
         raise TypeError(f"model check of {claim_id} returned {type(ev).__name__}, not Evidence")
     ev = ev.with_time(time.perf_counter() - t0)
-    if ev.counterexample is not None:  # name the claim and the model in the message
+    if ev.counterexample is not None:  # name the claim and the model; pin the check's seed
         from dataclasses import replace
 
+        ce = ev.counterexample
         ev = replace(ev, counterexample=replace(
-            ev.counterexample, description=f"{claim_id} on {type(model).__name__}: "
-                                           f"{ev.counterexample.description}"))
+            ce, description=f"{claim_id} on {type(model).__name__}: {ce.description}",
+            seed=s if ce.seed is None else ce.seed))
     co = CheckOutcome(name="model", kind="check", role="decisive", description=mc.description,
                       target=f"{getattr(mc.fn, '__module__', '?')}.{getattr(mc.fn, '__qualname__', '?')}",
                       seed=s, evidence=ev)

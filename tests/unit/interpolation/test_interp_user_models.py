@@ -101,3 +101,4 @@ def test_a_small_error_in_the_sublayer_is_refuted_within_the_tolerance(claim_id,
     assert out.verdict is Verdict.REFUTED and ce.data["sub_check"] == part
     inst = ce.data["values"]["instance"]
     assert {"inputs", "outputs", "sequence", "tau", "builder_seed"} <= set(inst)
+    assert ce.seed == out.checks[0].seed  # pinned: the model check's seed
