@@ -44,8 +44,9 @@ from typing import Any
 
 from ._claim import SOURCE_STRENGTHS, Check, Claim, Control, derive_seed
 from ._derivation import derivation_check
-from ._statement import running
 from ._profile import Profile, get_profile
+from ._statement import running
+from ._transport import exact
 from ._verdict import Evidence, Verdict, combine, merge_shards
 
 __all__ = [
@@ -463,7 +464,8 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
                 claim, _, _, s = plan[k]
                 if sync:
                     note_start(nxt)
-                fut = executor.submit(_run_task, chk, s, prof.name, context[claim.id])
+                ctx = context[claim.id] if sync else exact(context[claim.id])  # pickled: as built
+                fut = executor.submit(_run_task, chk, s, prof.name, ctx)
                 in_flight[fut] = nxt
                 nxt += 1
                 if fut.done():  # ran in-process: report it now, not after the next task

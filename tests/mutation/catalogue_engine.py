@@ -257,7 +257,7 @@ MUTATIONS: list[Mutation] = [
        "            s, how = _reduced(diff)\n            if True:\n                return \"PROVED\", f\"sympy {how}\", None",
        (STATEMENTS,), "every derivation step is 'proved' without comparing it with the previous one"),
     _m("engine.statement_not_shipped", _RUNNER,
-       "fut = executor.submit(_run_task, chk, s, prof.name, context[claim.id])",
+       "fut = executor.submit(_run_task, chk, s, prof.name, ctx)",
        "fut = executor.submit(_run_task, chk, s, prof.name, None)",
        (STATEMENTS,), "the runner does not ship the claim's statement: a perturbed (or user) statement "
        "never reaches the checks"),
@@ -458,4 +458,14 @@ MUTATIONS += [
        "",
        ("pytest:tests/unit/engine/test_engine_derivation_zero_test.py",),
        "Q(x) admits non-integer powers: 1/(sqrt(2) - 1) - sqrt(2) - 1 (zero) is decided 'not 0' by cancel"),
+    _m("engine.worker_statement_re_evaluated", _RUNNER,
+       "ctx = context[claim.id] if sync else exact(context[claim.id])",
+       "ctx = context[claim.id]",
+       ("pytest:tests/unit/engine/test_engine_transport.py",),
+       "statements and derivations pickled plainly to the workers: Eq(0, 0, evaluate=False) arrives as True"),
+    _m("engine.transport_evaluates_relations", "verify/_transport.py",
+       "return (sp.Add, sp.Mul, sp.Pow), (sp.core.relational.Relational,)",
+       "return (sp.Add, sp.Mul, sp.Pow), ()",
+       ("pytest:tests/unit/engine/test_engine_transport.py",),
+       "the transport keeps sums and products but lets relations re-evaluate (a derivation fact becomes True)"),
 ]
