@@ -3,10 +3,12 @@
 * Every check and control gets its own seed, derived from the run's base seed, the claim id and the
   check name (:func:`~verify.derive_seed`), and recorded in its evidence.
 * Work is submitted to any :class:`concurrent.futures.Executor`.  The default is in-process for one
-  worker and a process pool (one torch thread per worker) otherwise; a
-  :class:`verify._dask.DaskExecutor` (``verify run --scheduler``) or any other executor can be passed
-  instead.  Tasks are submitted lazily and collected as they complete; an in-process task is collected
-  (and its progress reported) before the next one is submitted.
+  worker and otherwise a :class:`verify._schedule.WorkerPool` (one torch thread per worker) whose
+  queues keep the tasks of one part of a paper on one worker, so that the memos they share are built
+  once (:mod:`verify._schedule`); a :class:`verify._dask.DaskExecutor` (``verify run --scheduler``) or
+  any other executor can be passed instead.  Tasks are submitted lazily and collected as they
+  complete; an in-process task is collected (and its progress reported) before the next one is
+  submitted.
 * A check that raises is reported as UNKNOWN with the error in its notes: a crash is never a pass,
   and it is not a refutation either.  ``KeyboardInterrupt`` and ``SystemExit`` are not crashes of a
   check: they stop the run (see *Interruption*).
@@ -38,13 +40,14 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ._claim import SOURCE_STRENGTHS, Check, Claim, Control, derive_seed
 from ._derivation import derivation_check
 from ._profile import Profile, get_profile
+from ._schedule import AffinityQueues, InOrder, WorkerPool, group_of
 from ._statement import running
 from ._transport import exact
 from ._verdict import Evidence, Verdict, combine, merge_shards
@@ -415,22 +418,28 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
         chk = item if kind == "check" else item.check
         n = chk.shard_count(prof.name)
         tasks.extend((k, chk if n == 1 else chk.shard(i, n), i) for i in range(n))
-    if order is not None:  # longest first (a hint from earlier runs), so no worker idles at the end
+    def expected(t: tuple[int, Check, int]) -> float | None:
+        """The task's remembered seconds (a hint from earlier runs), None when there is none."""
+        claim, _, item, _ = plan[t[0]]
+        n = t[1].params["shard"][1] if "shard" in t[1].params else 1
+        secs = None if order is None else order.get(f"{claim.id} {item.name}")
+        return None if secs is None else float(secs) / n
 
-        def expected(t: tuple[int, Check, int]) -> float:
-            claim, _, item, _ = plan[t[0]]
-            n = t[1].params["shard"][1] if "shard" in t[1].params else 1
-            return float(order.get(f"{claim.id} {item.name}", 0.0)) / n
-
-        tasks.sort(key=lambda t: -expected(t))  # stable: catalogue order among equals
+    if order is not None:  # longest first, so that no worker idles at the end behind a long task
+        tasks.sort(key=lambda t: -(expected(t) or 0.0))  # stable: catalogue order among equals
     total = len(tasks)
     results: dict[int, Evidence] = {}  # by task index
     own = executor is None
     if own:
-        executor = SerialExecutor() if workers == 1 else ProcessPoolExecutor(
-            max_workers=workers, initializer=_init_worker)
-    in_flight: dict[Future, int] = {}
-    limit = 2 * workers  # bounded: queued work to cancel on interruption stays small
+        executor = SerialExecutor() if workers == 1 else WorkerPool(workers, initializer=_init_worker)
+    if isinstance(executor, WorkerPool):  # related tasks to one worker (verify/_schedule.py)
+        queue: InOrder | AffinityQueues = AffinityQueues(
+            [group_of(plan[k][0].id, i if "shard" in chk.params else None) for k, chk, i in tasks],
+            [expected(t) for t in tasks], executor.workers)
+    else:  # bounded: queued work to cancel on interruption stays small
+        queue = InOrder(total, 2 * workers)
+    in_flight: dict[Future, tuple[int, int | None]] = {}  # future -> (task, worker or None)
+    busy: dict[int | None, int] = {}  # tasks in flight per worker
     interrupted = False
 
     sync = isinstance(executor, SerialExecutor)  # runs each task inside submit()
@@ -451,40 +460,43 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
             seen.add(t)
             on_start(task_label(t))
 
-    def collect(fut: Future, t: int) -> None:
+    def collect(fut: Future) -> None:
+        t, w = in_flight.pop(fut)
+        busy[w] -= 1
         results[t] = fut.result()
         if progress:
             progress(task_label(t), len(results), total)
 
     try:
-        nxt = 0
-        while nxt < total or in_flight:
-            while nxt < total and len(in_flight) < limit:
-                k, chk, _ = tasks[nxt]
+        while queue or in_flight:
+            while (item := queue.take(busy)) is not None:
+                t, w = item
+                k, chk, _ = tasks[t]
                 claim, _, _, s = plan[k]
                 if sync:
-                    note_start(nxt)
+                    note_start(t)
                 ctx = context[claim.id] if sync else exact(context[claim.id])  # pickled: as built
-                fut = executor.submit(_run_task, chk, s, prof.name, ctx)
-                in_flight[fut] = nxt
-                nxt += 1
+                args = (_run_task, chk, s, prof.name, ctx)
+                fut = executor.submit(*args) if w is None else executor.submit_to(w, *args)
+                in_flight[fut] = (t, w)
+                busy[w] = busy.get(w, 0) + 1
                 if fut.done():  # ran in-process: report it now, not after the next task
-                    collect(fut, in_flight.pop(fut))
+                    collect(fut)
             if not in_flight:
                 continue
             if on_start is not None:
-                for fut, k in in_flight.items():
+                for fut, (t, _) in in_flight.items():
                     if fut.running():
-                        note_start(k)
+                        note_start(t)
             done, _ = wait(list(in_flight), timeout=0.5, return_when=FIRST_COMPLETED)
             for fut in done:
-                collect(fut, in_flight.pop(fut))
+                collect(fut)
     except KeyboardInterrupt:
         stop_on_signals.take()
         interrupted = True
-        for fut, k in list(in_flight.items()):  # harvest what finished before the signal
+        for fut, (t, _) in list(in_flight.items()):  # harvest what finished before the signal
             if fut.done() and not fut.cancelled() and fut.exception() is None:
-                results[k] = fut.result()
+                results[t] = fut.result()
         _stop(executor, own, in_flight)
     except BaseException:  # a broken pool, SystemExit from a check: stop the workers, then re-raise
         _stop(executor, own, in_flight)
