@@ -40,7 +40,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -431,7 +431,12 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
     results: dict[int, Evidence] = {}  # by task index
     own = executor is None
     if own:
-        executor = SerialExecutor() if workers == 1 else WorkerPool(workers, initializer=_init_worker)
+        if workers == 1:
+            executor = SerialExecutor()
+        elif os.environ.get("VERIFY_POOL") == "plain":  # the pool before affinity (benchmarks/engine)
+            executor = ProcessPoolExecutor(max_workers=workers, initializer=_init_worker)
+        else:
+            executor = WorkerPool(workers, initializer=_init_worker)
     if isinstance(executor, WorkerPool):  # related tasks to one worker (verify/_schedule.py)
         queue: InOrder | AffinityQueues = AffinityQueues(
             [group_of(plan[k][0].id, i if "shard" in chk.params else None) for k, chk, i in tasks],

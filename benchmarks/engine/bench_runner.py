@@ -1,48 +1,88 @@
-"""Runner throughput: the same claims in-process (baseline) and on a process pool, in one run.
+"""Runner throughput: the same claims in one process (baseline), on a plain process pool and on the
+runner's own affinity pool, each in a fresh interpreter, in one run.
 
     python benchmarks/engine/bench_runner.py [PATTERN ...] [--workers 2] [--profile quick]
 
-Prints a table of wall times with the ratio to the in-process baseline measured in the same process.
-The verdicts of both runs must agree (the seeds are derived the same way).
+Each configuration runs as its own ``python -m verify run`` subprocess (a fresh process: no memo of an
+earlier run is inherited through fork), writing a JSON report; the table gives its wall time, its CPU
+time (user + system of the process and its workers), the sum of its check seconds, and the wall ratio to
+the in-process baseline measured in the same run.  The evidence of every configuration must equal the
+baseline's (timings aside; benchmarks/engine/evidence_diff.py), else the benchmark fails.
+
+* ``in-process``: ``--workers 1``;
+* ``process pool``: the affinity scheduling switched off (``VERIFY_POOL=plain``: a
+  ``ProcessPoolExecutor`` handing each task to whichever worker is free, as before issue 14);
+* ``affinity pool``: the default for ``--workers N`` (verify/_schedule.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
 import time
 
-from rich.console import Console
-from rich.table import Table
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, _HERE)
 
-from verify import catalogue, run_claims
+from evidence_diff import diff  # noqa: E402
+
+
+def _run(patterns: list[str], profile: str, workers: int, env: dict[str, str], out: str,
+         ) -> tuple[float, float]:
+    """(wall s, CPU s) of one ``verify run`` in a fresh interpreter."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "verify", "run", *patterns, "--profile", profile, "--workers",
+                    str(workers), "--no-progress", "--json", out], env=env, check=False,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(patterns: list[str], workers: int = 2, profile: str = "quick") -> dict:
+    """Run the three configurations; print the table; return the figures."""
+    rows = []
+    base_report = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, w, extra in (("in-process (baseline)", 1, {}),
+                                (f"process pool x{workers}", workers, {"VERIFY_POOL": "plain"}),
+                                (f"affinity pool x{workers}", workers, {})):
+            env = {**os.environ, "VERIFY_CACHE_DIR": tmp, **extra}  # the same timing hints for each
+            out = os.path.join(tmp, f"{len(rows)}.json")
+            wall, cpu = _run(patterns, profile, w, env, out)
+            with open(out) as f:
+                report = json.load(f)
+            checks = sum(c["evidence"]["wall_time"] for o in report["claims"]
+                         for c in o["checks"] + o["controls"])
+            if base_report is None:
+                base_report = report
+            else:
+                lines, _ = diff(base_report, report)
+                if lines:
+                    raise SystemExit(f"{label}: evidence differs from the in-process run:\n"
+                                     + "\n".join(lines))
+            rows.append((label, wall, cpu, checks))
+    base = rows[0][1]
+    print(f"runner: {len(base_report['claims'])} claims, profile {profile}, load {os.getloadavg()[0]:.1f}")
+    print(f"{'executor':26s} {'wall s':>8s} {'CPU s':>8s} {'sum of check s':>15s} {'wall / baseline':>16s}")
+    for label, wall, cpu, checks in rows:
+        print(f"{label:26s} {wall:8.1f} {cpu:8.1f} {checks:15.1f} {wall / base:16.2f}")
+    return {"rows": [{"executor": r[0], "wall_s": r[1], "cpu_s": r[2], "check_s": r[3]} for r in rows]}
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("patterns", nargs="*")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--profile", default="quick")
     args = ap.parse_args(argv)
-    claims, _ = catalogue().select(args.patterns)
-    rows = []
-    verdicts = None
-    for label, workers in (("in-process (baseline)", 1), (f"process pool x{args.workers}", args.workers)):
-        t0 = time.perf_counter()
-        res = run_claims(claims, profile=args.profile, workers=workers)
-        dt = time.perf_counter() - t0
-        v = [(o.claim_id, o.verdict, o.passed) for o in res.outcomes]
-        if verdicts is None:
-            verdicts = v
-        elif v != verdicts:
-            raise SystemExit("verdicts differ between executors: " + repr((verdicts, v)))
-        rows.append((label, dt, sum(c.evidence.wall_time for o in res.outcomes for c in o.checks + o.controls)))
-    base = rows[0][1]
-    t = Table(title=f"runner: {len(claims)} claims, profile {args.profile}")
-    for col in ("executor", "wall s", "sum of check s", "ratio to baseline"):
-        t.add_column(col, justify="right")
-    for label, dt, cpu in rows:
-        t.add_row(label, f"{dt:.1f}", f"{cpu:.1f}", f"{dt / base:.2f}")
-    Console().print(t)
+    measure(args.patterns, args.workers, args.profile)
     return 0
 
 
