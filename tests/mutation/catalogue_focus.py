@@ -723,4 +723,15 @@ MUTATIONS: list[Mutation] = [
             "the gradients control and the non-lumped beta of the symmetry-lemma control then pass)",
         family="check",
     ),
+    Mutation(
+        id="focus.check.symengine_zero_test_always_true",
+        path=SYMB,
+        old="    return bool(se.expand(num) == 0)",
+        new="    return True",
+        kills=("focus.model.gradients", "focus.stage4.degenerate_point",
+               "pytest:tests/unit/focus_dilution/test_focus_perf_fastpaths.py"),
+        why="the symengine fast path of the exact zero test accepts every residual: the false column sums of "
+            "the gradients control and the non-lumped beta of the symmetry-lemma control then pass",
+        family="check",
+    ),
 ]
