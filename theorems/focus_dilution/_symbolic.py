@@ -12,9 +12,10 @@ on the checks' expressions: the sympy expression is converted as it stands (symb
 exp and log as atoms), ``as_numer_denom`` combines it over a common denominator and ``expand`` expands
 the numerator as a polynomial in the atoms.  Both steps are identities, so an expanded numerator 0 proves
 the expression 0, whichever library expanded it; anything else (a nonzero numerator, an expression
-symengine cannot convert) goes to the sympy test as before.  The verdict can only differ where symengine
-proves a zero that sympy's together/expand missed -- never on the checks' expressions (the catalogue's
-evidence is unchanged), and :func:`sympy_rational_zero` keeps the sympy-only test for comparison.
+symengine cannot convert) goes to sympy: :func:`rational_zero` runs the sympy test, :func:`reduced_residual`
+goes straight to ``cancel(together(expr))``, which is 0 whenever sympy's expanded numerator is.  A result
+can only differ where symengine proves a zero that sympy missed -- never on the checks' expressions (the
+catalogue's evidence is unchanged); :func:`sympy_rational_zero` keeps the sympy-only test.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def symengine_rational_zero(expr: Any) -> bool:
 
 
 def reduced_residual(expr: Any) -> Any:
-    """0 when :func:`rational_zero` proves it, else ``cancel(together(expr))`` (0 or the residual).
+    """0 when symengine's zero test proves it, else ``cancel(together(expr))`` (0 or the residual).
 
     Memoised per process on the expression itself (sympy expressions are immutable and compare
     structurally, symbols with their assumptions): about half of the symbolic checks' entries recur
@@ -68,4 +69,6 @@ def reduced_residual(expr: Any) -> Any:
 def _reduced_residual(expr: Any) -> Any:
     import sympy as sp
 
-    return sp.Integer(0) if rational_zero(expr) else sp.cancel(sp.together(expr))
+    # sympy's together/expand test is not repeated when symengine proves nothing: cancel(together(expr)) is
+    # 0 whenever the expanded numerator is (cancel expands the same numerator over the same atoms)
+    return sp.Integer(0) if symengine_rational_zero(expr) else sp.cancel(sp.together(expr))

@@ -50,3 +50,62 @@ def test_unconvertible_expression_is_not_proved():
         pass
 
     assert symengine_rational_zero(Opaque()) is False
+
+
+@pytest.mark.parametrize("expr", [
+    x / (x + y) + y / (x + y) - 1,
+    E(x) / (E(x) + E(y)) - 1 / (1 + E(y) / E(x)),
+    x / (x + y) - 1,
+    sp.log(2 * x) - sp.log(x) - sp.log(2),  # sympy's expand splits the logs; symengine does not
+])
+def test_reduced_residual_is_cancels_reduction(expr):
+    """reduced_residual = cancel(together(expr)), whether symengine proved the zero or not."""
+    from theorems.focus_dilution._symbolic import _reduced_residual
+
+    assert _reduced_residual.__wrapped__(expr) == sp.cancel(sp.together(expr))
+
+
+def test_polish_returns_the_equations_at_its_point():
+    """polish_reduced reuses the converged iteration's evaluation: GM, GPhi and the residual are those of
+    a fresh evaluation at the returned point (converged, and stopped at max_iter)."""
+    from fractions import Fraction as F
+
+    import numpy as np
+
+    from numerics.arithmetic import MPArithmetic
+    from numerics.markov import symmetric_rare
+    from theorems.focus_dilution.critical_points import _critical_equations, _flow_to_point, polish_reduced
+    from theorems.focus_dilution.population import chain_mp
+
+    ch = symmetric_rare(5, F(3, 5), F(1, 2))
+    z = _flow_to_point(ch, 1000.0, True)
+    for max_iter in (30, 1):
+        pt = polish_reduced(ch, z, dps=20, max_iter=max_iter)
+        ops = MPArithmetic(pt.ctx.dps)
+        pi, P = chain_mp(ch, ops.ctx)
+        Fr, GM, GPhi = _critical_equations(np.array(pi, dtype=object), np.array(P, dtype=object), pt.gamma,
+                                           pt.beta, pt.kappa, ops.ctx, ops)
+        assert pt.residual == max(abs(f) for f in Fr)
+        assert all(a == b for a, b in zip(pt.GM.flat, GM.flat)) and all(a == b for a, b in zip(pt.GPhi.flat, GPhi.flat))
+    assert pt.iterations == 1
+
+
+def test_in_manifold_eigenvalues_memo_is_a_fresh_computation():
+    """The memoised spectrum is eigsy of the (fresh) in-manifold Hessian, per chain, and a tuple."""
+    from fractions import Fraction as F
+
+    from numerics.markov import symmetric_rare
+    from theorems.focus_dilution.critical_points import (
+        _in_manifold_hessian,
+        degenerate_point,
+        in_manifold_eigenvalues,
+    )
+
+    pt, _ = degenerate_point(5, F(3, 5), F(1, 2), dps=30)
+    ch = symmetric_rare(5, F(3, 5), F(1, 2))
+    ev = in_manifold_eigenvalues(ch, pt)
+    fresh = pt.ctx.eigsy(_in_manifold_hessian(ch, pt), eigvals_only=True)
+    assert isinstance(ev, tuple) and list(ev) == [fresh[i] for i in range(fresh.rows)]
+    assert in_manifold_eigenvalues(ch, pt) is ev
+    other = symmetric_rare(5, F(3, 5), F(11, 20))
+    assert in_manifold_eigenvalues(other, pt) != ev  # keyed by the chain
