@@ -137,8 +137,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.model.gphi_sign",
         path=POP,
-        old="GPhi = (AX - A * _rowsum(AX, ar)) / tau",
-        new="GPhi = (AX + A * _rowsum(AX, ar)) / tau",
+        old="GPhi = _over_tau(AX - A * _rowsum(AX, ar), tau, ar)",
+        new="GPhi = _over_tau(AX + A * _rowsum(AX, ar), tau, ar)",
         kills=("focus.model.gradients",),
         why="the softmax-Jacobian correction of G_Phi has the wrong sign",
         family="formula",
@@ -146,8 +146,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.model.attention_index",
         path=POP,
-        old="E = _map(ar.exp, S) * pi[..., None, :]",
-        new="E = _map(ar.exp, S) * pi[..., :, None]",
+        old="E = _exp(S, ar) * pi[..., None, :]",
+        new="E = _exp(S, ar) * pi[..., :, None]",
         kills=("focus.model.population_limit", "focus.model.gradients"),
         why="the positional prior log pi weighted by the query instead of the key (wrong index)",
         family="formula",
@@ -242,8 +242,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.flow.reduced_swap_lq_lk",
         path=FLOW,
-        old="return list(dg) + list(db) + [-s * lk, -s * lq]",
-        new="return list(dg) + list(db) + [-s * lq, -s * lk]",
+        old="tail = [-s * lk, -s * lq]",
+        new="tail = [-s * lq, -s * lk]",
         kills=("focus.model.conservation",),
         why="d lam_Q/dt = -s lam_Q instead of -s lam_K",
         family="formula",
