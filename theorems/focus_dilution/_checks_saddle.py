@@ -200,13 +200,13 @@ def _product_c_identity(S: SymbolicSaddle, d: int, att: Any, tally: Tally, fail:
 
     R = reference_formulas(pi, P, log=log, sqrt=sp.sqrt)
     n2, ell, sc2 = R["n2"], R["ell"], R["sc2"]
-    bal = sp.cancel(sp.together(sc2 ** 2 - sum(x * x for x in ell) / n2))
+    bal = reduced_residual(sc2 ** 2 - sum(x * x for x in ell) / n2)  # 0 proved, else cancel(together(.))
     tally.exact(bal == 0, level=level, counterexample=fail(
         "the product's s_c^2 violates s_c^4 = |l|^2/n2 (theta_c^1 not balanced)", residual=str(bal)[:120]))
     gens = S.K.gens
     sub = {gens[1 + k].as_expr(): ell[k] / n2 for k in range(d)}
     sub[gens[0].as_expr()] = sp.sqrt(sc2 / n2)
-    diff = sp.cancel(sp.together(R["c"] - att.as_expr().subs(sub)))
+    diff = reduced_residual(R["c"] - att.as_expr().subs(sub))
     tally.exact(diff == 0, level=level, counterexample=fail(
         "the product's c (reference_formulas) is not the attention entry of -Hessian(L) at theta_c^1",
         residual=str(diff)[:120]))

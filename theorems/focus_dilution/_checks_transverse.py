@@ -11,7 +11,7 @@ from numerics.precision import tolerance_for
 from verify import Evidence, Observation, Profile, Tally, Verdict, refuted, statement_of
 
 from ._stage4_reference import C_DIR, DPS, LAM, PI1, D, F, _hessian_cross_check
-from .critical_points import degenerate_point, in_manifold_hessian, perturbed_point
+from .critical_points import degenerate_point, in_manifold_eigenvalues, perturbed_point
 
 # -- §4.14 certified (Krawczyk + sigma_max enclosure) ------------------------------------------------------
 LS_DELTAS = (F(1, 10000), F(2, 10000), F(5, 10000), F(1, 1000))
@@ -75,7 +75,7 @@ def zero_modes(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
             pt = perturbed_point(D, PI1, LAM, C_DIR, delta, dps=DPS)
         if variant == "statement":
             _hessian_cross_check(ch, pt, tally, f"delta = {delta}")
-        ev = sorted((abs(x) for x in pt.ctx.eigsy(in_manifold_hessian(ch, pt), eigvals_only=True)), key=float)
+        ev = sorted((abs(x) for x in in_manifold_eigenvalues(ch, pt)), key=float)
         n0 = sum(1 for x in ev if x <= tol)
         gap = float(ev[n0]) if n0 < len(ev) else 0.0
         rows[str(delta)] = {"zero_modes": n0, "largest_zero": float(ev[n0 - 1]) if n0 else None,

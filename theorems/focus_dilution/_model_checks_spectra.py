@@ -13,33 +13,18 @@ eigenvalue counts as nonzero beyond ``8 n eps(dtype) max|H|`` (n parameters); c_
 
 from __future__ import annotations
 
-import contextlib
 import warnings
-from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
 from verify import Evidence, Profile, Tally, statement_of
 
+from .markov_model import one_thread
+
 __all__ = ["one_thread", "origin_spectrum", "saddle_eigenstructure", "transverse_mode"]
 
 SAFETY = 8
 M = MK = 2
-
-
-@contextlib.contextmanager
-def one_thread() -> Iterator[None]:
-    """torch's intra-op pool at one thread inside the block (restored after): the user's loss runs on
-    4 x 4 tensors, where a second thread only adds synchronisation -- 20-40x slower per gradient on a
-    loaded 2-core machine (measured on examples/focus_user_transformer.MyTransformer)."""
-    import torch
-
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(n)
 
 
 def _chains(profile: Profile) -> list[Any]:

@@ -11,7 +11,7 @@ import numpy as np
 
 from verify import Observation, Tally, observe, refuted
 
-from .critical_points import full_jacobian_float, in_manifold_hessian
+from .critical_points import full_jacobian_float, in_manifold_eigenvalues, in_manifold_hessian
 
 F = Fraction
 PI1, D, LAM = F(3, 5), 5, F(1, 2)
@@ -21,9 +21,7 @@ DPS = 30
 
 def _top_in_manifold(pt: Any, ch: Any) -> float:
     """Top eigenvalue of the in-manifold flow Jacobian (= -min eigenvalue of the reduced Hessian)."""
-    H = in_manifold_hessian(ch, pt)
-    ev = pt.ctx.eigsy(H, eigvals_only=True)
-    return float(-min(ev))
+    return float(-min(in_manifold_eigenvalues(ch, pt)))
 
 
 def hessian_cross_check(ch: Any, pt: Any, label: str, *, sign: int = 1) -> tuple[Observation, dict[str, float]]:

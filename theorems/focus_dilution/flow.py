@@ -98,8 +98,8 @@ def full_rhs(chain: Any, sh: Shapes, tau: float = 1.0, *, variant: str = "statem
 
     def f(t: float, y: np.ndarray) -> np.ndarray:
         W0, W1, WQ, WK = unpack(y, sh)
-        g = param_grads(pi, P, W0, W1, WQ, WK, tau, FLOAT, variant=variant)
-        return -pack(*g)
+        out = pack(*param_grads(pi, P, W0, W1, WQ, WK, tau, FLOAT, variant=variant))
+        return np.negative(out, out=out)  # -grad L, in the fresh array pack made
 
     return f
 
@@ -316,8 +316,9 @@ def events(tr: Trajectory) -> dict[str, float | None]:
 
 
 # -- reduced ODE (spec §2.8) ------------------------------------------------------------------------
-def reduced_field(pi: Any, P: Any, z: Any, d: int, tau: Any = 1, ops: Arithmetic = FLOAT) -> list[Any]:
-    """The reduced vector field at z = (gamma, beta, lam_Q, lam_K), generic over the scalar type."""
+def reduced_field(pi: Any, P: Any, z: Any, d: int, tau: Any = 1, ops: Arithmetic = FLOAT) -> Any:
+    """The reduced vector field at z = (gamma, beta, lam_Q, lam_K), generic over the scalar type: a list
+    of 2d + 2 values, or for float64 arrays one float64 array of them (the flows' right-hand side)."""
     g = z[:d]
     b = z[d:2 * d]
     lq, lk = z[2 * d], z[2 * d + 1]
@@ -328,7 +329,10 @@ def reduced_field(pi: Any, P: Any, z: Any, d: int, tau: Any = 1, ops: Arithmetic
     s = g @ GPhi @ g
     dg = -(GM @ b + kap * ((GPhi + GPhi.T) @ g))
     db = -(GM.T @ g)
-    return list(dg) + list(db) + [-s * lk, -s * lq]
+    tail = [-s * lk, -s * lq]
+    if type(dg) is np.ndarray and dg.dtype == np.float64:  # float64: one array (the same values)
+        return np.concatenate((dg, db, tail))
+    return list(dg) + list(db) + tail
 
 
 def reduced_rhs(chain: Any, tau: float = 1.0):

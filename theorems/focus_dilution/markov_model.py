@@ -11,12 +11,31 @@ position from the attention (an O(1/s) effect).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 __all__ = ["finite_context_logits", "finite_context_loss", "regrouped_logits", "context_counts", "regrouped_loss",
-           "monte_carlo_loss"]
+           "monte_carlo_loss", "one_thread"]
+
+
+@contextlib.contextmanager
+def one_thread() -> Iterator[None]:
+    """torch's intra-op pool at one thread inside the block (restored after).  The focus models run on
+    tensors of at most a few 10^5 entries, reduced row by row (softmax, gathers, small matmuls): each row
+    is one thread's work at any thread count, so the values are the same, and a second thread only adds
+    synchronisation -- 20-40x slower per gradient of a user's 4 x 4 model, ~10x more CPU for the Monte
+    Carlo losses, on a loaded 2-core machine.  (Worker processes of the engine already run one thread.)"""
+    import torch
+
+    n = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(n)
 
 
 def _check(X: Any, M: Any, Phi: Any) -> None:
@@ -104,10 +123,11 @@ def monte_carlo_loss(chain: Any, M: np.ndarray, Phi: np.ndarray, *, s: int, n: i
     rng = np.random.default_rng(seed)
     losses = []
     done = 0
-    while done < n:
-        b = min(batch, n - done)
-        X = chain.sample(b, s, rng, start=start)
-        losses.append(finite_context_loss(X, M, Phi, tau).numpy())
-        done += b
+    with one_thread():
+        while done < n:
+            b = min(batch, n - done)
+            X = chain.sample(b, s, rng, start=start)
+            losses.append(finite_context_loss(X, M, Phi, tau).numpy())
+            done += b
     v = np.concatenate(losses)
     return float(v.mean()), float(v.std(ddof=1) / np.sqrt(len(v)))
