@@ -649,8 +649,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.temperature_sim_sample_mean_is_sum",
         path=_TS,
-        old="        return self.rT.mean(1)\n",
-        new="        return self.rT.sum(1)\n",
+        old="    return X.mean(1)\n",
+        new="    return X.sum(1)\n",
         kills=("ddcl.temperature.divergence",),
         why="dL_q/dtau summed instead of averaged over the samples (N times too large)",
         family="check",

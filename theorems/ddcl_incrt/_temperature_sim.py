@@ -7,11 +7,12 @@ stopgrad (c = 2) mode, s_h through live q, driven by L_q (``drive="L_q"``) or F 
 
 Several seeds run as one program: the heads are independent (every quantity is per head, a sum over
 its prototypes or over its samples), so the heads of all seeds are one batch along the head axis.
-Arrays are prototype-major, (K, N, heads): a sum over the prototypes is an add of contiguous slabs and
-a sum over the samples a reduction over the middle axis, both in the order (k = 0, 1, ...; i = 0, 1,
-...) of numpy's reductions in the (heads, N, K) layout of the earlier per-seed loop, so each head's
-trajectory is the same bit for bit whatever the batch (tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py
-compares with that loop).
+Arrays are (K, heads, N): a sum over the prototypes is an add of contiguous slabs, a per-head mean
+over the samples numpy's pairwise mean of a contiguous row, and a sum over the samples in the
+prototype gradient a row-by-row reduction of a sample-major copy -- each in the order (k = 0, 1, ...;
+pairwise; i = 0, 1, ...) of numpy's reductions in the (heads, N, K) layout of the earlier per-seed
+loop, so each head's trajectory is the same bit for bit whatever the batch
+(tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py compares with that loop).
 """
 
 from __future__ import annotations
@@ -46,13 +47,6 @@ def _ksum(X: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     return acc
 
 
-def _nsum(X: np.ndarray) -> np.ndarray:
-    """Sum over the samples (middle axis) of a (K, N, heads) array, i = 0, 1, ... in order: numpy
-    reduces a middle axis row by row; with one head the axis would be the innermost and summed
-    pairwise, so then a running sum gives the same order."""
-    return X.sum(1) if X.shape[2] > 1 else np.cumsum(X, axis=1)[:, -1]
-
-
 def _qlogq(Q: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """q log q entrywise, 0 where q = 0 (its limit); into ``out`` when given."""
     pos = Q > 0
@@ -62,31 +56,39 @@ def _qlogq(Q: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         return np.where(pos, Q * np.log(np.where(pos, Q, 1)), 0)
 
 
+def _sample_mean(X: np.ndarray) -> np.ndarray:
+    """Per head, the mean over the samples of a (heads, N) array: numpy's (pairwise) mean of each head's
+    contiguous row, as in the (heads, N) layout of the per-seed loop."""
+    return X.mean(1)
+
+
 class _Stepper:
     """The gradients of every head at one step, on work arrays allocated once per run (a fresh array
-    of this size per operation costs page faults that dominated the step).  Z: (N, heads) channels;
-    arrays (K, N, heads).  Each operation is the earlier loop's, in its order: -D/tau as -(D/tau)
-    (negation is exact) and q x as x q (products commute exactly)."""
+    of this size per operation costs page faults that dominated the step).  Z: (heads, N) channels;
+    arrays (K, heads, N), so that every elementwise operation runs over contiguous rows of N samples
+    (with the head axis innermost numpy looped over 4-element rows, most of the step's time).  Each
+    operation is the per-seed loop's, in its order: -D/tau as D/(-tau) (IEEE division is
+    sign-symmetric, so the bits are those of -(D/tau)), q x as x q (products commute exactly); the sum
+    over the prototypes adds contiguous slabs k = 0, 1, ... (:func:`_ksum`), the per-head sample mean
+    is numpy's pairwise mean of a contiguous row (:func:`_sample_mean`), and the two sums over the
+    samples in the prototype gradient (sum_i w_i and sum_i w_i z_i) run i = 0, 1, ... in order, as
+    numpy reduces a middle axis: w and w z are copied sample-major into one (N, 2 K heads) array whose
+    axis 0 numpy reduces row by row (an innermost axis it would sum pairwise)."""
 
     def __init__(self, Z: np.ndarray, K: int, mode: str, drive: str):
-        N, Ht = Z.shape
+        Ht, N = Z.shape
         self.Z, self.mode, self.drive = Z, mode, drive
-        self.D, self.Q, self.A = (np.empty((K, N, Ht)) for _ in range(3))
-        self.m, self.r = np.empty((N, Ht)), np.empty((N, Ht))
-        self.rT = np.empty((Ht, N))
-
-    def _sample_mean(self, X: np.ndarray) -> np.ndarray:
-        """Per head, the mean over the samples of an (N, heads) array: numpy's (pairwise) mean of
-        each head's contiguous row, as in the (heads, N) layout."""
-        np.copyto(self.rT, X.T)
-        return self.rT.mean(1)
+        self.D, self.Q, self.A = (np.empty((K, Ht, N)) for _ in range(3))
+        self.m, self.r = np.empty((Ht, N)), np.empty((Ht, N))
+        self.S = np.empty((2, K, Ht, N))       # w and w z
+        self.T = np.empty((N, 2 * K * Ht))     # the same, sample-major
 
     def assignments(self, P: np.ndarray, tau: np.ndarray) -> np.ndarray:
-        """Distances D[k, i, h] = (z_ih - p_kh)^2 and Gibbs rows Q[:, i, h] = softmax_k(-D[:, i, h]/tau_h)
+        """Distances D[k, h, i] = (z_hi - p_kh)^2 and Gibbs rows Q[:, h, i] = softmax_k(-D[:, h, i]/tau_h)
         by the max-subtracted exponential (P: (K, heads), tau: (heads,)); returns Q."""
         D, L, m = self.D, self.Q, self.m
-        np.square(np.subtract(self.Z[None], P[:, None, :], out=D), out=D)
-        np.negative(np.divide(D, tau, out=L), out=L)
+        np.square(np.subtract(self.Z, P[:, :, None], out=D), out=D)
+        np.divide(D, -tau[:, None], out=L)  # = -(D/tau): division is sign-symmetric
         np.maximum(L[0], L[1], out=m)
         for Lk in L[2:]:
             np.maximum(m, Lk, out=m)
@@ -100,27 +102,31 @@ class _Stepper:
         q in stopgrad mode), d(objective)/dtau (L_q: mean Var_q(d)/tau^2; F: -H) and the Gibbs rows Q.
         The same formulas as the product's ``grad_live_Lq``, ``grad_detached`` and
         ``sample_tau_derivatives``; :func:`_product_agreement` compares them."""
-        N = self.Z.shape[0]
+        N = self.Z.shape[1]
         Q = self.assignments(P, tau)
         D, A = self.D, self.A
         ell = _ksum(np.multiply(Q, D, out=A), out=self.m)
         np.subtract(D, ell, out=A)                          # d - ell
         if self.drive == "L_q":
             np.multiply(np.square(A, out=D), Q, out=D)      # q (d - ell)^2
-            gt = self._sample_mean(_ksum(D, out=self.r)) / tau ** 2
+            gt = _sample_mean(_ksum(D, out=self.r)) / tau ** 2
         else:
-            gt = self._sample_mean(_ksum(_qlogq(Q, out=D), out=self.r))
+            gt = _sample_mean(_ksum(_qlogq(Q, out=D), out=self.r))
+        S = self.S
         if self.mode == "full":
-            np.subtract(1, np.divide(A, tau, out=A), out=A)
-            W = np.multiply(A, Q, out=A)                    # q [1 - (d - ell)/tau]
+            np.subtract(1, np.divide(A, tau[:, None], out=A), out=A)
+            np.multiply(A, Q, out=S[0])                     # q [1 - (d - ell)/tau]
         else:
-            W = Q
-        gP = (2.0 / N) * (_nsum(W) * P - _nsum(np.multiply(W, self.Z, out=D)))
+            np.copyto(S[0], Q)
+        np.multiply(S[0], self.Z, out=S[1])
+        np.copyto(self.T, S.reshape(len(self.T[0]), N).T)
+        sums = self.T.sum(0).reshape(2, *P.shape)          # sum_i w_i, sum_i w_i z_i
+        gP = (2.0 / N) * (sums[0] * P - sums[1])
         return gP, gt, Q
 
     def entropy_ratio(self, Q: np.ndarray) -> np.ndarray:
         """Per head, the mean assignment entropy over log K (1 = uniform/soft, 0 = one-hot/hard)."""
-        return -self._sample_mean(_ksum(_qlogq(Q))) / math.log(len(Q))
+        return -_sample_mean(_ksum(_qlogq(Q))) / math.log(len(Q))
 
 
 def _product_agreement(Z: np.ndarray, P: np.ndarray, tau: np.ndarray, mode: str, drive: str,
@@ -188,9 +194,9 @@ def simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int
     Hh = len(lam)
     blocks = [slice(j * Hh, (j + 1) * Hh) for j in range(len(seeds))]
     chans = [_seed_channels(lam, sd, mode, K, N) for sd in seeds]
-    Z = np.ascontiguousarray(np.concatenate([z for z, _, _ in chans]).T)  # (N, heads)
+    Z = np.ascontiguousarray(np.concatenate([z for z, _, _ in chans]))  # (heads, N)
     P = np.ascontiguousarray(np.concatenate([p for _, p, _ in chans]).T)  # (K, heads)
-    Ht = Z.shape[1]
+    Ht = Z.shape[0]
     step = _Stepper(Z, K, mode, drive)
     s = np.full(Ht, math_inv_softplus(tau0 - tau_min))
     max_up = np.zeros(Ht)
