@@ -136,7 +136,12 @@ def _product_agreement(Z: np.ndarray, P: np.ndarray, tau: np.ndarray, mode: str,
     (max|z| + max|p|)(1 + d_max/tau) for the prototype gradient, (d_max/tau)^2 for dL_q/dtau,
     1 + log K for dF/dtau = -H): ``grad_live_Lq`` / ``grad_detached(gibbs)`` for the prototypes,
     ``sample_tau_derivatives`` (per sample, averaged) for the temperature.  The simulation is evidence
-    only if this is at rounding."""
+    only if this is at rounding.
+
+    The generic ``sample_tau_derivatives`` takes one column per prototype, all samples at once (its
+    arithmetic is then numpy's elementwise IEEE operations, the same as on each sample's scalars;
+    log stays ``math.log`` entry by entry), and the per-sample values are added i = 0, 1, ... from 0.0
+    as the per-sample loop did (tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py compares)."""
     worst = 0.0
     K = P.shape[1]
     for h in range(Z.shape[0]):
@@ -146,18 +151,22 @@ def _product_agreement(Z: np.ndarray, P: np.ndarray, tau: np.ndarray, mode: str,
         ref = grad_live_Lq(z, p, t) if mode == "full" else grad_detached(z, p, Q)["L_q"]
         scale = (float(np.abs(z).max() + np.abs(p).max())) * amp
         worst = max(worst, float(np.abs(ref[:, 0] - gP[h]).max()) / scale)
-        dLq = dF = 0.0
-        for qrow, drow in zip(Q, D):
-            a, b = sample_tau_derivatives(list(qrow), list(drow), t, _safe_log)
-            dLq, dF = dLq + a, dF + b
+        a, b = sample_tau_derivatives(list(Q.T), list(D.T), t, _safe_log_columns)
+        dLq, dF = _running_sum(a), _running_sum(b)
         ref_t = (dLq if drive == "L_q" else dF) / Z.shape[1]
         scale_t = amp ** 2 if drive == "L_q" else 1.0 + math.log(K)
         worst = max(worst, abs(ref_t - float(gt[h])) / scale_t)
     return worst
 
 
-def _safe_log(x: float) -> float:
-    return math.log(x) if x > 0 else 0.0  # q log q -> 0 as q -> 0
+def _safe_log_columns(x: np.ndarray) -> np.ndarray:
+    """math.log entry by entry, 0 where x = 0 (q log q -> 0 as q -> 0)."""
+    return np.array([math.log(v) if v > 0 else 0.0 for v in x.tolist()])
+
+
+def _running_sum(x: np.ndarray) -> np.float64:
+    """0.0 + x_0 + x_1 + ... in this order (a cumulative sum is sequential)."""
+    return np.cumsum(np.concatenate(([0.0], x)))[-1]
 
 
 def _seed_channels(lam: np.ndarray, seed: int, mode: str, K: int, N: int
