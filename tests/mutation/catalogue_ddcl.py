@@ -660,8 +660,8 @@ MUTATIONS: list[Mutation] = [
         path=_TS,
         old="    return np.cumsum(np.concatenate(([0.0], x)))[-1]\n",
         new="    return np.sum(x)\n",
-        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py::"
-               "test_product_agreement_is_the_per_sample_loop_bit_for_bit",),
+        kills=(("pytest:tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py::"
+                "test_product_agreement_is_the_per_sample_loop_bit_for_bit"),),
         why="the probe's sum of the per-sample tau-derivatives taken pairwise instead of i = 0, 1, ...: the "
             "agreement is no longer the per-sample loop's number bit for bit",
         family="check",

@@ -18,8 +18,14 @@ import pytest
 
 from numerics.errors import InputError
 from theorems.ddcl_incrt._temperature_sim import _product_agreement, simulate_heads, simulate_heads_batch
-from theorems.ddcl_incrt.dictionary import (gibbs, grad_detached, grad_live_Lq, math_inv_softplus,
-                                            sample_tau_derivatives, sqdist_matrix)
+from theorems.ddcl_incrt.dictionary import (
+    gibbs,
+    grad_detached,
+    grad_live_Lq,
+    math_inv_softplus,
+    sample_tau_derivatives,
+    sqdist_matrix,
+)
 from theorems.ddcl_incrt.hessian import critical_temperature
 
 LAMS = [0.05, 0.2, 0.3, 1.0]
