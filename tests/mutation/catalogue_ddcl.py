@@ -340,6 +340,17 @@ MUTATIONS: list[Mutation] = [
     ),
     # ---------------------------------------------------------------- the checks
     Mutation(
+        id="ddcl.hessian.symengine_entry_inverted",
+        path=_H,
+        old="num, den = sp.fraction(v) if isinstance(v, sp.Basic) else v.get_num_den()",
+        new="num, den = sp.fraction(v) if isinstance(v, sp.Basic) else v.get_num_den()[::-1]",
+        kills=("ddcl.separation.critical_temperature",
+               "pytest:tests/unit/ddcl_incrt/test_ddcl_exact_orderings.py::test_symengine_hessian_is_the_sympy_hessian"),
+        why="the symengine Hessian's entries read as den/num: the differentiated loss no longer equals the "
+            "block formula (the certified check voids its evidence) nor sympy's Hessian",
+        family="formula",
+    ),
+    Mutation(
         id="ddcl.dictionary.gibbs_row_anti",
         path=_D,
         old="return [1 / sum(exp(-(dj - dk) / tau) for dj in dist) for dk in dist]",
