@@ -351,6 +351,27 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="ddcl.dictionary.sqdist_sequential_sum",
+        path=_D,
+        old="    return _np.ascontiguousarray(_rowsum(diff).T)\n",
+        new="    return _np.ascontiguousarray(diff.sum(0).T)\n",
+        kills=(("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::"
+                "test_sqdist_matrix_is_the_broadcast_formula_bit_for_bit"),),
+        why="the squared distances summed over the coordinates row by row (sequentially) instead of in "
+            "numpy's pairwise order for a last axis: other floats from d = 8 on",
+        family="construction",
+    ),
+    Mutation(
+        id="ddcl.dictionary.rowsum_block_skipped",
+        path=_D,
+        old="        for i in range(16, m, 8):\n            r += rows[i:i + 8]\n",
+        new="        for i in range(24, m, 8):\n            r += rows[i:i + 8]\n",
+        kills=(("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::"
+                "test_rowsum_is_numpys_last_axis_sum_bit_for_bit"),),
+        why="the pairwise row sum drops its third block of 8 terms (n >= 24)",
+        family="construction",
+    ),
+    Mutation(
         id="ddcl.dictionary.gibbs_row_anti",
         path=_D,
         old="return [1 / sum(exp(-(dj - dk) / tau) for dj in dist) for dk in dist]",

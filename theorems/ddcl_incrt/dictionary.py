@@ -297,8 +297,16 @@ def check_tau(tau: Any, name: str = "tau") -> float:
 
 
 def sqdist_matrix(Z: _np.ndarray, P: _np.ndarray) -> _np.ndarray:
-    """``D[i, k] = |z_i - p_k|^2`` (float64)."""
-    return ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
+    """``D[i, k] = |z_i - p_k|^2`` (float64): the floats of ``((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)``,
+    computed coordinate by coordinate in a (d, K, N) layout and summed over the d coordinates by
+    :func:`_rowsum` (numpy's order for a last axis of length d <= 128), because numpy reduces a short
+    last axis with one inner loop per entry (most of the time of the Gibbs functions)."""
+    d = Z.shape[-1]
+    if Z.ndim != 2 or P.ndim != 2 or not 1 <= d <= 128 or P.shape[-1] != d:
+        return ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
+    diff = _np.ascontiguousarray(Z.T)[:, None, :] - P.T[:, :, None]
+    diff *= diff
+    return _np.ascontiguousarray(_rowsum(diff).T)
 
 
 def gibbs(Z: Any, P: Any, tau: Any, *, tau_scale: int = 1) -> _np.ndarray:
@@ -475,26 +483,31 @@ def _gibbs_KN(Z: _np.ndarray, ZT: _np.ndarray, P: Any, t: float, K: int, d: int
 
 def _rowsum(rows: _np.ndarray) -> _np.ndarray:
     """``rows.sum(0)`` for an (n, ...) array in the order numpy sums a contiguous last axis of length
-    n <= 128 (its pairwise sum: left to right below 8 terms, else 8 interleaved partial sums combined
-    as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the remainder left to right), so that
-    ``_rowsum(A.T)`` equals ``A.sum(-1)`` bit for bit with whole-row adds instead of a short-axis reduce."""
+    n <= 128 (its pairwise sum: left to right from 0 below 8 terms, else 8 interleaved partial sums
+    combined as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the remainder left to right), so
+    that ``_rowsum(A.T)`` equals ``A.sum(-1)`` bit for bit with whole-row adds instead of a short-axis
+    reduce.  A few calls whatever n: from 3 to 7 terms numpy's reduction over the leading axis (which
+    adds the rows in order), from 16 the 8 partial sums as adds of (8, ...) blocks and the pairwise
+    combination as adds of their even and odd halves."""
     n = rows.shape[0]
     if n > 128:  # numpy's own sum (a recursive split not reproduced here): same terms, other order
         return _np.moveaxis(rows, 0, -1).sum(-1)
-    if n == 1:
-        return rows[0].copy()
+    if n < 3:
+        return rows[0].copy() if n == 1 else rows[0] + rows[1]
     if n < 8:
-        out = rows[0] + rows[1]
-        for i in range(2, n):
-            out += rows[i]
-        return out
+        return _np.add.reduce(rows, axis=0)
     m = n - n % 8
-    r = list(rows[:8]) if m == 8 else [rows[j] + rows[j + 8] for j in range(8)]
-    for i in range(16, m, 8):
-        for j in range(8):
-            r[j] += rows[i + j]
-    out = (r[0] + r[1]) + (r[2] + r[3])
-    out += (r[4] + r[5]) + (r[6] + r[7])
+    if m == 8:
+        r = rows
+        out = (r[0] + r[1]) + (r[2] + r[3])
+        out += (r[4] + r[5]) + (r[6] + r[7])
+    else:
+        r = rows[:8] + rows[8:16]
+        for i in range(16, m, 8):
+            r += rows[i:i + 8]
+        r = r[0::2] + r[1::2]  # r0 + r1, r2 + r3, r4 + r5, r6 + r7
+        r = r[0::2] + r[1::2]
+        out = r[0] + r[1]
     for i in range(m, n):
         out += rows[i]
     return out

@@ -10,11 +10,31 @@ from numerics.errors import InputError
 from theorems.ddcl_incrt import dictionary as dc
 
 
-@pytest.mark.parametrize("n", list(range(1, 41)) + [128])
+@pytest.mark.parametrize("n", list(range(1, 41)) + [47, 56, 64, 100, 127, 128])
 def test_rowsum_is_numpys_last_axis_sum_bit_for_bit(n):
     rng = np.random.default_rng(n)
     A = rng.standard_normal((300, n)) * np.exp(rng.uniform(-30, 30, (300, n)))
     assert np.array_equal(dc._rowsum(np.ascontiguousarray(A.T)), A.sum(-1))
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4, 7, 8, 9, 16, 17, 40, 128, 129])
+def test_sqdist_matrix_is_the_broadcast_formula_bit_for_bit(d):
+    """sqdist_matrix sums the coordinates in numpy's order for a last axis of length d: the very floats
+    (and dtype, shape, C order) of ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1), for floats of every
+    scale, integers and Fractions."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(d)
+    for N, K in ((1, 1), (5, 2), (300, 6), (40, 9)):
+        Z = rng.standard_normal((N, d)) * np.exp(rng.uniform(-30, 30, (N, d)))
+        P = rng.standard_normal((K, d)) * np.exp(rng.uniform(-30, 30, (K, d)))
+        ref = ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
+        got = dc.sqdist_matrix(Z, P)
+        assert np.array_equal(got, ref) and got.dtype == ref.dtype and got.flags.c_contiguous, (N, K)
+    Zi, Pi = rng.integers(-9, 9, (7, d)), rng.integers(-9, 9, (3, d))
+    assert np.array_equal(dc.sqdist_matrix(Zi, Pi), ((Zi[:, None, :] - Pi[None, :, :]) ** 2).sum(-1))
+    Zf = np.array([[Fraction(int(x), 7) for x in r] for r in Zi], dtype=object)
+    assert (dc.sqdist_matrix(Zf, Pi) == ((Zf[:, None, :] - Pi[None, :, :]) ** 2).sum(-1)).all()
 
 
 @pytest.mark.parametrize("d,K", [(1, 2), (1, 3), (2, 2), (2, 4), (2, 8), (3, 5), (8, 2), (8, 4), (8, 8),
