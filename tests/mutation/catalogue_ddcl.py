@@ -671,8 +671,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.temperature_sim_prototype_sum_drops_last",
         path=_TS,
-        old="    for Xk in X[2:]:\n        acc += Xk\n",
-        new="    for Xk in X[2:-1]:\n        acc += Xk\n",
+        old="    return np.add.reduce(X, axis=0, out=out)\n",
+        new="    return np.add.reduce(X[:-1], axis=0, out=out)\n",
         kills=("ddcl.temperature.divergence",),
         why="the sum over prototypes (Gibbs normaliser, ell, Var_q) skips the last prototype: the step is "
             "no longer the product's gradient (probe agreement fails, UNKNOWN)",
@@ -681,8 +681,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.temperature_sim_sample_mean_is_sum",
         path=_TS,
-        old="    return X.mean(1)\n",
-        new="    return X.sum(1)\n",
+        old="    return np.add.reduce(X, axis=1) / X.shape[1]\n",
+        new="    return np.add.reduce(X, axis=1)\n",
         kills=("ddcl.temperature.divergence",),
         why="dL_q/dtau summed instead of averaged over the samples (N times too large)",
         family="check",

@@ -40,11 +40,9 @@ __all__ = ["simulate_heads", "simulate_heads_batch"]
 
 def _ksum(X: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Sum over the leading (prototype) axis, k = 0, 1, ... in order (numpy's order on a short last
-    axis, below 8 terms -- numpy sums 8 or more pairwise); into ``out`` when given.  2 <= K < 8."""
-    acc = np.add(X[0], X[1], out=out)
-    for Xk in X[2:]:
-        acc += Xk
-    return acc
+    axis, below 8 terms -- numpy sums 8 or more pairwise): numpy reduces a leading axis slab by slab,
+    in order; into ``out`` when given.  2 <= K < 8."""
+    return np.add.reduce(X, axis=0, out=out)
 
 
 def _qlogq(Q: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -58,8 +56,9 @@ def _qlogq(Q: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 
 def _sample_mean(X: np.ndarray) -> np.ndarray:
     """Per head, the mean over the samples of a (heads, N) array: numpy's (pairwise) mean of each head's
-    contiguous row, as in the (heads, N) layout of the per-seed loop."""
-    return X.mean(1)
+    contiguous row, as in the (heads, N) layout of the per-seed loop (``X.mean(1)`` is this sum divided
+    by N, without its wrapper)."""
+    return np.add.reduce(X, axis=1) / X.shape[1]
 
 
 class _Stepper:
@@ -89,9 +88,7 @@ class _Stepper:
         D, L, m = self.D, self.Q, self.m
         np.square(np.subtract(self.Z, P[:, :, None], out=D), out=D)
         np.divide(D, -tau[:, None], out=L)  # = -(D/tau): division is sign-symmetric
-        np.maximum(L[0], L[1], out=m)
-        for Lk in L[2:]:
-            np.maximum(m, Lk, out=m)
+        np.maximum.reduce(L, axis=0, out=m)
         L -= m
         np.exp(L, out=L)
         L /= _ksum(L, out=self.r)
@@ -120,7 +117,7 @@ class _Stepper:
             np.copyto(S[0], Q)
         np.multiply(S[0], self.Z, out=S[1])
         np.copyto(self.T, S.reshape(len(self.T[0]), N).T)
-        sums = self.T.sum(0).reshape(2, *P.shape)          # sum_i w_i, sum_i w_i z_i
+        sums = np.add.reduce(self.T, axis=0).reshape(2, *P.shape)  # sum_i w_i, sum_i w_i z_i
         gP = (2.0 / N) * (sums[0] * P - sums[1])
         return gP, gt, Q
 
