@@ -38,8 +38,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.dictionary.live_weight_sign",
         path=_D,
-        old="return Q * (1.0 + sign * (D - ell) / t)",
-        new="return Q * (1.0 - sign * (D - ell) / t)",
+        old="return _np.ascontiguousarray((Q * (1.0 + sign * (D - _rowsum(Q * D)) / t)).T)",
+        new="return _np.ascontiguousarray((Q * (1.0 - sign * (D - _rowsum(Q * D)) / t)).T)",
         kills=("ddcl.dictionary.gradients",),
         why="the numeric live weight omega = q [1 + (d - ell)/tau]: the sign of the live correction flipped",
         family="formula",
@@ -65,8 +65,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.dictionary.free_energy_scaled",
         path=_D,
-        old="return float(_np.mean(m - t * _np.log(_np.exp(-(D - m[:, None]) / t).sum(1))))",
-        new="return float(_np.mean(m - 1.02 * t * _np.log(_np.exp(-(D - m[:, None]) / t).sum(1))))",
+        old="return float(_np.mean(m - t * _np.log(_rowsum(_np.exp(-(D - m) / t)))))",
+        new="return float(_np.mean(m - 1.02 * t * _np.log(_rowsum(_np.exp(-(D - m) / t)))))",
         kills=("ddcl.dictionary.gradients", "ddcl.lyapunov.free_energy"),
         why="the numeric free energy F = -tau log sum exp(-d/tau) with its tau scaled by 1.02",
         family="formula",
@@ -74,8 +74,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.dictionary.gibbs_temperature_squared",
         path=_D,
-        old="    L = -D / t\n",
-        new="    L = -D / (t * t)\n",
+        old="        Q /= -t\n",
+        new="        Q /= -(t * t)\n",
         kills=("ddcl.dictionary.gradients",),
         why="the Gibbs assignment uses tau^2 where tau belongs (temperature applied to the wrong term)",
         family="formula",
@@ -189,9 +189,11 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.dictionary.live_weights_temperature_scaled",
         path=_D,
-        old="return Q * (1.0 + sign * (D - ell) / t)",
-        new="return Q * (1.0 + sign * (D - ell) / (1.02 * t))",
-        kills=("ddcl.lyapunov.full_gradient",),
+        old="return _np.ascontiguousarray((Q * (1.0 + sign * (D - _rowsum(Q * D)) / t)).T)",
+        new="return _np.ascontiguousarray((Q * (1.0 + sign * (D - _rowsum(Q * D)) / (1.02 * t))).T)",
+        kills=("ddcl.lyapunov.full_gradient",
+               ("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::"
+                "test_gibbs_free_energy_live_weights_are_the_NK_formulas_bit_for_bit")),
         why="the numeric live weight's correction divided by 1.02 tau: the expected-REFUTED full-gradient "
             "Lyapunov reading must notice that its trajectory changed",
         family="formula",
