@@ -38,8 +38,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.dictionary.live_weight_sign",
         path=_D,
-        old="return Q * (1.0 + sign * (D - ell) / t)",
-        new="return Q * (1.0 - sign * (D - ell) / t)",
+        old="return _np.ascontiguousarray((Q * (1.0 + sign * (D - _rowsum(Q * D)) / t)).T)",
+        new="return _np.ascontiguousarray((Q * (1.0 - sign * (D - _rowsum(Q * D)) / t)).T)",
         kills=("ddcl.dictionary.gradients",),
         why="the numeric live weight omega = q [1 + (d - ell)/tau]: the sign of the live correction flipped",
         family="formula",
@@ -65,8 +65,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.dictionary.free_energy_scaled",
         path=_D,
-        old="return float(_np.mean(m - t * _np.log(_np.exp(-(D - m[:, None]) / t).sum(1))))",
-        new="return float(_np.mean(m - 1.02 * t * _np.log(_np.exp(-(D - m[:, None]) / t).sum(1))))",
+        old="return float(_np.mean(m - t * _np.log(_rowsum(_np.exp(-(D - m) / t)))))",
+        new="return float(_np.mean(m - 1.02 * t * _np.log(_rowsum(_np.exp(-(D - m) / t)))))",
         kills=("ddcl.dictionary.gradients", "ddcl.lyapunov.free_energy"),
         why="the numeric free energy F = -tau log sum exp(-d/tau) with its tau scaled by 1.02",
         family="formula",
@@ -74,8 +74,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.dictionary.gibbs_temperature_squared",
         path=_D,
-        old="    L = -D / t\n",
-        new="    L = -D / (t * t)\n",
+        old="        Q /= -t\n",
+        new="        Q /= -(t * t)\n",
         kills=("ddcl.dictionary.gradients",),
         why="the Gibbs assignment uses tau^2 where tau belongs (temperature applied to the wrong term)",
         family="formula",
@@ -189,9 +189,11 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.dictionary.live_weights_temperature_scaled",
         path=_D,
-        old="return Q * (1.0 + sign * (D - ell) / t)",
-        new="return Q * (1.0 + sign * (D - ell) / (1.02 * t))",
-        kills=("ddcl.lyapunov.full_gradient",),
+        old="return _np.ascontiguousarray((Q * (1.0 + sign * (D - _rowsum(Q * D)) / t)).T)",
+        new="return _np.ascontiguousarray((Q * (1.0 + sign * (D - _rowsum(Q * D)) / (1.02 * t))).T)",
+        kills=("ddcl.lyapunov.full_gradient",
+               ("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::"
+                "test_gibbs_free_energy_live_weights_are_the_NK_formulas_bit_for_bit")),
         why="the numeric live weight's correction divided by 1.02 tau: the expected-REFUTED full-gradient "
             "Lyapunov reading must notice that its trajectory changed",
         family="formula",
@@ -339,6 +341,38 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     # ---------------------------------------------------------------- the checks
+    Mutation(
+        id="ddcl.hessian.symengine_entry_inverted",
+        path=_H,
+        old="num, den = sp.fraction(v) if isinstance(v, sp.Basic) else v.get_num_den()",
+        new="num, den = sp.fraction(v) if isinstance(v, sp.Basic) else v.get_num_den()[::-1]",
+        kills=("ddcl.separation.critical_temperature",
+               "pytest:tests/unit/ddcl_incrt/test_ddcl_exact_orderings.py::test_symengine_hessian_is_the_sympy_hessian"),
+        why="the symengine Hessian's entries read as den/num: the differentiated loss no longer equals the "
+            "block formula (the certified check voids its evidence) nor sympy's Hessian",
+        family="formula",
+    ),
+    Mutation(
+        id="ddcl.dictionary.sqdist_sequential_sum",
+        path=_D,
+        old="    return _np.ascontiguousarray(_rowsum(diff).T)\n",
+        new="    return _np.ascontiguousarray(diff.sum(0).T)\n",
+        kills=(("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::"
+                "test_sqdist_matrix_is_the_broadcast_formula_bit_for_bit"),),
+        why="the squared distances summed over the coordinates row by row (sequentially) instead of in "
+            "numpy's pairwise order for a last axis: other floats from d = 8 on",
+        family="construction",
+    ),
+    Mutation(
+        id="ddcl.dictionary.rowsum_block_skipped",
+        path=_D,
+        old="        for i in range(16, m, 8):\n            r += rows[i:i + 8]\n",
+        new="        for i in range(24, m, 8):\n            r += rows[i:i + 8]\n",
+        kills=(("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::"
+                "test_rowsum_is_numpys_last_axis_sum_bit_for_bit"),),
+        why="the pairwise row sum drops its third block of 8 terms (n >= 24)",
+        family="construction",
+    ),
     Mutation(
         id="ddcl.dictionary.gibbs_row_anti",
         path=_D,
@@ -639,8 +673,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.temperature_sim_prototype_sum_drops_last",
         path=_TS,
-        old="    for Xk in X[2:]:\n        acc += Xk\n",
-        new="    for Xk in X[2:-1]:\n        acc += Xk\n",
+        old="    return np.add.reduce(X, axis=0, out=out)\n",
+        new="    return np.add.reduce(X[:-1], axis=0, out=out)\n",
         kills=("ddcl.temperature.divergence",),
         why="the sum over prototypes (Gibbs normaliser, ell, Var_q) skips the last prototype: the step is "
             "no longer the product's gradient (probe agreement fails, UNKNOWN)",
@@ -649,10 +683,21 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.temperature_sim_sample_mean_is_sum",
         path=_TS,
-        old="        return self.rT.mean(1)\n",
-        new="        return self.rT.sum(1)\n",
+        old="    return np.add.reduce(X, axis=1) / X.shape[1]\n",
+        new="    return np.add.reduce(X, axis=1)\n",
         kills=("ddcl.temperature.divergence",),
         why="dL_q/dtau summed instead of averaged over the samples (N times too large)",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.checks.temperature_sim_agreement_sum_pairwise",
+        path=_TS,
+        old="    return np.cumsum(np.concatenate(([0.0], x)))[-1]\n",
+        new="    return np.sum(x)\n",
+        kills=(("pytest:tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py::"
+                "test_product_agreement_is_the_per_sample_loop_bit_for_bit"),),
+        why="the probe's sum of the per-sample tau-derivatives taken pairwise instead of i = 0, 1, ...: the "
+            "agreement is no longer the per-sample loop's number bit for bit",
         family="check",
     ),
     Mutation(

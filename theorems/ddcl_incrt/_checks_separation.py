@@ -27,7 +27,7 @@ from numerics.precision import Tri
 from verify import Evidence, Profile, Tally, Verdict, refuted
 
 from .dictionary import mode_constant
-from .hessian import collapse_hessian, exact_covariance, relative_mode_eigenvalues, sympy_collapse_hessian
+from .hessian import collapse_hessian, exact_covariance, relative_mode_eigenvalues, symbolic_collapse_hessian
 
 SEP_VARIANTS = ("statement", "c_wrong", "unconditional", "always_stable")
 
@@ -134,7 +134,7 @@ def symbolic(*, seed: int, profile: Profile, variant: str = "statement") -> Evid
 def forward_collapse_hessian(Z: Any, K: int, tau: Fraction, mode: str) -> list[list[Fraction]]:
     """The exact Hessian at collapse by second-order forward-mode differentiation of the loss
     (:class:`numerics.krawczyk.Jet2` over Fractions), independent of the block formula and affordable for
-    every instance (unlike :func:`sympy_collapse_hessian`).
+    every instance (unlike :func:`symbolic_collapse_hessian`).
 
     ``full``: L_q = (1/N) sum_i sum_k q_ik d_ik with the product's generic Gibbs row (exponent
     differences).  ``stopgrad``: F = (1/N) sum_i -tau log sum_k exp(-d_ik/tau), written as
@@ -181,10 +181,10 @@ def _forward_hessian(rows: tuple, K: int, t: Fraction, mode: str) -> tuple[tuple
 
 
 @functools.lru_cache(maxsize=64)
-def _sympy_hessian(rows: tuple, K: int, t: Fraction, mode: str) -> tuple[tuple[Fraction, ...], ...]:
-    """The product's ``sympy_collapse_hessian`` once per exact input per process (the pinned cases recur
-    in every run of :func:`certified`)."""
-    return tuple(tuple(r) for r in sympy_collapse_hessian([list(r) for r in rows], K, t, mode))
+def _symbolic_hessian(rows: tuple, K: int, t: Fraction, mode: str) -> tuple[tuple[Fraction, ...], ...]:
+    """The product's ``symbolic_collapse_hessian`` (symengine differentiation) once per exact input per
+    process (the pinned cases recur in every run of :func:`certified`)."""
+    return tuple(tuple(r) for r in symbolic_collapse_hessian([list(r) for r in rows], K, t, mode))
 
 
 def _grid(avals: list[Fraction]) -> list[list[Fraction]]:
@@ -309,7 +309,8 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement", part: 
     C = diag(a_j^2); random rational data sets; rational tau including tau = c lambda_1 (1 +- 10^-30).
 
     The Hessian of the loss itself is derived on every instance by exact second-order forward mode
-    (:func:`forward_collapse_hessian`) and, when N K d <= 24, by sympy as well; each must equal the
+    (:func:`forward_collapse_hessian`) and, when N K d <= 24, by symbolic differentiation as well
+    (:func:`symbolic_collapse_hessian`, symengine; counted as ``sympy_hessians``); each must equal the
     product's block formula, else UNKNOWN.  Then the claim's statement is evaluated on observables:
 
     * ``negative_count``: the differentiated Hessian's negative-eigenvalue count n_- (Descartes,
@@ -366,16 +367,16 @@ def certified(*, seed: int, profile: Profile, variant: str = "statement", part: 
         H = collapse_hessian(C, K, tau, mode_constant(mode))
         inst = {"Z": [[str(x) for x in z] for z in Z], "K": K, "mode": mode, "tau": str(tau)}
         # the Hessian of the loss itself, derived independently of the block formula on *every*
-        # instance: exact second-order forward mode (all cases), and sympy differentiation on the small
+        # instance: exact second-order forward mode (all cases), and symbolic differentiation on the small
         # ones; a disagreement with the product's block formula voids the evidence (UNKNOWN, so that the
         # expected-REFUTED R0 reading cannot hide it behind a refutation)
         if use_sympy and len(Z) * K * d <= 24:
-            Hs = [list(r) for r in _sympy_hessian(tuple(tuple(Fraction(x) for x in z) for z in Z), K,
-                                                  Fraction(tau), mode)]
+            Hs = [list(r) for r in _symbolic_hessian(tuple(tuple(Fraction(x) for x in z) for z in Z), K,
+                                                     Fraction(tau), mode)]
             n_sympy += 1
             if Hs != H:
                 return Evidence(Verdict.UNKNOWN, instances=n_sympy, notes=(
-                    f"sympy Hessian (differentiated loss) differs from the block formula: {inst}"))
+                    f"symbolic Hessian (differentiated loss) differs from the block formula: {inst}"))
         Hf = forward_collapse_hessian(Z, K, tau, mode)
         n_forward += 1
         if Hf != H:

@@ -7,11 +7,12 @@ stopgrad (c = 2) mode, s_h through live q, driven by L_q (``drive="L_q"``) or F 
 
 Several seeds run as one program: the heads are independent (every quantity is per head, a sum over
 its prototypes or over its samples), so the heads of all seeds are one batch along the head axis.
-Arrays are prototype-major, (K, N, heads): a sum over the prototypes is an add of contiguous slabs and
-a sum over the samples a reduction over the middle axis, both in the order (k = 0, 1, ...; i = 0, 1,
-...) of numpy's reductions in the (heads, N, K) layout of the earlier per-seed loop, so each head's
-trajectory is the same bit for bit whatever the batch (tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py
-compares with that loop).
+Arrays are (K, heads, N): a sum over the prototypes is an add of contiguous slabs, a per-head mean
+over the samples numpy's pairwise mean of a contiguous row, and a sum over the samples in the
+prototype gradient a row-by-row reduction of a sample-major copy -- each in the order (k = 0, 1, ...;
+pairwise; i = 0, 1, ...) of numpy's reductions in the (heads, N, K) layout of the earlier per-seed
+loop, so each head's trajectory is the same bit for bit whatever the batch
+(tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py compares with that loop).
 """
 
 from __future__ import annotations
@@ -39,18 +40,9 @@ __all__ = ["simulate_heads", "simulate_heads_batch"]
 
 def _ksum(X: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Sum over the leading (prototype) axis, k = 0, 1, ... in order (numpy's order on a short last
-    axis, below 8 terms -- numpy sums 8 or more pairwise); into ``out`` when given.  2 <= K < 8."""
-    acc = np.add(X[0], X[1], out=out)
-    for Xk in X[2:]:
-        acc += Xk
-    return acc
-
-
-def _nsum(X: np.ndarray) -> np.ndarray:
-    """Sum over the samples (middle axis) of a (K, N, heads) array, i = 0, 1, ... in order: numpy
-    reduces a middle axis row by row; with one head the axis would be the innermost and summed
-    pairwise, so then a running sum gives the same order."""
-    return X.sum(1) if X.shape[2] > 1 else np.cumsum(X, axis=1)[:, -1]
+    axis, below 8 terms -- numpy sums 8 or more pairwise): numpy reduces a leading axis slab by slab,
+    in order; into ``out`` when given.  2 <= K < 8."""
+    return np.add.reduce(X, axis=0, out=out)
 
 
 def _qlogq(Q: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -62,34 +54,41 @@ def _qlogq(Q: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         return np.where(pos, Q * np.log(np.where(pos, Q, 1)), 0)
 
 
+def _sample_mean(X: np.ndarray) -> np.ndarray:
+    """Per head, the mean over the samples of a (heads, N) array: numpy's (pairwise) mean of each head's
+    contiguous row, as in the (heads, N) layout of the per-seed loop (``X.mean(1)`` is this sum divided
+    by N, without its wrapper)."""
+    return np.add.reduce(X, axis=1) / X.shape[1]
+
+
 class _Stepper:
     """The gradients of every head at one step, on work arrays allocated once per run (a fresh array
-    of this size per operation costs page faults that dominated the step).  Z: (N, heads) channels;
-    arrays (K, N, heads).  Each operation is the earlier loop's, in its order: -D/tau as -(D/tau)
-    (negation is exact) and q x as x q (products commute exactly)."""
+    of this size per operation costs page faults that dominated the step).  Z: (heads, N) channels;
+    arrays (K, heads, N), so that every elementwise operation runs over contiguous rows of N samples
+    (with the head axis innermost numpy looped over 4-element rows, most of the step's time).  Each
+    operation is the per-seed loop's, in its order: -D/tau as D/(-tau) (IEEE division is
+    sign-symmetric, so the bits are those of -(D/tau)), q x as x q (products commute exactly); the sum
+    over the prototypes adds contiguous slabs k = 0, 1, ... (:func:`_ksum`), the per-head sample mean
+    is numpy's pairwise mean of a contiguous row (:func:`_sample_mean`), and the two sums over the
+    samples in the prototype gradient (sum_i w_i and sum_i w_i z_i) run i = 0, 1, ... in order, as
+    numpy reduces a middle axis: w and w z are copied sample-major into one (N, 2 K heads) array whose
+    axis 0 numpy reduces row by row (an innermost axis it would sum pairwise)."""
 
     def __init__(self, Z: np.ndarray, K: int, mode: str, drive: str):
-        N, Ht = Z.shape
+        Ht, N = Z.shape
         self.Z, self.mode, self.drive = Z, mode, drive
-        self.D, self.Q, self.A = (np.empty((K, N, Ht)) for _ in range(3))
-        self.m, self.r = np.empty((N, Ht)), np.empty((N, Ht))
-        self.rT = np.empty((Ht, N))
-
-    def _sample_mean(self, X: np.ndarray) -> np.ndarray:
-        """Per head, the mean over the samples of an (N, heads) array: numpy's (pairwise) mean of
-        each head's contiguous row, as in the (heads, N) layout."""
-        np.copyto(self.rT, X.T)
-        return self.rT.mean(1)
+        self.D, self.Q, self.A = (np.empty((K, Ht, N)) for _ in range(3))
+        self.m, self.r = np.empty((Ht, N)), np.empty((Ht, N))
+        self.S = np.empty((2, K, Ht, N))       # w and w z
+        self.T = np.empty((N, 2 * K * Ht))     # the same, sample-major
 
     def assignments(self, P: np.ndarray, tau: np.ndarray) -> np.ndarray:
-        """Distances D[k, i, h] = (z_ih - p_kh)^2 and Gibbs rows Q[:, i, h] = softmax_k(-D[:, i, h]/tau_h)
+        """Distances D[k, h, i] = (z_hi - p_kh)^2 and Gibbs rows Q[:, h, i] = softmax_k(-D[:, h, i]/tau_h)
         by the max-subtracted exponential (P: (K, heads), tau: (heads,)); returns Q."""
         D, L, m = self.D, self.Q, self.m
-        np.square(np.subtract(self.Z[None], P[:, None, :], out=D), out=D)
-        np.negative(np.divide(D, tau, out=L), out=L)
-        np.maximum(L[0], L[1], out=m)
-        for Lk in L[2:]:
-            np.maximum(m, Lk, out=m)
+        np.square(np.subtract(self.Z, P[:, :, None], out=D), out=D)
+        np.divide(D, -tau[:, None], out=L)  # = -(D/tau): division is sign-symmetric
+        np.maximum.reduce(L, axis=0, out=m)
         L -= m
         np.exp(L, out=L)
         L /= _ksum(L, out=self.r)
@@ -100,27 +99,31 @@ class _Stepper:
         q in stopgrad mode), d(objective)/dtau (L_q: mean Var_q(d)/tau^2; F: -H) and the Gibbs rows Q.
         The same formulas as the product's ``grad_live_Lq``, ``grad_detached`` and
         ``sample_tau_derivatives``; :func:`_product_agreement` compares them."""
-        N = self.Z.shape[0]
+        N = self.Z.shape[1]
         Q = self.assignments(P, tau)
         D, A = self.D, self.A
         ell = _ksum(np.multiply(Q, D, out=A), out=self.m)
         np.subtract(D, ell, out=A)                          # d - ell
         if self.drive == "L_q":
             np.multiply(np.square(A, out=D), Q, out=D)      # q (d - ell)^2
-            gt = self._sample_mean(_ksum(D, out=self.r)) / tau ** 2
+            gt = _sample_mean(_ksum(D, out=self.r)) / tau ** 2
         else:
-            gt = self._sample_mean(_ksum(_qlogq(Q, out=D), out=self.r))
+            gt = _sample_mean(_ksum(_qlogq(Q, out=D), out=self.r))
+        S = self.S
         if self.mode == "full":
-            np.subtract(1, np.divide(A, tau, out=A), out=A)
-            W = np.multiply(A, Q, out=A)                    # q [1 - (d - ell)/tau]
+            np.subtract(1, np.divide(A, tau[:, None], out=A), out=A)
+            np.multiply(A, Q, out=S[0])                     # q [1 - (d - ell)/tau]
         else:
-            W = Q
-        gP = (2.0 / N) * (_nsum(W) * P - _nsum(np.multiply(W, self.Z, out=D)))
+            np.copyto(S[0], Q)
+        np.multiply(S[0], self.Z, out=S[1])
+        np.copyto(self.T, S.reshape(len(self.T[0]), N).T)
+        sums = np.add.reduce(self.T, axis=0).reshape(2, *P.shape)  # sum_i w_i, sum_i w_i z_i
+        gP = (2.0 / N) * (sums[0] * P - sums[1])
         return gP, gt, Q
 
     def entropy_ratio(self, Q: np.ndarray) -> np.ndarray:
         """Per head, the mean assignment entropy over log K (1 = uniform/soft, 0 = one-hot/hard)."""
-        return -self._sample_mean(_ksum(_qlogq(Q))) / math.log(len(Q))
+        return -_sample_mean(_ksum(_qlogq(Q))) / math.log(len(Q))
 
 
 def _product_agreement(Z: np.ndarray, P: np.ndarray, tau: np.ndarray, mode: str, drive: str,
@@ -130,7 +133,12 @@ def _product_agreement(Z: np.ndarray, P: np.ndarray, tau: np.ndarray, mode: str,
     (max|z| + max|p|)(1 + d_max/tau) for the prototype gradient, (d_max/tau)^2 for dL_q/dtau,
     1 + log K for dF/dtau = -H): ``grad_live_Lq`` / ``grad_detached(gibbs)`` for the prototypes,
     ``sample_tau_derivatives`` (per sample, averaged) for the temperature.  The simulation is evidence
-    only if this is at rounding."""
+    only if this is at rounding.
+
+    The generic ``sample_tau_derivatives`` takes one column per prototype, all samples at once (its
+    arithmetic is then numpy's elementwise IEEE operations, the same as on each sample's scalars;
+    log stays ``math.log`` entry by entry), and the per-sample values are added i = 0, 1, ... from 0.0
+    as the per-sample loop did (tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py compares)."""
     worst = 0.0
     K = P.shape[1]
     for h in range(Z.shape[0]):
@@ -140,18 +148,22 @@ def _product_agreement(Z: np.ndarray, P: np.ndarray, tau: np.ndarray, mode: str,
         ref = grad_live_Lq(z, p, t) if mode == "full" else grad_detached(z, p, Q)["L_q"]
         scale = (float(np.abs(z).max() + np.abs(p).max())) * amp
         worst = max(worst, float(np.abs(ref[:, 0] - gP[h]).max()) / scale)
-        dLq = dF = 0.0
-        for qrow, drow in zip(Q, D):
-            a, b = sample_tau_derivatives(list(qrow), list(drow), t, _safe_log)
-            dLq, dF = dLq + a, dF + b
+        a, b = sample_tau_derivatives(list(Q.T), list(D.T), t, _safe_log_columns)
+        dLq, dF = _running_sum(a), _running_sum(b)
         ref_t = (dLq if drive == "L_q" else dF) / Z.shape[1]
         scale_t = amp ** 2 if drive == "L_q" else 1.0 + math.log(K)
         worst = max(worst, abs(ref_t - float(gt[h])) / scale_t)
     return worst
 
 
-def _safe_log(x: float) -> float:
-    return math.log(x) if x > 0 else 0.0  # q log q -> 0 as q -> 0
+def _safe_log_columns(x: np.ndarray) -> np.ndarray:
+    """math.log entry by entry, 0 where x = 0 (q log q -> 0 as q -> 0)."""
+    return np.array([math.log(v) if v > 0 else 0.0 for v in x.tolist()])
+
+
+def _running_sum(x: np.ndarray) -> np.float64:
+    """0.0 + x_0 + x_1 + ... in this order (a cumulative sum is sequential)."""
+    return np.cumsum(np.concatenate(([0.0], x)))[-1]
 
 
 def _seed_channels(lam: np.ndarray, seed: int, mode: str, K: int, N: int
@@ -188,9 +200,9 @@ def simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int
     Hh = len(lam)
     blocks = [slice(j * Hh, (j + 1) * Hh) for j in range(len(seeds))]
     chans = [_seed_channels(lam, sd, mode, K, N) for sd in seeds]
-    Z = np.ascontiguousarray(np.concatenate([z for z, _, _ in chans]).T)  # (N, heads)
+    Z = np.ascontiguousarray(np.concatenate([z for z, _, _ in chans]))  # (heads, N)
     P = np.ascontiguousarray(np.concatenate([p for _, p, _ in chans]).T)  # (K, heads)
-    Ht = Z.shape[1]
+    Ht = Z.shape[0]
     step = _Stepper(Z, K, mode, drive)
     s = np.full(Ht, math_inv_softplus(tau0 - tau_min))
     max_up = np.zeros(Ht)

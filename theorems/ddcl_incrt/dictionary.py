@@ -21,33 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
-    "sqdist",
-    "soft_reconstruction",
-    "sample_terms",
-    "DictionaryLosses",
-    "dictionary_losses",
-    "pairwise_variance",
-    "validate_block_inputs",
-    "gibbs_row",
-    "live_weight_row",
-    "sample_free_energy",
-    "sample_entropy",
-    "sample_tau_derivatives",
-    "mode_constant",
-    "as_data",
-    "gibbs",
-    "free_energy",
-    "all_losses",
-    "grad_detached",
-    "live_weights",
-    "grad_live_Lq",
-    "descend",
-    "descent_gradient",
-    "gibbs_assigner",
-    "covariance",
-    "exact_covariance_sample",
-    "separation_stats",
-    "DictionaryBlock",
+    "sqdist", "soft_reconstruction", "sample_terms", "DictionaryLosses", "dictionary_losses",
+    "pairwise_variance", "validate_block_inputs", "gibbs_row", "live_weight_row", "sample_free_energy",
+    "sample_entropy", "sample_tau_derivatives", "mode_constant", "as_data", "gibbs", "free_energy",
+    "all_losses", "grad_detached", "live_weights", "grad_live_Lq", "descend", "descent_gradient",
+    "gibbs_assigner", "covariance", "exact_covariance_sample", "separation_stats", "DictionaryBlock",
 ]
 
 Vec = Sequence[Any]
@@ -297,8 +275,23 @@ def check_tau(tau: Any, name: str = "tau") -> float:
 
 
 def sqdist_matrix(Z: _np.ndarray, P: _np.ndarray) -> _np.ndarray:
-    """``D[i, k] = |z_i - p_k|^2`` (float64)."""
-    return ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
+    """``D[i, k] = |z_i - p_k|^2`` (float64): the floats of
+    ``((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)``, computed coordinate by coordinate in a (d, K, N)
+    layout and summed over the d coordinates by :func:`_rowsum` (numpy's order for a last axis of length
+    d <= 128), because numpy reduces a short last axis with one inner loop per entry."""
+    d = Z.shape[-1]
+    if Z.ndim != 2 or P.ndim != 2 or not 1 <= d <= 128 or P.shape[-1] != d:
+        return ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
+    diff = _np.ascontiguousarray(Z.T)[:, None, :] - P.T[:, :, None]
+    diff *= diff
+    return _np.ascontiguousarray(_rowsum(diff).T)
+
+
+def _kn_layout(Z: _np.ndarray, P: _np.ndarray) -> bool:
+    """Whether the (K, N)-layout forms below give the floats of the (N, K) formulas for these validated
+    float arrays: every sum over the d coordinates or the K prototypes is then a :func:`_rowsum` in
+    numpy's order (d, K <= 128; beyond, numpy's recursive split is not reproduced)."""
+    return P.shape[0] <= 128 and 1 <= Z.shape[1] <= 128 and P.shape[1] == Z.shape[1]
 
 
 def gibbs(Z: Any, P: Any, tau: Any, *, tau_scale: int = 1) -> _np.ndarray:
@@ -314,7 +307,14 @@ def gibbs(Z: Any, P: Any, tau: Any, *, tau_scale: int = 1) -> _np.ndarray:
 
 def _gibbs(Z: _np.ndarray, P: _np.ndarray, t: float) -> tuple[_np.ndarray, _np.ndarray]:
     """``(Q, D)``: :func:`gibbs` of validated float arrays at the effective temperature t, and the squared
-    distances (callers in simulation loops validate once, not at every step)."""
+    distances (callers in simulation loops validate once, not at every step).  Computed in the (K, N)
+    layout of :func:`_gibbs_KN` (the same floats: -D/t is D/(-t), the row sums are :func:`_rowsum`s in
+    numpy's order) and transposed back, because numpy reduces the short prototype axis of the (N, K)
+    layout one row at a time; the (N, K) formulas below otherwise."""
+    if _kn_layout(Z, P):
+        K, d = P.shape
+        Q, D0 = _gibbs_KN(Z, None, P, t, K, d)
+        return _np.ascontiguousarray(Q.T), _np.ascontiguousarray(D0.T)
     D0 = _finite_sqdist(Z, P)
     # shift by the row minimum *before* dividing by tau: for a tiny tau, (D - min D)/tau is +inf away
     # from the nearest prototype and 0 at it, so the rows stay on the simplex (the hard limit), not NaN
@@ -340,6 +340,18 @@ def _finite_sqdist(Z: _np.ndarray, P: _np.ndarray) -> _np.ndarray:
     return D
 
 
+def _sqdist_KN(Z: _np.ndarray, P: _np.ndarray, ZT: _np.ndarray | None = None) -> _np.ndarray:
+    """``sqdist_matrix(Z, P).T`` (finite, else :func:`_finite_sqdist`'s error) in the (K, N) layout (ZT:
+    Z's (d, 1, N) transpose when the caller holds it)."""
+    with _np.errstate(over="ignore", invalid="ignore"):
+        diff = (_np.ascontiguousarray(Z.T)[:, None, :] if ZT is None else ZT) - P.T[:, :, None]
+        diff *= diff
+        D = _rowsum(diff)
+    if not _np.isfinite(D).all():
+        _finite_sqdist(Z, P)  # raises
+    return D
+
+
 def _finite(x: float, what: str, argument: str = "tau") -> float:
     if not _math.isfinite(x):
         raise InputError(argument, f"{what} is not finite in float64 for these inputs", has_value=False)
@@ -350,11 +362,18 @@ def free_energy(Z: Any, P: Any, tau: Any) -> float:
     """``F_tau = -(tau/N) sum_i log sum_k exp(-d_ik/tau)`` by log-sum-exp."""
     Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
     _same_dimension(Z, P)
-    D = _finite_sqdist(Z, P)
-    m = D.min(1)
+    if _kn_layout(Z, P):  # the (K, N) layout: the same floats, the sum over k a _rowsum (see _gibbs)
+        D = _sqdist_KN(Z, P)
+        m = _np.minimum.reduce(D, axis=0)
 
-    def value() -> float:
-        return float(_np.mean(m - t * _np.log(_np.exp(-(D - m[:, None]) / t).sum(1))))
+        def value() -> float:
+            return float(_np.mean(m - t * _np.log(_rowsum(_np.exp(-(D - m) / t)))))
+    else:
+        D = _finite_sqdist(Z, P)
+        m = D.min(1)
+
+        def value() -> float:
+            return float(_np.mean(m - t * _np.log(_np.exp(-(D - m[:, None]) / t).sum(1))))
 
     with _np.errstate(over="ignore", invalid="ignore"):
         return _finite(value(), "the free energy F")
@@ -450,21 +469,17 @@ def gibbs_assigner(Z: Any, tau: Any, *, K: int, d: int) -> Any:
     return lambda P: _np.ascontiguousarray(_gibbs_KN(Z, ZT, P, t, K, d)[0].T)
 
 
-def _gibbs_KN(Z: _np.ndarray, ZT: _np.ndarray, P: Any, t: float, K: int, d: int
+def _gibbs_KN(Z: _np.ndarray, ZT: _np.ndarray | None, P: Any, t: float, K: int, d: int
               ) -> tuple[_np.ndarray, _np.ndarray]:
-    """``(Q.T, D.T)`` of :func:`_gibbs` (Z validated, ZT its (d, 1, N) transpose) in the (K, N) layout:
-    every sum over k or over the d coordinates an add of whole rows in numpy's order (:func:`_rowsum`)."""
+    """``(Q.T, D.T)`` of :func:`_gibbs` (Z validated, ZT its (d, 1, N) transpose or None) in the (K, N)
+    layout: every sum over k or over the d coordinates an add of whole rows in numpy's order
+    (:func:`_rowsum`)."""
     if type(P) is not _np.ndarray or P.shape != (K, d) or P.dtype != _np.float64 or not _np.isfinite(P).all():
         P = as_data(P, "P")
         _same_dimension(Z, P)
         if P.shape != (K, d):
             raise InputError("P", f"must have shape {(K, d)}", f"shape {P.shape}")
-    with _np.errstate(over="ignore", invalid="ignore"):
-        diff = ZT - P.T[:, :, None]
-        diff *= diff
-        D0 = _rowsum(diff)  # (K, N): sqdist_matrix(Z, P).T
-    if not _np.isfinite(D0).all():
-        _finite_sqdist(Z, P)  # raises
+    D0 = _sqdist_KN(Z, P, ZT)  # (K, N): sqdist_matrix(Z, P).T
     Q = D0 - D0.min(0)
     with _np.errstate(over="ignore", under="ignore"):
         Q /= -t
@@ -475,26 +490,31 @@ def _gibbs_KN(Z: _np.ndarray, ZT: _np.ndarray, P: Any, t: float, K: int, d: int
 
 def _rowsum(rows: _np.ndarray) -> _np.ndarray:
     """``rows.sum(0)`` for an (n, ...) array in the order numpy sums a contiguous last axis of length
-    n <= 128 (its pairwise sum: left to right below 8 terms, else 8 interleaved partial sums combined
-    as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the remainder left to right), so that
-    ``_rowsum(A.T)`` equals ``A.sum(-1)`` bit for bit with whole-row adds instead of a short-axis reduce."""
+    n <= 128 (its pairwise sum: left to right from 0 below 8 terms, else 8 interleaved partial sums
+    combined as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the remainder left to right), so
+    that ``_rowsum(A.T)`` equals ``A.sum(-1)`` bit for bit with whole-row adds instead of a short-axis
+    reduce.  A few calls whatever n: from 3 to 7 terms numpy's reduction over the leading axis (which
+    adds the rows in order), from 16 the 8 partial sums as adds of (8, ...) blocks and the pairwise
+    combination as adds of their even and odd halves."""
     n = rows.shape[0]
     if n > 128:  # numpy's own sum (a recursive split not reproduced here): same terms, other order
         return _np.moveaxis(rows, 0, -1).sum(-1)
-    if n == 1:
-        return rows[0].copy()
+    if n < 3:
+        return rows[0].copy() if n == 1 else rows[0] + rows[1]
     if n < 8:
-        out = rows[0] + rows[1]
-        for i in range(2, n):
-            out += rows[i]
-        return out
+        return _np.add.reduce(rows, axis=0)
     m = n - n % 8
-    r = list(rows[:8]) if m == 8 else [rows[j] + rows[j + 8] for j in range(8)]
-    for i in range(16, m, 8):
-        for j in range(8):
-            r[j] += rows[i + j]
-    out = (r[0] + r[1]) + (r[2] + r[3])
-    out += (r[4] + r[5]) + (r[6] + r[7])
+    if m == 8:
+        r = rows
+        out = (r[0] + r[1]) + (r[2] + r[3])
+        out += (r[4] + r[5]) + (r[6] + r[7])
+    else:
+        r = rows[:8] + rows[8:16]
+        for i in range(16, m, 8):
+            r += rows[i:i + 8]
+        r = r[0::2] + r[1::2]  # r0 + r1, r2 + r3, r4 + r5, r6 + r7
+        r = r[0::2] + r[1::2]
+        out = r[0] + r[1]
     for i in range(m, n):
         out += rows[i]
     return out
@@ -510,6 +530,10 @@ def live_weights(Z: Any, P: Any, tau: Any, *, sign: int = -1) -> _np.ndarray:
 def _live_weights(Z: _np.ndarray, P: _np.ndarray, t: float, sign: int) -> _np.ndarray:
     """:func:`live_weights` of validated float arrays (one validation per call of the public functions)."""
     _same_dimension(Z, P)
+    if _kn_layout(Z, P):  # the (K, N) layout: the same floats (see _gibbs)
+        K, d = P.shape
+        Q, D = _gibbs_KN(Z, None, P, t, K, d)
+        return _np.ascontiguousarray((Q * (1.0 + sign * (D - _rowsum(Q * D)) / t)).T)
     Q, D = _gibbs(Z, P, t)
     ell = (Q * D).sum(1, keepdims=True)
     return Q * (1.0 + sign * (D - ell) / t)

@@ -33,6 +33,7 @@ from .dictionary import as_data, check_tau, mode_constant
 __all__ = [
     "collapse_hessian",
     "sympy_collapse_hessian",
+    "symbolic_collapse_hessian",
     "relative_mode_eigenvalues",
     "autograd_collapse_hessian",
     "exact_covariance",
@@ -494,46 +495,69 @@ def _aposteriori_stability(A: np.ndarray, K: int, t: Fraction, c: int) -> Stabil
 
 
 def sympy_collapse_hessian(Z: Sequence[Sequence[Any]], K: int, tau: Any, mode: str) -> list[list[Any]]:
-    """Exact Hessian at collapse by sympy differentiation of L_q (``full``) or F (``stopgrad``).
+    """Exact Hessian at collapse by sympy differentiation of L_q (``full``) or F (``stopgrad``):
+    :func:`symbolic_collapse_hessian` with ``backend="sympy"``."""
+    return symbolic_collapse_hessian(Z, K, tau, mode, backend="sympy")
+
+
+def symbolic_collapse_hessian(Z: Sequence[Sequence[Any]], K: int, tau: Any, mode: str, *,
+                              backend: str = "symengine") -> list[list[Fraction]]:
+    """Exact Hessian at collapse by symbolic differentiation of L_q (``full``) or F (``stopgrad``).
 
     Independent of the block formula: the loss is the generic per-sample Gibbs loss of
-    :mod:`.dictionary` (assignments written through exponent differences, so exp(0) = 1 at collapse).
-    Small instances only (N K d <= ~24).
+    :mod:`.dictionary` (assignments written through exponent differences, so exp(0) = 1 at collapse),
+    built on the symbols u_ka of P = mu + u, differentiated twice and evaluated at u = 0; every entry
+    must come out a rational (never a numerical guess).  ``backend``: ``"symengine"`` (the same
+    expression differentiated by symengine's C++ core, some 100x faster than sympy; an entry it does
+    not reduce to a rational goes through ``sympy.simplify``) or ``"sympy"``.  Small instances only
+    (N K d <= ~24).
     """
     import sympy as sp
 
     from .dictionary import gibbs_row, sample_free_energy
 
+    if backend == "symengine":
+        import symengine as lib
+    elif backend == "sympy":
+        lib = sp
+    else:
+        raise InputError("backend", "must be 'symengine' or 'sympy'", backend)
     full = mode_constant(mode) == 4
     rows = _fractions(Z)
     N, d = len(rows), len(rows[0])
     mu = [sum(r[j] for r in rows) / N for j in range(d)]
-    t = sp.Rational(Fraction(tau).numerator, Fraction(tau).denominator)
-    syms = [[sp.Symbol(f"u_{k}_{a}", real=True) for a in range(d)] for k in range(K)]
-    P = [[sp.Rational(mu[a].numerator, mu[a].denominator) + syms[k][a] for a in range(d)] for k in range(K)]
+    t = lib.Rational(Fraction(tau).numerator, Fraction(tau).denominator)
+    real = {"real": True} if lib is sp else {}
+    syms = [[lib.Symbol(f"u_{k}_{a}", **real) for a in range(d)] for k in range(K)]
+    P = [[lib.Rational(mu[a].numerator, mu[a].denominator) + syms[k][a] for a in range(d)] for k in range(K)]
     total = 0
     for r in rows:
-        z = [sp.Rational(x.numerator, x.denominator) for x in r]
+        z = [lib.Rational(x.numerator, x.denominator) for x in r]
         dist = [sum((z[a] - p[a]) ** 2 for a in range(d)) for p in P]
         if full:
-            q = gibbs_row(dist, t, sp.exp)
+            q = gibbs_row(dist, t, lib.exp)
             total += sum(qk * dk for qk, dk in zip(q, dist))
         else:
-            total += sample_free_energy(dist, t, sp.exp, sp.log)
+            total += sample_free_energy(dist, t, lib.exp, lib.log)
     total = total / N
     flat = [s for row in syms for s in row]
     zero = {s: 0 for s in flat}
+
+    def rational(v: Any) -> Fraction:
+        if lib is not sp and not v.is_Rational:
+            v = lib.expand(v)
+            if not v.is_Rational:
+                v = sp.sympify(v)
+        if not v.is_Rational:
+            v = sp.simplify(v)
+        if not v.is_Rational:  # never a numerical guess (nsimplify) in an exact route
+            raise ArithmeticError(f"the Hessian entry {v} did not simplify to a rational")
+        num, den = sp.fraction(v) if isinstance(v, sp.Basic) else v.get_num_den()
+        return Fraction(int(num), int(den))
+
     H = []
     for i, a in enumerate(flat):
-        da = sp.diff(total, a)
-        row = []
-        for b in flat[: i + 1]:
-            v = sp.diff(da, b).subs(zero)
-            if not v.is_Rational:
-                v = sp.simplify(v)
-            if not v.is_Rational:  # never a numerical guess (nsimplify) in an exact route
-                raise ArithmeticError(f"the Hessian entry {v} did not simplify to a rational")
-            row.append(Fraction(int(sp.fraction(v)[0]), int(sp.fraction(v)[1])))
-        H.append(row)
+        da = lib.diff(total, a)
+        H.append([rational(lib.diff(da, b).subs(zero)) for b in flat[: i + 1]])
     n = len(flat)
     return [[H[i][j] if j <= i else H[j][i] for j in range(n)] for i in range(n)]

@@ -10,11 +10,71 @@ from numerics.errors import InputError
 from theorems.ddcl_incrt import dictionary as dc
 
 
-@pytest.mark.parametrize("n", list(range(1, 41)) + [128])
+@pytest.mark.parametrize("n", list(range(1, 41)) + [47, 56, 64, 100, 127, 128])
 def test_rowsum_is_numpys_last_axis_sum_bit_for_bit(n):
     rng = np.random.default_rng(n)
     A = rng.standard_normal((300, n)) * np.exp(rng.uniform(-30, 30, (300, n)))
     assert np.array_equal(dc._rowsum(np.ascontiguousarray(A.T)), A.sum(-1))
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4, 7, 8, 9, 16, 17, 40, 128, 129])
+def test_sqdist_matrix_is_the_broadcast_formula_bit_for_bit(d):
+    """sqdist_matrix sums the coordinates in numpy's order for a last axis of length d: the very floats
+    (and dtype, shape, C order) of ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1), for floats of every
+    scale, integers and Fractions."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(d)
+    for N, K in ((1, 1), (5, 2), (300, 6), (40, 9)):
+        Z = rng.standard_normal((N, d)) * np.exp(rng.uniform(-30, 30, (N, d)))
+        P = rng.standard_normal((K, d)) * np.exp(rng.uniform(-30, 30, (K, d)))
+        ref = ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
+        got = dc.sqdist_matrix(Z, P)
+        assert np.array_equal(got, ref) and got.dtype == ref.dtype and got.flags.c_contiguous, (N, K)
+    Zi, Pi = rng.integers(-9, 9, (7, d)), rng.integers(-9, 9, (3, d))
+    assert np.array_equal(dc.sqdist_matrix(Zi, Pi), ((Zi[:, None, :] - Pi[None, :, :]) ** 2).sum(-1))
+    Zf = np.array([[Fraction(int(x), 7) for x in r] for r in Zi], dtype=object)
+    assert (dc.sqdist_matrix(Zf, Pi) == ((Zf[:, None, :] - Pi[None, :, :]) ** 2).sum(-1)).all()
+
+
+def _ref_gibbs(Z, P, t):
+    """The (N, K)-layout formulas of gibbs / free_energy / live_weights before the (K, N) layout."""
+    D0 = ((Z[:, None, :] - P[None, :, :]) ** 2).sum(-1)
+    with np.errstate(over="ignore", under="ignore"):
+        Q = np.exp(-(D0 - D0.min(1, keepdims=True)) / t)
+    Q /= Q.sum(1, keepdims=True)
+    m = D0.min(1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        F = float(np.mean(m - t * np.log(np.exp(-(D0 - m[:, None]) / t).sum(1))))
+    ell = (Q * D0).sum(1, keepdims=True)
+    return Q, F, Q * (1.0 - (D0 - ell) / t), Q * (1.0 + (D0 - ell) / t)
+
+
+@pytest.mark.parametrize("d,K", [(1, 1), (1, 2), (2, 3), (3, 7), (4, 8), (7, 9), (8, 17), (9, 4), (17, 2),
+                                 (129, 3), (2, 130)])
+def test_gibbs_free_energy_live_weights_are_the_NK_formulas_bit_for_bit(d, K):
+    """gibbs, free_energy and live_weights (either sign) computed in the (K, N) layout give the very
+    floats of the (N, K) formulas, from soft to hard temperatures (q underflowing to 0) and for
+    prototypes far away; above 128 coordinates or prototypes the (N, K) formulas run themselves."""
+    rng = np.random.default_rng(100 * d + K)
+    N = int(rng.integers(2, 300))
+    Z = rng.standard_normal((N, d)) * np.exp(rng.uniform(-2, 2, d))
+    for s in (1e-3, 1.0, 30.0):
+        P = Z[rng.integers(0, N, K)] + s * rng.standard_normal((K, d))
+        for tau in (1e-4, 0.3, 5.0, 1e4):
+            Q, F, Wm, Wp = _ref_gibbs(Z, P, tau)
+            assert np.array_equal(dc.gibbs(Z, P, tau), Q), (s, tau)
+            assert dc.free_energy(Z, P, tau) == F, (s, tau)
+            assert np.array_equal(dc.live_weights(Z, P, tau), Wm), (s, tau)
+            assert np.array_equal(dc.live_weights(Z, P, tau, sign=1), Wp), (s, tau)
+            assert dc.gibbs(Z, P, tau).flags.c_contiguous and dc.live_weights(Z, P, tau).flags.c_contiguous
+
+
+def test_gibbs_and_free_energy_name_overflowing_distances():
+    Z, P = np.array([[1e200, 0.0], [0.0, 1.0]]), np.zeros((2, 2))
+    for f in (dc.gibbs, dc.free_energy, dc.live_weights):
+        with pytest.raises(InputError, match="'Z'"):
+            f(Z, P, 1.0)
 
 
 @pytest.mark.parametrize("d,K", [(1, 2), (1, 3), (2, 2), (2, 4), (2, 8), (3, 5), (8, 2), (8, 4), (8, 8),

@@ -18,7 +18,14 @@ import pytest
 
 from numerics.errors import InputError
 from theorems.ddcl_incrt._temperature_sim import _product_agreement, simulate_heads, simulate_heads_batch
-from theorems.ddcl_incrt.dictionary import math_inv_softplus
+from theorems.ddcl_incrt.dictionary import (
+    gibbs,
+    grad_detached,
+    grad_live_Lq,
+    math_inv_softplus,
+    sample_tau_derivatives,
+    sqdist_matrix,
+)
 from theorems.ddcl_incrt.hessian import critical_temperature
 
 LAMS = [0.05, 0.2, 0.3, 1.0]
@@ -120,6 +127,41 @@ def test_a_seed_does_not_depend_on_its_batch():
     alone = [simulate_heads(LAMS, seed=sd, **kw) for sd in (7, 8, 9)]
     assert together == alone
     assert together[0]["tau"] != together[1]["tau"]  # the seeds are different runs
+
+
+def _agreement_per_sample(Z, P, tau, mode, drive, gP, gt):
+    """The earlier ``_product_agreement``: ``sample_tau_derivatives`` on each sample's scalars in a loop."""
+    worst, K = 0.0, P.shape[1]
+    for h in range(Z.shape[0]):
+        z, p, t = Z[h][:, None], P[h][:, None], float(tau[h])
+        Q, D = gibbs(z, p, t), sqdist_matrix(z, p)
+        amp = 1.0 + float(D.max()) / t
+        ref = grad_live_Lq(z, p, t) if mode == "full" else grad_detached(z, p, Q)["L_q"]
+        worst = max(worst, float(np.abs(ref[:, 0] - gP[h]).max()) / ((float(np.abs(z).max() + np.abs(p).max()))
+                                                                      * amp))
+        dLq = dF = 0.0
+        for qrow, drow in zip(Q, D):
+            a, b = sample_tau_derivatives(list(qrow), list(drow), t, lambda x: math.log(x) if x > 0 else 0.0)
+            dLq, dF = dLq + a, dF + b
+        ref_t = (dLq if drive == "L_q" else dF) / Z.shape[1]
+        worst = max(worst, abs(ref_t - float(gt[h])) / (amp ** 2 if drive == "L_q" else 1.0 + math.log(K)))
+    return worst
+
+
+@pytest.mark.parametrize("mode,drive", [("full", "L_q"), ("stopgrad", "F")])
+def test_product_agreement_is_the_per_sample_loop_bit_for_bit(mode, drive):
+    """The column-wise call of ``sample_tau_derivatives`` and the ordered sample sum give the per-sample
+    loop's number exactly: soft heads, hard heads (q underflowing to 0, log taken as 0) and a tie."""
+    rng = np.random.default_rng(11)
+    Z = rng.standard_normal((3, 64)) * np.array([[0.1], [1.0], [30.0]])
+    P = rng.standard_normal((3, 4)) * np.array([[0.01], [1.0], [30.0]])
+    P[0, 1] = P[0, 0]
+    tau = np.array([1.0, 0.3, 1e-3])
+    gP, gt = rng.standard_normal((3, 4)) * 1e-9, rng.standard_normal(3) * 1e-9
+    assert (gibbs(Z[2][:, None], P[2][:, None], 1e-3) == 0).any()  # the hard head has q = 0 entries
+    got = _product_agreement(Z, P, tau, mode, drive, gP, gt)
+    assert got == _agreement_per_sample(Z, P, tau, mode, drive, gP, gt)
+    assert got > 0
 
 
 @pytest.mark.parametrize("kw", [{"mode": "live"}, {"drive": "H"}, {"K": 1}, {"record_every": [1, 2]}])
