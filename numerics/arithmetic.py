@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from .exact import HAVE_FLINT, _check_backend, _default_backend, rational
+from .exact import HAVE_FLINT, _check_backend, _default_backend, is_rational, rational, to_fraction
 from .precision import FLOAT64_EPS, Tri, mp_context, tolerance_for
 
 if HAVE_FLINT:
@@ -135,6 +135,16 @@ class ExactArithmetic(Arithmetic):
             return Fraction(x)
         return rational(x, backend=self.backend)
 
+    def vector(self, v: Iterable[Any]) -> tuple[Any, ...]:
+        """``tuple(convert(x) for x in v)``; a vector whose entries are all of this backend's type already
+        is returned as a tuple of the same values (what ``convert`` returns for each of them)."""
+        out = tuple(v)
+        q = _FMPQ if self.backend == "flint" else Fraction
+        for x in out:
+            if type(x) is not q:
+                return tuple(self.convert(x) for x in out)
+        return out
+
     def exp(self, x: Any) -> Any:
         if x == 0:
             return self.convert(1)
@@ -181,18 +191,28 @@ class MPArithmetic(Arithmetic):
         return f"dps={self.dps}"
 
     def convert(self, x: Any) -> Any:
-        from .exact import HAVE_FLINT, to_fraction
-
-        if type(x) is self.ctx.mpf:  # fast path: a value of this context; rounding it to ctx.prec
-            if x._mpf_[3] <= self.ctx.prec:  # is the identity when its mantissa has <= prec bits
+        ctx = self.ctx
+        if type(x) is ctx.mpf:  # fast path: a value of this context; rounding it to ctx.prec
+            if x._mpf_[3] <= ctx._prec_rounding[0]:  # is the identity when its mantissa has <= prec bits
                 return x
-            return self.ctx.mpf(x)
+            return ctx.mpf(x)
         if isinstance(x, (int, float)) and not isinstance(x, bool):
             return self.ctx.mpf(x)
         if isinstance(x, Fraction) or (HAVE_FLINT and type(x).__name__ in ("fmpq", "fmpz")):
             f = to_fraction(x)
             return self.ctx.mpf(f.numerator) / f.denominator
         return self.ctx.mpf(x)
+
+    def vector(self, v: Iterable[Any]) -> tuple[Any, ...]:
+        """``tuple(convert(x) for x in v)``; a vector of values of this context with at most ``prec``
+        mantissa bits (``convert``'s identity case) is returned as a tuple of the same values."""
+        out = tuple(v)
+        ctx = self.ctx
+        mpf, prec = ctx.mpf, ctx._prec_rounding[0]
+        for x in out:
+            if type(x) is not mpf or x._mpf_[3] > prec:
+                return tuple(self.convert(x) for x in out)
+        return out
 
     def exp(self, x: Any) -> Any:
         return self.ctx.exp(x)
@@ -295,12 +315,13 @@ class FloatArithmetic(Arithmetic):
         return "float64"
 
     def convert(self, x: Any) -> Any:
-        from .exact import is_rational, to_fraction
-
-        if type(x) is float:  # fast path: the float itself (NaN rejected as below)
+        t = type(x)
+        if t is float:  # fast path: the float itself (NaN rejected as below)
             if math.isnan(x):
                 raise ValueError("NaN is not a valid input")
             return x
+        if t is int:  # fast path: what the general path does for an int (float(x), never NaN)
+            return float(x)
         if is_rational(x) and not isinstance(x, int):
             return float(to_fraction(x))
         if type(x).__module__ == "numpy" and getattr(x, "ndim", 0) > 0:  # arrays: elementwise float64
