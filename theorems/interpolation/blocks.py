@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from numerics.arithmetic import Arithmetic, ExactArithmetic, arithmetic
+from numerics.arithmetic import Arithmetic, ExactArithmetic, MPArithmetic, arithmetic
 from numerics.attention import AttentionMatrix, hardmax_weights, self_attention
 
 __all__ = ["FF", "SA", "Block", "identity_block", "ff_apply", "block_apply", "run_generic", "convert_blocks",
@@ -126,6 +126,8 @@ def ff_apply(ff: FF, X: Sequence[Sequence[Any]], ar: Arithmetic | str) -> list[t
     zero = ar.convert(0)
     if ar.exact:
         return _ff_apply_exact(eta, U, b, W, X, ar, zero)
+    if isinstance(ar, MPArithmetic):
+        return _ff_apply_mp(eta, U, b, W, X, ar, zero)
     out = []
     for x in X:
         xc = ar.vector(x)
@@ -156,6 +158,36 @@ def _ff_apply_exact(eta, U, b, W, X, ar, zero) -> list[tuple[Any, ...]]:
             for u, i in Uk:
                 z = z + u * xc[i]
             if z > zero:
+                for w, i in Wk:
+                    y[i] = y[i] + w * z
+        out.append(tuple(y))
+    return out
+
+
+def _ff_apply_mp(eta, U, b, W, X, ar, zero) -> list[tuple[Any, ...]]:
+    """:func:`ff_apply` in mpmath, the same mpf operations as the generic loop less its identities, so
+    every output is bit-identical: a product with an exact-zero weight is the zero that ``fsum`` (mpmath's
+    ``mpf_sum``) skips and that adds nothing to ``y_i``; ``eta = 1`` multiplies nothing (``1 * v`` is
+    ``v`` for an mpf already rounded to the context, as every converted or computed value is); and
+    neurons with equal rows ``U_k`` (the hat and snap gadgets' neurons share theirs) share one
+    ``fsum`` of the products ``u_i x_i`` -- the same sum of the same terms."""
+    first: dict[tuple, int] = {}
+    rid = [first.setdefault(Uk, k) for k, Uk in enumerate(U)]  # each row's first equal row
+    Uz = [[(u, i) for i, u in enumerate(Uk) if u != zero] for Uk in U]
+    Wz = [[(w, i) for i, w in enumerate(Wk) if w != zero] for Wk in W]
+    no_scale = eta == ar.convert(1)
+    fsum = ar.fsum
+    out = []
+    for x in X:
+        xc = ar.vector(x)
+        y = list(xc) if no_scale else [eta * v for v in xc]
+        dots: dict[int, Any] = {}
+        for r, Uk, bk, Wk in zip(rid, Uz, b, Wz):
+            s = dots.get(r)
+            if s is None:
+                s = dots[r] = fsum(u * xc[i] for u, i in Uk)
+            z = s + bk
+            if z > zero:  # relu(0) = 0
                 for w, i in Wk:
                     y[i] = y[i] + w * z
         out.append(tuple(y))
