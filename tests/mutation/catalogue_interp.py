@@ -253,8 +253,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.certificate.key_count_dropped",
         path=SX,
-        old="term = conv(nm1) * ar.exp(-ex / conv(tau)) * sqrt(conv(D2))",
-        new="term = ar.exp(-ex / conv(tau)) * sqrt(conv(D2))",
+        old="term = nm1 * ar.exp(-ex / t) * sD",
+        new="term = ar.exp(-ex / t) * sD",
         kills=("interp.softmax.exact",),
         why="the certificate's attention leak drops the factor n_j - 1",
         family="bound",
@@ -390,10 +390,11 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.blocks.reference_ignores_eta",
         path=BL,
-        old="        y = [eta * v for v in xc]",
-        new="        y = [v for v in xc]",
+        old="y = list(xc) if no_scale else [eta * v for v in xc]",
+        new="y = list(xc)",
         kills=("interp.softmax.exact",),
-        why="the reference evaluator treats every FF as residual (eta ignored; only the line map has eta = 0)",
+        why="the mpmath reference evaluator treats every FF as residual (eta ignored; only the line map has "
+            "eta = 0)",
         family="formula",
     ),
     Mutation(
@@ -834,5 +835,62 @@ MUTATIONS: list[Mutation] = [
         why="the identity's right side loses one non-maximiser key: the cancel-first zero test must see "
             "the nonzero rational residual",
         family="engine",
+    ),
+    Mutation(
+        id="interp.speed.mp_ff_one_row_for_all_neurons",
+        path=BL,
+        old="rid = [first.setdefault(Uk, k) for k, Uk in enumerate(U)]",
+        new="rid = [0 for k, Uk in enumerate(U)]",
+        kills=("interp.softmax.exact", "pytest:tests/unit/interpolation/test_interp_fast_paths.py"),
+        why="the mpmath FF shares the first neuron's dot product with every neuron, not only with those "
+            "of an equal row (the line map, translations and the snap moves have several rows)",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.mp_ff_drops_negative_weights",
+        path=BL,
+        old="if w != zero] for Wk in W]\n    no_scale = eta == ar.convert(1)",
+        new="if w > zero] for Wk in W]\n    no_scale = eta == ar.convert(1)",
+        kills=("interp.softmax.exact", "pytest:tests/unit/interpolation/test_interp_fast_paths.py"),
+        why="the mpmath FF skips the negative output weights along with the zero ones",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.mp_vector_ignores_precision",
+        path="numerics/arithmetic.py",
+        old="            if type(x) is not mpf or x._mpf_[3] > prec:",
+        new="            if type(x) is not mpf:",
+        kills=("pytest:tests/unit/interpolation/test_interp_fast_paths.py",),
+        why="the mpmath vector fast path returns values of the context with more mantissa bits than its "
+            "precision unrounded (convert rounds them)",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.exact_vector_keeps_foreign_types",
+        path="numerics/arithmetic.py",
+        old="            if type(x) is not q:\n",
+        new="            if False:\n",
+        kills=("pytest:tests/unit/interpolation/test_interp_fast_paths.py",),
+        why="the exact vector fast path returns ints, strings and the other backend's rationals unconverted",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.identity_layer_ignores_rho",
+        path=AT,
+        old="if rho_c == a.convert(1) and (a.exact or isinstance(a, MPArithmetic)):",
+        new="if a.exact or isinstance(a, MPArithmetic):",
+        kills=("pytest:tests/unit/interpolation/test_interp_fast_paths.py",),
+        why="an attention layer with lam = 0 returns its tokens whatever rho is (rho x_i is the layer)",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.certificate_prepared_lipschitz_dropped",
+        path=SX,
+        old="            r = p[1] * r\n",
+        new="            r = r\n",
+        kills=("pytest:tests/unit/interpolation/test_interp_fast_paths.py",),
+        why="the prepared recursion forgets the FF Lipschitz factors (and |rho|, |rho| + |lam|): r no longer "
+            "grows through those layers, so tau_c is too large",
+        family="bound",
     ),
 ]
