@@ -203,3 +203,45 @@ def test_certificate_prepared_recursion_on_every_kind_of_layer():
         for k in range(40):
             q = Fraction(1, 100) * (k + 1)
             assert S._run_prepared(aprep, q, ar) is _naive_cert(steps, q, line, ar), q
+
+
+def test_finite_limit_at_zero_matches_sympy_limit():
+    """The exact finite limit at 0+ of rational functions with symbolic coefficients equals sympy's limit;
+    an infinite or undecidable one is left to sympy (None); and on the softmax-to-hardmax rows (t -> oo
+    as u = exp(-Delta t) -> 0+) it is sympy's limit in t."""
+    import sympy as sp
+
+    from theorems.interpolation._ridge_exact import finite_limit_at_zero
+
+    u = sp.Symbol("u", positive=True)
+    y1, y2 = sp.symbols("y1 y2")
+    a = sp.Symbol("a", positive=True)
+    finite = [(y1 * u + y2) / (3 + u), (y1 - y2) * u / (u ** 2 + a), (u ** 2 + y1 * u) / (u * (2 + a) + u ** 3),
+              sp.Rational(5, 3) + 0 * u, (2 * u - 1) / (u + 4), y1 / (1 + u / y2)]
+    for e in finite:
+        got = finite_limit_at_zero(e, u)
+        assert got is not None and sp.simplify(got - sp.limit(e, u, 0, "+")) == 0, e
+    for e in [(u + y1) / (u * (2 + a)), 1 / u, sp.exp(u) * y1, sp.sqrt(u) + 1]:
+        assert finite_limit_at_zero(e, u) is None, e
+    t, gap = sp.Symbol("t", positive=True), sp.Symbol("Delta", positive=True)
+    for c, k, ef in ((1, 1, 1), (2, 1, 1), (2, 2, 1), (1, 1, 2)):
+        xs = sp.symbols(f"y1:{c + k + 2}")
+        ws = [sp.exp(s * t) for s in [0] * c + [-gap] * k + [-2 * gap]]
+        out = sum(w * x for w, x in zip(ws, xs)) / sum(ws)
+        scaled = sp.exp(ef * gap * t) * (out - sum(xs[:c]) / c)
+        got = finite_limit_at_zero(scaled.subs(sp.exp(-gap * t), u), u)
+        want = sp.limit(sp.simplify(scaled), t, sp.oo)
+        assert (got is None) == want.has(sp.oo, -sp.oo, sp.zoo) and (got is None or sp.simplify(got - want) == 0)
+
+
+def test_ridge_zero_test_decides_rational_functions():
+    import sympy as sp
+
+    from theorems.interpolation._ridge_exact import _is_zero
+
+    e = sp.Symbol("epsilon", positive=True)
+    f = 2 * e * (23 * e + 107) / (4 * e ** 2 + 32 * e + 59)
+    assert _is_zero(f - (46 * e ** 2 + 214 * e) / (4 * e ** 2 + 32 * e + 59))
+    assert _is_zero((e ** 2 - 1) / (e - 1) - e - 1)
+    assert not _is_zero(f - (46 * e ** 2 + 215 * e) / (4 * e ** 2 + 32 * e + 59))
+    assert not _is_zero(f * sp.Rational(51, 50) - f)
