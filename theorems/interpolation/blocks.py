@@ -103,6 +103,18 @@ class Block:
         return (self.ff.width == 0 and self.ff.eta == 1 and self.sa.A is None
                 and self.sa.rho == 1 and self.sa.lam == 0)
 
+    def __hash__(self) -> int:
+        # the dataclass hash (of the fields' tuple), computed once: blocks key the in-process memos of
+        # softmax.py, and hashing their exact weights (fmpq, Fraction) every time cost ~10% of a check
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.ff, self.sa, self.label, self.stage))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __reduce__(self) -> tuple:  # pickled without the cached hash (str hashes differ per process)
+        return (Block, (self.ff, self.sa, self.label, self.stage))
+
 
 def identity_block(label: str = "identity padding") -> Block:
     """The identity block: width-0 FF with eta = 1, SA with rho = 1, lam = 0 (3 parameters)."""
@@ -171,8 +183,7 @@ def _ff_apply_mp(eta, U, b, W, X, ar, zero) -> list[tuple[Any, ...]]:
     ``v`` for an mpf already rounded to the context, as every converted or computed value is); and
     neurons with equal rows ``U_k`` (the hat and snap gadgets' neurons share theirs) share one
     ``fsum`` of the products ``u_i x_i`` -- the same sum of the same terms."""
-    first: dict[tuple, int] = {}
-    rid = [first.setdefault(Uk, k) for k, Uk in enumerate(U)]  # each row's first equal row
+    rid = [next(i for i in range(k + 1) if U[i] == Uk) for k, Uk in enumerate(U)]  # first equal row
     Uz = [[(u, i) for i, u in enumerate(Uk) if u != zero] for Uk in U]
     Wz = [[(w, i) for i, w in enumerate(Wk) if w != zero] for Wk in W]
     no_scale = eta == ar.convert(1)
@@ -407,11 +418,16 @@ class ExactState:
             qb = tuple(to_Q(v, Q) for v in ff.b)
             qW = tuple(tuple(to_Q(v, Q) for v in r) for r in ff.W)
             ff_q = FF(to_Q(ff.eta, Q), tuple(qU), qb, qW)
-            byrow: dict[tuple, list[int]] = {}
+            byrow: list[tuple[tuple, list[int]]] = []  # rows in first-seen order (== scan: fmpq hashes slowly)
             for k, r in enumerate(qU):
-                byrow.setdefault(tuple(r), []).append(k)
+                for row, ks in byrow:
+                    if row == r:
+                        ks.append(k)
+                        break
+                else:
+                    byrow.append((r, [k]))
             groups, const = [], None
-            for row, ks in byrow.items():
+            for row, ks in byrow:
                 if all(u == 0 for u in row):
                     const = tuple(Q(0) for _ in range(d))
                     for k in ks:
