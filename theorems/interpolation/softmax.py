@@ -330,6 +330,12 @@ def exactness_tolerance(dps: int) -> Any:
     """``10^-(dps-12)``: "exact at precision p" means every output within it of a target and every target
     within it of an output (spec §3.7), as an mpf at ``dps`` digits."""
     dps = check_dps(dps, minimum=13)  # the tolerance 10^-(dps-12) must be < 1
+    return _tolerance(dps)
+
+
+@functools.lru_cache(maxsize=8)
+def _tolerance(dps: int) -> Any:
+    """:func:`exactness_tolerance` keyed by ``dps`` (an immutable mpf, computed in a fresh context once)."""
     return MPArithmetic(dps).ctx.mpf(10) ** (-(dps - 12))
 
 
