@@ -839,7 +839,7 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.speed.mp_ff_one_row_for_all_neurons",
         path=BL,
-        old="rid = [first.setdefault(Uk, k) for k, Uk in enumerate(U)]",
+        old="rid = [next(i for i in range(k + 1) if U[i] == Uk) for k, Uk in enumerate(U)]",
         new="rid = [0 for k, Uk in enumerate(U)]",
         kills=("interp.softmax.exact", "pytest:tests/unit/interpolation/test_interp_fast_paths.py"),
         why="the mpmath FF shares the first neuron's dot product with every neuron, not only with those "
@@ -910,6 +910,46 @@ MUTATIONS: list[Mutation] = [
         new="    return True\n",
         kills=("pytest:tests/unit/interpolation/test_interp_fast_paths.py",),
         why="the ridge facts' zero test (cancel first) declares every rational function zero",
+        family="check",
+    ),
+    Mutation(
+        id="interp.speed.shared_mp_context_ignores_dps",
+        path="numerics/arithmetic.py",
+        old="        return _shared_mp(kinds[\"mp\"])",
+        new="        return _shared_mp(15)",
+        kills=("pytest:tests/unit/interpolation/test_interp_fast_paths.py", "interp.softmax.exact"),
+        why="the statement's mpmath arithmetic is one shared 15-digit context whatever precision the "
+            "values carry: a 50-digit exactness test is decided at float-like precision",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.block_hash_pickled",
+        path=BL,
+        old="    def __reduce__(self) -> tuple:  # pickled without the cached hash",
+        new="    def _unused_reduce(self) -> tuple:  # pickled without the cached hash",
+        kills=("pytest:tests/unit/interpolation/test_interp_fast_paths.py",),
+        why="a Block pickled after hashing carries its cached hash into another process, where its label "
+            "(a str) hashes differently: equal blocks would miss the memos there",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.ffc_groups_every_row",
+        path=BL,
+        old="                    if row == r:\n",
+        new="                    if True:\n",
+        kills=("interp.hardmax.exact",),
+        why="the fast exact evaluator's FF cache puts every neuron in the first row's group: the float "
+            "filter skips neurons whose own row is active",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.same_set_one_sided",
+        path=C,
+        old="    return all(x in b for x in a) and all(y in a for y in b)\n",
+        new="    return all(x in b for x in a)\n",
+        kills=("pytest:tests/unit/interpolation/test_interp_fast_paths.py",),
+        why="the construction's set-equality post-conditions check only one inclusion (a missed target or "
+            "slot goes unseen)",
         family="check",
     ),
 ]

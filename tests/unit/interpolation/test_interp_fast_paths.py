@@ -245,3 +245,54 @@ def test_ridge_zero_test_decides_rational_functions():
     assert _is_zero((e ** 2 - 1) / (e - 1) - e - 1)
     assert not _is_zero(f - (46 * e ** 2 + 215 * e) / (4 * e ** 2 + 32 * e + 59))
     assert not _is_zero(f * sp.Rational(51, 50) - f)
+
+
+def test_arithmetic_of_shares_one_fixed_precision_context_per_dps():
+    """The engine's mpmath arithmetic is one context per dps: the same results as a fresh context at that
+    dps, and a precision that cannot be changed (a shared context must not be re-precisioned)."""
+    from numerics.arithmetic import MPArithmetic, arithmetic_of
+
+    for dps in (30, 60):
+        own = MPArithmetic(dps)
+        x = own.ctx.mpf(1) / 7
+        ar = arithmetic_of([x, Fraction(1, 3)])
+        assert isinstance(ar, MPArithmetic) and ar.dps >= dps and arithmetic_of([x]) is ar
+        fresh = MPArithmetic(ar.dps)
+        for v in (x, Fraction(-5, 11), 3, 0.1):
+            a, b = ar.convert(v), fresh.convert(v)
+            assert a._mpf_ == b._mpf_ and ar.exp(a)._mpf_ == fresh.exp(b)._mpf_
+            assert ar.sqrt(ar.abs(a))._mpf_ == fresh.sqrt(fresh.abs(b))._mpf_
+        assert ar.ctx.prec == fresh.ctx.prec and (+ar.ctx.pi)._mpf_ == (+fresh.ctx.pi)._mpf_
+        with pytest.raises(AttributeError):
+            ar.ctx.prec = 10
+        with pytest.raises(AttributeError):
+            ar.ctx.dps = 10
+        assert ar.ctx.dps == ar.dps
+
+
+def test_block_hash_is_the_fields_hash_and_is_not_pickled():
+    import pickle
+
+    from theorems.interpolation.blocks import FF, SA, Block
+
+    b = Block(FF(Fraction(1), ((Fraction(1, 3), 2),), (Fraction(-1, 2),), ((4, 5),)), SA(1, 0), "hat", "P")
+    same = Block(b.ff, b.sa, "hat", "P")
+    assert hash(b) == hash((b.ff, b.sa, "hat", "P")) == hash(same) and b == same
+    assert hash(b) != hash(Block(b.ff, b.sa, "hat", "I")) or b != Block(b.ff, b.sa, "hat", "I")
+    back = pickle.loads(pickle.dumps(b))
+    assert back == b and "_hash" not in back.__dict__  # another process hashes its strings otherwise
+
+
+def test_same_set_is_set_equality():
+    from numerics.exact import rational
+    from theorems.interpolation.construction import _same_set
+
+    def q(*v):
+        return tuple(rational(x) for x in v)
+
+    rng = random.Random(3)
+    pool = [q(0, 1), q(1, 0), q(Fraction(1, 2), 3), q(-1, -1)]
+    for _ in range(200):
+        a = [rng.choice(pool) for _ in range(rng.randint(0, 4))]
+        b = [rng.choice(pool) for _ in range(rng.randint(0, 4))]
+        assert _same_set(a, b) == (set(a) == set(b)) == _same_set(b, a)
