@@ -193,7 +193,8 @@ def mix(X: Sequence[Vector], weights: Sequence[Any], ar: Arithmetic | str) -> tu
     if ar.exact:  # zero weights (every loser of a hardmax row) add exactly 0: skipped, same sums
         zero = ar.convert(0)
         pairs = [(w, x) for w, x in zip(weights, X) if w != zero]
-        return tuple(ar.fsum(w * x[k] for w, x in pairs) for k in range(d))
+        ws = [w for w, _ in pairs]
+        return tuple(ar.dot(ws, [x[k] for _, x in pairs]) for k in range(d))  # dot: the same sum
     return tuple(ar.fsum(w * x[k] for w, x in zip(weights, X)) for k in range(d))
 
 
@@ -216,9 +217,14 @@ def self_attention(X: Sequence[Vector], A: AttentionMatrix, *, kernel: str = "ha
         return [tuple(rho_c * v for v in x) for x in Xc]
     S = _scores(Xc, A, a)
     t = _temperature(tau, a) if kernel == "softmax" else None  # converted once, not once per row
+    uniform = A.dense is None and not A.factors and a.convert(A.alpha) == zero  # every score is 0
+    # rho = 0, lam = 1 (the collapse): 0 x_i + 1 m = m, exactly for rationals and for mpf values rounded
+    # to the context (0 * x is mpmath's unsigned zero, which adds nothing)
+    mean_only = rho_c == zero and lam_c == a.convert(1) and (a.exact or isinstance(a, MPArithmetic))
     out = []
     for i, x in enumerate(Xc):
-        w = hardmax_weights(S[i], a) if kernel == "hardmax" else _softmax_row(S[i], t, a)
-        m = mix(Xc, w, a)
-        out.append(tuple(rho_c * xv + lam_c * mv for xv, mv in zip(x, m)))
+        if i == 0 or not uniform:  # rows of zero scores all have row 0's weights, hence its mix
+            w = hardmax_weights(S[i], a) if kernel == "hardmax" else _softmax_row(S[i], t, a)
+            m = mix(Xc, w, a)
+        out.append(m if mean_only else tuple(rho_c * xv + lam_c * mv for xv, mv in zip(x, m)))
     return out

@@ -839,11 +839,12 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.speed.mp_ff_one_row_for_all_neurons",
         path=BL,
-        old="rid = [next(i for i in range(k + 1) if U[i] == Uk) for k, Uk in enumerate(U)]",
-        new="rid = [0 for k, Uk in enumerate(U)]",
-        kills=("interp.softmax.exact", "pytest:tests/unit/interpolation/test_interp_fast_paths.py"),
-        why="the mpmath FF shares the first neuron's dot product with every neuron, not only with those "
-            "of an equal row (the line map, translations and the snap moves have several rows)",
+        old="return [next(i for i in range(k + 1) if U[i] == Uk) for k, Uk in enumerate(U)]",
+        new="return [0 for k, Uk in enumerate(U)]",
+        kills=("interp.softmax.exact", "interp.hardmax.exact",
+               "pytest:tests/unit/interpolation/test_interp_fast_paths.py"),
+        why="the mpmath and Fraction FFs share the first neuron's dot product with every neuron, not only "
+            "with those of an equal row (translations, the mean separation and the snap moves have several)",
         family="engine",
     ),
     Mutation(
@@ -934,7 +935,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="interp.speed.ffc_groups_every_row",
-        path=BL,
+        path="theorems/interpolation/exact_state.py",
         old="                    if row == r:\n",
         new="                    if True:\n",
         kills=("interp.hardmax.exact",),
@@ -951,5 +952,62 @@ MUTATIONS: list[Mutation] = [
         why="the construction's set-equality post-conditions check only one inclusion (a missed target or "
             "slot goes unseen)",
         family="check",
+    ),
+    Mutation(
+        id="interp.speed.fraction_dot_drops_running_denominator",
+        path="numerics/arithmetic.py",
+        old="n, d = n * xd * yd + x.numerator * y.numerator * d, d * xd * yd",
+        new="n, d = n * xd * yd + x.numerator * y.numerator, d * xd * yd",
+        kills=("interp.hardmax.exact", "pytest:tests/unit/interpolation/test_interp_fast_paths.py"),
+        why="the Fraction dot product's pair sum forgets the running denominator of each new term: scores "
+            "and attention means of the reference evaluator move",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.fmpq_to_fraction_swapped",
+        path="numerics/arithmetic.py",
+        old="            return Fraction(int(x.p), int(x.q))\n",
+        new="            return Fraction(int(x.q), int(x.p))\n",
+        kills=("interp.hardmax.exact",),
+        why="the fmpq -> Fraction fast path inverts the rational: the Fraction reference starts from "
+            "other weights and tokens",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.uniform_rows_for_every_layer",
+        path=AT,
+        old="        if i == 0 or not uniform:",
+        new="        if i == 0:",
+        kills=("interp.hardmax.exact",),
+        why="every attention row reuses row 0's weights, not only those of zero scores (A = 0)",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.mean_only_ignores_rho",
+        path=AT,
+        old="mean_only = rho_c == zero and lam_c == a.convert(1) and",
+        new="mean_only = lam_c == a.convert(1) and",
+        kills=("interp.hardmax.exact",),
+        why="every lam = 1 layer returns the attention mean alone (rho x_i dropped, not only for rho = 0)",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.fraction_ff_forgets_earlier_neuron",
+        path=BL,
+        old="yn, yd = moved.get(i) or (y[i].numerator, y[i].denominator)",
+        new="yn, yd = (y[i].numerator, y[i].denominator)",
+        kills=("interp.hardmax.exact", "pytest:tests/unit/interpolation/test_interp_perf_identity.py"),
+        why="a coordinate moved by two active neurons keeps only the last one's move in the Fraction FF",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.fraction_ff_one_dot_for_all_rows",
+        path=BL,
+        old="            wx = dots.get(r)\n",
+        new="            wx = dots.get(0)\n",
+        kills=("interp.hardmax.exact", "pytest:tests/unit/interpolation/test_interp_perf_identity.py"),
+        why="the Fraction FF shares the first row's pre-activation with every neuron (translations and "
+            "the mean separation's FF have several rows)",
+        family="engine",
     ),
 ]

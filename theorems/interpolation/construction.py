@@ -2,7 +2,7 @@
 
 ``build_interpolator(dataset, attention="hardmax" | "softmax")`` emits the blocks stage by stage and,
 after every block, runs the **emitted weights** through the exact evaluator
-(:class:`~theorems.interpolation.blocks.ExactState`, hardmax) and asserts the stage's post-condition
+(:class:`~theorems.interpolation.exact_state.ExactState`, hardmax) and asserts the stage's post-condition
 exactly; the builder's bookkeeping is never used as evidence.  A failed post-condition raises
 :class:`ConstructionError` naming the stage, block and tokens.
 
@@ -42,7 +42,8 @@ import numpy as np
 from numerics.errors import InputError, InputTypeError
 from numerics.exact import HAVE_FLINT, _as_fraction, dot  # noqa: F401  (_as_fraction re-exported)
 
-from .blocks import FF, Block, ExactState, to_Q
+from .blocks import FF, Block
+from .exact_state import ExactState, to_Q
 from .dataset import Dataset, DatasetError, fmt_token
 from .exact_shift import ShiftState
 from .gadgets import (S0, S2, _distinct_direction, _hat, _isolating_direction, _Q, _S2_rank2, _snap,

@@ -40,8 +40,9 @@ from numerics.errors import InputError, InputTypeError
 from numerics.precision import Tri
 from numerics.validation import check_dps, check_int, check_positive_real
 
-from .blocks import ExactState, convert_blocks, run_generic
+from .blocks import convert_blocks, run_generic
 from .construction import InterpolatingTransformer, _as_fraction
+from .exact_state import ExactState
 
 __all__ = ["Certificate", "certify", "exact_at", "exactness_tolerance", "hausdorff_mp", "max_hausdorff_mp",
            "softmax_outputs"]

@@ -296,3 +296,60 @@ def test_same_set_is_set_equality():
         a = [rng.choice(pool) for _ in range(rng.randint(0, 4))]
         b = [rng.choice(pool) for _ in range(rng.randint(0, 4))]
         assert _same_set(a, b) == (set(a) == set(b)) == _same_set(b, a)
+
+
+def test_fraction_dot_and_fmpq_conversion_are_the_generic_values():
+    from numerics.arithmetic import Arithmetic, ExactArithmetic
+    from numerics.exact import rational
+
+    ar = ExactArithmetic("fraction")
+    rng = random.Random(9)
+    for _ in range(200):
+        n = rng.randint(0, 5)
+        xs = [Fraction(rng.randint(-9, 9), rng.randint(1, 12)) for _ in range(n)]
+        ys = [rng.choice([Fraction(rng.randint(-9, 9), rng.randint(1, 12)), rng.randint(-3, 3)]) for _ in range(n)]
+        want = Arithmetic.dot(ar, xs, ys)  # the generic fsum of products
+        assert ar.dot(xs, ys) == want and type(ar.dot(xs, ys)) is Fraction
+        assert ar.dot(iter(xs), iter(ys)) == want  # a generator read once (fallback included)
+    with pytest.raises(ValueError):
+        ar.dot([Fraction(1)], [Fraction(1), Fraction(2)])
+    q = rational(Fraction(-6, 4))
+    assert ar.convert(q) == Fraction(-3, 2) and type(ar.convert(q)) is Fraction
+
+
+@pytest.mark.parametrize("arith", ["fraction", "flint", "mp"])
+def test_uniform_and_collapse_layers_are_the_row_by_row_values(arith):
+    """Uniform attention (A = 0: every row has row 0's weights) and the collapse (rho = 0, lam = 1: the
+    mix itself) give exactly what the row-by-row formula rho x_i + lam sum_l pi_il x_l gives."""
+    from numerics.arithmetic import ExactArithmetic, MPArithmetic
+    from numerics.attention import (
+        AttentionMatrix,
+        _scores,
+        _validate,
+        hardmax_weights,
+        mix,
+        self_attention,
+        softmax_weights,
+    )
+
+    ar = MPArithmetic(30) if arith == "mp" else ExactArithmetic(arith)
+    rng = random.Random(4)
+    for _ in range(30):
+        d, n = rng.randint(1, 3), rng.randint(1, 5)
+        X = [tuple(Fraction(rng.randint(-5, 5), rng.choice([1, 2, 3])) for _ in range(d)) for _ in range(n)]
+        for A in (AttentionMatrix(), AttentionMatrix(alpha=1)):
+            for rho, lam in ((0, 1), (1, Fraction(1, 3)), (Fraction(1, 2), 1)):
+                for kernel in (("hardmax", "softmax") if arith == "mp" else ("hardmax",)):
+                    tau = Fraction(1, 7) if kernel == "softmax" else None
+                    Xc = _validate(X, ar)
+                    S = _scores(Xc, A, ar)
+                    want = []
+                    for i, x in enumerate(Xc):
+                        w = hardmax_weights(S[i], ar) if kernel == "hardmax" else softmax_weights(S[i], tau, ar)
+                        m = mix(Xc, w, ar)
+                        want.append(tuple(ar.convert(rho) * xv + ar.convert(lam) * mv for xv, mv in zip(x, m)))
+                    got = self_attention(X, A, kernel=kernel, tau=tau, rho=rho, lam=lam, ar=ar)
+                    if arith == "mp":
+                        assert _bits(got) == _bits(want)
+                    else:
+                        assert got == want
