@@ -850,8 +850,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="interp.speed.mp_ff_drops_negative_weights",
         path=BL,
-        old="if w != zero] for Wk in W]\n    no_scale = eta == ar.convert(1)",
-        new="if w > zero] for Wk in W]\n    no_scale = eta == ar.convert(1)",
+        old="Wr = [[(w._mpf_, i) for i, w in enumerate(Wk) if w != zero] for Wk in W]",
+        new="Wr = [[(w._mpf_, i) for i, w in enumerate(Wk) if w > zero] for Wk in W]",
         kills=("interp.softmax.exact", "pytest:tests/unit/interpolation/test_interp_fast_paths.py"),
         why="the mpmath FF skips the negative output weights along with the zero ones",
         family="engine",
@@ -1009,5 +1009,33 @@ MUTATIONS: list[Mutation] = [
         why="the Fraction FF shares the first row's pre-activation with every neuron (translations and "
             "the mean separation's FF have several rows)",
         family="engine",
+    ),
+    Mutation(
+        id="interp.speed.mp_ff_negative_preactivation_active",
+        path=BL,
+        old="if (not z[0] and z[1]) if (z[1] or z == fzero) else make(z) > zero:",
+        new="if z[1] if (z[1] or z == fzero) else make(z) > zero:",
+        kills=("interp.softmax.exact", "pytest:tests/unit/interpolation/test_interp_fast_paths.py"),
+        why="the raw sign test of the mpmath FF reads a negative pre-activation (sign bit set) as active",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.mp_ff_forgets_earlier_neuron",
+        path=BL,
+        old="yi = moved.get(i) or y[i]._mpf_",
+        new="yi = y[i]._mpf_",
+        kills=("interp.softmax.exact", "pytest:tests/unit/interpolation/test_interp_fast_paths.py"),
+        why="a coordinate moved by two active neurons keeps only the last one's move in the mpmath FF",
+        family="engine",
+    ),
+    Mutation(
+        id="interp.speed.hausdorff_fmpq_compares_P_with_itself",
+        path="theorems/interpolation/dataset.py",
+        old="A, B, zero = P, Q, flint.fmpq(0)",
+        new="A, B, zero = P, P, flint.fmpq(0)",
+        kills=("interp.hardmax.exact", "pytest:tests/unit/interpolation/test_interp_fast_paths.py"),
+        why="the fmpq path of the exact Hausdorff distance measures the outputs against themselves: every "
+            "construction looks exact",
+        family="check",
     ),
 ]

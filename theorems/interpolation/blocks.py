@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from mpmath.libmp import fzero, mpf_add, mpf_mul, mpf_sum
+
 from numerics.arithmetic import Arithmetic, MPArithmetic, arithmetic
 from numerics.attention import AttentionMatrix, self_attention
 
@@ -174,25 +176,34 @@ def _ff_apply_mp(eta, U, b, W, X, ar, zero) -> list[tuple[Any, ...]]:
     ``mpf_sum``) skips and that adds nothing to ``y_i``; ``eta = 1`` multiplies nothing (``1 * v`` is
     ``v`` for an mpf already rounded to the context, as every converted or computed value is); and
     neurons with equal rows ``U_k`` (the hat and snap gadgets' neurons share theirs) share one
-    ``fsum`` of the products ``u_i x_i`` -- the same sum of the same terms."""
+    ``fsum`` of the products ``u_i x_i`` -- the same sum of the same terms.  The operations are those the
+    mpf operators and ``ctx.fsum`` call (``libmp.mpf_mul``, ``mpf_add``, ``mpf_sum`` at the context's
+    precision and rounding), on the raw values, without an mpf object per intermediate result."""
+    prec, rnd = ar.ctx._prec_rounding
+    make = ar.ctx.make_mpf
     rid = _first_equal_rows(U)
-    Uz = [[(u, i) for i, u in enumerate(Uk) if u != zero] for Uk in U]
-    Wz = [[(w, i) for i, w in enumerate(Wk) if w != zero] for Wk in W]
+    Ur = [[(u._mpf_, i) for i, u in enumerate(Uk) if u != zero] for Uk in U]
+    Wr = [[(w._mpf_, i) for i, w in enumerate(Wk) if w != zero] for Wk in W]
+    br = [v._mpf_ for v in b]
     no_scale = eta == ar.convert(1)
-    fsum = ar.fsum
     out = []
     for x in X:
         xc = ar.vector(x)
+        xr = [v._mpf_ for v in xc]
         y = list(xc) if no_scale else [eta * v for v in xc]
-        dots: dict[int, Any] = {}
-        for r, Uk, bk, Wk in zip(rid, Uz, b, Wz):
+        moved: dict[int, tuple] = {}  # coordinate -> its raw value, for the coordinates neurons move
+        dots: dict[int, tuple] = {}
+        for r, Uk, bk, Wk in zip(rid, Ur, br, Wr):
             s = dots.get(r)
             if s is None:
-                s = dots[r] = fsum(u * xc[i] for u, i in Uk)
-            z = s + bk
-            if z > zero:  # relu(0) = 0
+                s = dots[r] = mpf_sum([mpf_mul(u, xr[i], prec, rnd) for u, i in Uk], prec, rnd)
+            z = mpf_add(s, bk, prec, rnd)
+            if (not z[0] and z[1]) if (z[1] or z == fzero) else make(z) > zero:  # relu(0) = 0
                 for w, i in Wk:
-                    y[i] = y[i] + w * z
+                    yi = moved.get(i) or y[i]._mpf_
+                    moved[i] = mpf_add(yi, mpf_mul(w, z, prec, rnd), prec, rnd)
+        for i, v in moved.items():
+            y[i] = make(v)
         out.append(tuple(y))
     return out
 

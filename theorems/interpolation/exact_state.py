@@ -170,7 +170,7 @@ class ExactState:
             qb = tuple(to_Q(v, Q) for v in ff.b)
             qW = tuple(tuple(to_Q(v, Q) for v in r) for r in ff.W)
             ff_q = FF(to_Q(ff.eta, Q), tuple(qU), qb, qW)
-            byrow: list[tuple[tuple, list[int]]] = []  # rows in first-seen order (== scan: fmpq hashes slowly)
+            byrow: list[tuple[tuple, list[int]]] = []  # rows, first-seen order (== scan: fmpq hashes slowly)
             for k, r in enumerate(qU):
                 for row, ks in byrow:
                     if row == r:

@@ -216,7 +216,8 @@ def test_finite_limit_at_zero_matches_sympy_limit():
     u = sp.Symbol("u", positive=True)
     y1, y2 = sp.symbols("y1 y2")
     a = sp.Symbol("a", positive=True)
-    finite = [(y1 * u + y2) / (3 + u), (y1 - y2) * u / (u ** 2 + a), (u ** 2 + y1 * u) / (u * (2 + a) + u ** 3),
+    finite = [(y1 * u + y2) / (3 + u), (y1 - y2) * u / (u ** 2 + a),
+              (u ** 2 + y1 * u) / (u * (2 + a) + u ** 3),
               sp.Rational(5, 3) + 0 * u, (2 * u - 1) / (u + 4), y1 / (1 + u / y2)]
     for e in finite:
         got = finite_limit_at_zero(e, u)
@@ -231,7 +232,8 @@ def test_finite_limit_at_zero_matches_sympy_limit():
         scaled = sp.exp(ef * gap * t) * (out - sum(xs[:c]) / c)
         got = finite_limit_at_zero(scaled.subs(sp.exp(-gap * t), u), u)
         want = sp.limit(sp.simplify(scaled), t, sp.oo)
-        assert (got is None) == want.has(sp.oo, -sp.oo, sp.zoo) and (got is None or sp.simplify(got - want) == 0)
+        assert (got is None) == want.has(sp.oo, -sp.oo, sp.zoo)
+        assert got is None or sp.simplify(got - want) == 0
 
 
 def test_ridge_zero_test_decides_rational_functions():
@@ -307,7 +309,8 @@ def test_fraction_dot_and_fmpq_conversion_are_the_generic_values():
     for _ in range(200):
         n = rng.randint(0, 5)
         xs = [Fraction(rng.randint(-9, 9), rng.randint(1, 12)) for _ in range(n)]
-        ys = [rng.choice([Fraction(rng.randint(-9, 9), rng.randint(1, 12)), rng.randint(-3, 3)]) for _ in range(n)]
+        ys = [rng.choice([Fraction(rng.randint(-9, 9), rng.randint(1, 12)), rng.randint(-3, 3)])
+              for _ in range(n)]
         want = Arithmetic.dot(ar, xs, ys)  # the generic fsum of products
         assert ar.dot(xs, ys) == want and type(ar.dot(xs, ys)) is Fraction
         assert ar.dot(iter(xs), iter(ys)) == want  # a generator read once (fallback included)
@@ -345,11 +348,31 @@ def test_uniform_and_collapse_layers_are_the_row_by_row_values(arith):
                     S = _scores(Xc, A, ar)
                     want = []
                     for i, x in enumerate(Xc):
-                        w = hardmax_weights(S[i], ar) if kernel == "hardmax" else softmax_weights(S[i], tau, ar)
+                        w = (hardmax_weights(S[i], ar) if kernel == "hardmax"
+                             else softmax_weights(S[i], tau, ar))
                         m = mix(Xc, w, ar)
-                        want.append(tuple(ar.convert(rho) * xv + ar.convert(lam) * mv for xv, mv in zip(x, m)))
+                        r_, l_ = ar.convert(rho), ar.convert(lam)
+                        want.append(tuple(r_ * xv + l_ * mv for xv, mv in zip(x, m)))
                     got = self_attention(X, A, kernel=kernel, tau=tau, rho=rho, lam=lam, ar=ar)
                     if arith == "mp":
                         assert _bits(got) == _bits(want)
                     else:
                         assert got == want
+
+
+def test_hausdorff_sq_on_fmpq_tokens_is_the_fraction_value():
+    from numerics.exact import rational
+    from theorems.interpolation.dataset import hausdorff_sq
+
+    rng = random.Random(1)
+    for _ in range(300):
+        d = rng.randint(1, 3)
+        def tokens(d):
+            return [tuple(Fraction(rng.randint(-5, 5), rng.randint(1, 4)) for _ in range(d))
+                    for _ in range(rng.randint(1, 4))]
+
+        P, Q = tokens(d), tokens(d)
+        fq = [[tuple(rational(v) for v in t) for t in S] for S in (P, Q)]
+        want = hausdorff_sq(P, Q)
+        assert hausdorff_sq(*fq) == want and type(hausdorff_sq(*fq)) is Fraction
+        assert hausdorff_sq(fq[0], Q) == want  # mixed types: the Fraction path
