@@ -48,6 +48,14 @@ def to_Q(x: Any, Q: Any) -> Any:
     return Q(f.numerator, f.denominator)
 
 
+def _vec_Q(v: Sequence[Any], Q: Any) -> tuple:
+    """``tuple(to_Q(x, Q) for x in v)``; a vector already of type Q (the builder's weights) as it is."""
+    for x in v:
+        if type(x) is not Q:
+            return tuple(to_Q(x, Q) for x in v)
+    return tuple(v)
+
+
 @dataclass
 class _Group:
     """Neurons of one FF that share a U row w: ``g(s) = sum_k W_k relu(s + b_k)`` with ``s = w.x``.
@@ -166,10 +174,9 @@ class ExactState:
         c = self._cache.get(key)
         if c is None or c[0] is not ff:
             Q, d = self.Q, self.d
-            qU = [tuple(to_Q(v, Q) for v in r) for r in ff.U]
-            qb = tuple(to_Q(v, Q) for v in ff.b)
-            qW = tuple(tuple(to_Q(v, Q) for v in r) for r in ff.W)
-            ff_q = FF(to_Q(ff.eta, Q), tuple(qU), qb, qW)
+            qU = [_vec_Q(r, Q) for r in ff.U]
+            qb = _vec_Q(ff.b, Q)
+            qW = tuple(_vec_Q(r, Q) for r in ff.W)
             byrow: list[tuple[tuple, list[int]]] = []  # rows, first-seen order (== scan: fmpq hashes slowly)
             for k, r in enumerate(qU):
                 for row, ks in byrow:
@@ -193,7 +200,7 @@ class ExactState:
                 wf = np.array([_f(u) for u in row], dtype=np.float64)
                 lo, hi = min(kinks), max(kinks)
                 groups.append(_Group(row, ks, lo, hi, rz, wf, np.abs(wf), _f(lo), _f(hi)))
-            c = (ff, _FFCache(groups, const, ff_q.eta, qb, qW))
+            c = (ff, _FFCache(groups, const, to_Q(ff.eta, Q), qb, qW))
             self._cache[key] = c
         return c[1]
 
