@@ -34,8 +34,10 @@ from mpmath.libmp import fzero, mpf_add, mpf_mul, mpf_sum
 from numerics.arithmetic import Arithmetic, MPArithmetic, arithmetic
 from numerics.attention import AttentionMatrix, self_attention
 
+from .exact_state import ExactState, _f, to_Q  # noqa: F401  (the fast evaluator, importable from here)
+
 __all__ = ["FF", "SA", "Block", "identity_block", "ff_apply", "block_apply", "run_generic", "convert_blocks",
-           "count_parameters"]
+           "ExactState", "count_parameters"]
 
 @dataclass(frozen=True)
 class FF:
@@ -289,13 +291,3 @@ def convert_blocks(blocks: Sequence[Block], ar: Arithmetic | str) -> tuple[Block
                                 None if A.dense is None else tuple(vec(r) for r in A.dense))
         out.append(Block(ff2, SA(cv(sa.rho), cv(sa.lam), A), label=blk.label, stage=blk.stage))
     return tuple(out)
-
-
-def __getattr__(name: str) -> Any:
-    """``ExactState``, ``to_Q`` and ``_f`` live in :mod:`.exact_state` (which imports this module's blocks);
-    they are still importable from here."""
-    if name in ("ExactState", "to_Q", "_f"):
-        from . import exact_state
-
-        return getattr(exact_state, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,14 +15,15 @@ import math
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from numerics.arithmetic import ExactArithmetic
 from numerics.attention import AttentionMatrix, hardmax_weights
 
-from .blocks import FF, SA, Block
+if TYPE_CHECKING:  # annotations only: blocks imports this module (re-exports ExactState)
+    from .blocks import FF, SA, Block
 
 __all__ = ["ExactState", "to_Q"]
 
