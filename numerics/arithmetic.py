@@ -17,13 +17,14 @@ precision otherwise (a float or mpf tie test is not a proof of a tie -- see the 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from .exact import HAVE_FLINT, _check_backend, _default_backend, rational
-from .precision import FLOAT64_EPS, Tri, mp_context, tolerance_for
+from .exact import HAVE_FLINT, _check_backend, _default_backend, is_rational, rational, to_fraction
+from .precision import FLOAT64_EPS, Tri, fixed_mp_context, mp_context, tolerance_for
 
 if HAVE_FLINT:
     from flint import fmpq as _FMPQ
@@ -133,7 +134,35 @@ class ExactArithmetic(Arithmetic):
             return x
         elif t is int:
             return Fraction(x)
+        elif t is _FMPQ:  # what rational() returns for it: the same canonical p/q
+            return Fraction(int(x.p), int(x.q))
         return rational(x, backend=self.backend)
+
+    def vector(self, v: Iterable[Any]) -> tuple[Any, ...]:
+        """``tuple(convert(x) for x in v)``; a vector whose entries are all of this backend's type already
+        is returned as a tuple of the same values (what ``convert`` returns for each of them)."""
+        out = tuple(v)
+        q = _FMPQ if self.backend == "flint" else Fraction
+        for x in out:
+            if type(x) is not q:
+                return tuple(self.convert(x) for x in out)
+        return out
+
+    def dot(self, xs: Iterable[Any], ys: Iterable[Any]) -> Any:
+        """sum_i x_i y_i; for Fractions on (numerator, denominator) integer pairs with one ``Fraction``
+        (one gcd) at the end instead of one per operation (the same canonical rational)."""
+        if self.backend == "fraction":
+            xs = xs if isinstance(xs, (tuple, list)) else tuple(xs)  # read twice if a non-Fraction shows
+            ys = ys if isinstance(ys, (tuple, list)) else tuple(ys)
+            n, d = 0, 1
+            for x, y in zip(xs, ys, strict=True):
+                if type(x) is not Fraction or type(y) is not Fraction:
+                    break
+                xd, yd = x.denominator, y.denominator
+                n, d = n * xd * yd + x.numerator * y.numerator * d, d * xd * yd
+            else:
+                return Fraction(n, d)
+        return super().dot(xs, ys)
 
     def exp(self, x: Any) -> Any:
         if x == 0:
@@ -181,18 +210,28 @@ class MPArithmetic(Arithmetic):
         return f"dps={self.dps}"
 
     def convert(self, x: Any) -> Any:
-        from .exact import HAVE_FLINT, to_fraction
-
-        if type(x) is self.ctx.mpf:  # fast path: a value of this context; rounding it to ctx.prec
-            if x._mpf_[3] <= self.ctx.prec:  # is the identity when its mantissa has <= prec bits
+        ctx = self.ctx
+        if type(x) is ctx.mpf:  # fast path: a value of this context; rounding it to ctx.prec
+            if x._mpf_[3] <= ctx._prec_rounding[0]:  # is the identity when its mantissa has <= prec bits
                 return x
-            return self.ctx.mpf(x)
+            return ctx.mpf(x)
         if isinstance(x, (int, float)) and not isinstance(x, bool):
             return self.ctx.mpf(x)
         if isinstance(x, Fraction) or (HAVE_FLINT and type(x).__name__ in ("fmpq", "fmpz")):
             f = to_fraction(x)
             return self.ctx.mpf(f.numerator) / f.denominator
         return self.ctx.mpf(x)
+
+    def vector(self, v: Iterable[Any]) -> tuple[Any, ...]:
+        """``tuple(convert(x) for x in v)``; a vector of values of this context with at most ``prec``
+        mantissa bits (``convert``'s identity case) is returned as a tuple of the same values."""
+        out = tuple(v)
+        ctx = self.ctx
+        mpf, prec = ctx.mpf, ctx._prec_rounding[0]
+        for x in out:
+            if type(x) is not mpf or x._mpf_[3] > prec:
+                return tuple(self.convert(x) for x in out)
+        return out
 
     def exp(self, x: Any) -> Any:
         return self.ctx.exp(x)
@@ -295,12 +334,13 @@ class FloatArithmetic(Arithmetic):
         return "float64"
 
     def convert(self, x: Any) -> Any:
-        from .exact import is_rational, to_fraction
-
-        if type(x) is float:  # fast path: the float itself (NaN rejected as below)
+        t = type(x)
+        if t is float:  # fast path: the float itself (NaN rejected as below)
             if math.isnan(x):
                 raise ValueError("NaN is not a valid input")
             return x
+        if t is int:  # fast path: what the general path does for an int (float(x), never NaN)
+            return float(x)
         if is_rational(x) and not isinstance(x, int):
             return float(to_fraction(x))
         if type(x).__module__ == "numpy" and getattr(x, "ndim", 0) > 0:  # arrays: elementwise float64
@@ -492,6 +532,16 @@ def arithmetic(spec: str | Arithmetic) -> Arithmetic:
     raise ValueError(f"unknown arithmetic {spec!r}; use exact, fraction, flint, float64 or mp:<dps>")
 
 
+@functools.lru_cache(maxsize=64)
+def _shared_mp(dps: int) -> MPArithmetic:
+    """``MPArithmetic(dps)`` on :func:`~numerics.precision.fixed_mp_context` (one per ``dps`` in the process,
+    its precision fixed): the conversions and operations of a fresh context at ``dps``, without making
+    one (~0.4 ms) for every statement evaluated on mpmath values."""
+    ar = MPArithmetic(dps)  # validates dps
+    ar.ctx = fixed_mp_context(ar.dps)
+    return ar
+
+
 def arithmetic_of(values: Iterable[Any]) -> Arithmetic:
     """The arithmetic in which ``values`` (numbers a check computed) are to be combined.
 
@@ -534,7 +584,7 @@ def arithmetic_of(values: Iterable[Any]) -> Arithmetic:
     if kinds["float"]:
         return FloatArithmetic()
     if kinds["mp"]:
-        return MPArithmetic(kinds["mp"])
+        return _shared_mp(kinds["mp"])
     if kinds["arb"]:
 
         return ArbArithmetic.current()

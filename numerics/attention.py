@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .arithmetic import Arithmetic, ExactArithmetic, arithmetic
+from .arithmetic import Arithmetic, ExactArithmetic, MPArithmetic, arithmetic
 
 __all__ = [
     "AttentionMatrix",
@@ -82,7 +82,11 @@ def _validate(X: Sequence[Vector], ar: Arithmetic) -> list[tuple[Any, ...]]:
 def scores(X: Sequence[Vector], A: AttentionMatrix, ar: Arithmetic | str) -> list[list[Any]]:
     """The score matrix ``sc[i][l] = x_l^T A x_i``."""
     ar = arithmetic(ar)
-    Xc = _validate(X, ar)
+    return _scores(_validate(X, ar), A, ar)
+
+
+def _scores(Xc: list[tuple[Any, ...]], A: AttentionMatrix, ar: Arithmetic) -> list[list[Any]]:
+    """:func:`scores` of tokens already validated and converted by :func:`_validate`."""
     d = len(Xc[0])
     n = len(Xc)
     if A.dense is not None:
@@ -157,11 +161,21 @@ def _ball_maximisers(row: Sequence[Any]) -> list[int]:
 def softmax_weights(row: Sequence[Any], tau: Any, ar: Arithmetic | str) -> list[Any]:
     """``exp((s_l - max s)/tau) / sum``; ``tau > 0``; not available in exact arithmetic."""
     ar = arithmetic(ar)
+    return _softmax_row(row, _temperature(tau, ar), ar)
+
+
+def _temperature(tau: Any, ar: Arithmetic) -> Any:
+    """``tau`` converted to ``ar``, checked ``> 0`` (softmax needs exp(): not in exact arithmetic)."""
     if isinstance(ar, ExactArithmetic):
         raise TypeError("softmax needs exp(); use MPArithmetic or FloatArithmetic")
     t = ar.convert(tau)
     if not t > 0:
         raise ValueError(f"softmax temperature must be > 0, got {tau!r}")
+    return t
+
+
+def _softmax_row(row: Sequence[Any], t: Any, ar: Arithmetic) -> list[Any]:
+    """:func:`softmax_weights` at the temperature ``t`` already converted by :func:`_temperature`."""
     if len(row) == 0:
         raise ValueError("empty score row")
     top = max(row)
@@ -179,7 +193,8 @@ def mix(X: Sequence[Vector], weights: Sequence[Any], ar: Arithmetic | str) -> tu
     if ar.exact:  # zero weights (every loser of a hardmax row) add exactly 0: skipped, same sums
         zero = ar.convert(0)
         pairs = [(w, x) for w, x in zip(weights, X) if w != zero]
-        return tuple(ar.fsum(w * x[k] for w, x in pairs) for k in range(d))
+        ws = [w for w, _ in pairs]
+        return tuple(ar.dot(ws, [x[k] for _, x in pairs]) for k in range(d))  # dot: the same sum
     return tuple(ar.fsum(w * x[k] for w, x in zip(weights, X)) for k in range(d))
 
 
@@ -197,11 +212,19 @@ def self_attention(X: Sequence[Vector], A: AttentionMatrix, *, kernel: str = "ha
     rho_c, lam_c = a.convert(rho), a.convert(lam)
     zero = a.convert(0)
     if lam_c == zero:  # identity-type layer: no attention is computed
+        if rho_c == a.convert(1) and (a.exact or isinstance(a, MPArithmetic)):
+            return Xc  # 1 * v = v: exact for rationals, and for mpf values already rounded to the context
         return [tuple(rho_c * v for v in x) for x in Xc]
-    S = scores(Xc, A, a)
+    S = _scores(Xc, A, a)
+    t = _temperature(tau, a) if kernel == "softmax" else None  # converted once, not once per row
+    uniform = A.dense is None and not A.factors and a.convert(A.alpha) == zero  # every score is 0
+    # rho = 0, lam = 1 (the collapse): 0 x_i + 1 m = m, exactly for rationals and for mpf values rounded
+    # to the context (0 * x is mpmath's unsigned zero, which adds nothing)
+    mean_only = rho_c == zero and lam_c == a.convert(1) and (a.exact or isinstance(a, MPArithmetic))
     out = []
     for i, x in enumerate(Xc):
-        w = hardmax_weights(S[i], a) if kernel == "hardmax" else softmax_weights(S[i], tau, a)
-        m = mix(Xc, w, a)
-        out.append(tuple(rho_c * xv + lam_c * mv for xv, mv in zip(x, m)))
+        if i == 0 or not uniform:  # rows of zero scores all have row 0's weights, hence its mix
+            w = hardmax_weights(S[i], a) if kernel == "hardmax" else _softmax_row(S[i], t, a)
+            m = mix(Xc, w, a)
+        out.append(m if mean_only else tuple(rho_c * xv + lam_c * mv for xv, mv in zip(x, m)))
     return out

@@ -15,6 +15,7 @@ Rules (developers' guide, "Tests stricter than production"):
 from __future__ import annotations
 
 import enum
+import functools
 import math
 import numbers
 from typing import Any
@@ -24,6 +25,7 @@ import mpmath
 __all__ = [
     "Tri",
     "mp_context",
+    "fixed_mp_context",
     "tolerance_for",
     "float_tolerance",
     "FLOAT64_EPS",
@@ -53,15 +55,20 @@ class Tri(enum.Enum):
     def __bool__(self) -> bool:
         raise TypeError("a Tri is three-valued; compare it with Tri.TRUE / Tri.FALSE / Tri.UNKNOWN")
 
+    # the members are read from module globals (_TRUE, ...): an Enum attribute lookup costs ~3x more
     def __invert__(self) -> Tri:
-        return {Tri.TRUE: Tri.FALSE, Tri.FALSE: Tri.TRUE, Tri.UNKNOWN: Tri.UNKNOWN}[self]
+        if self is _TRUE:
+            return _FALSE
+        if self is _FALSE:
+            return _TRUE
+        return _UNKNOWN
 
     def __and__(self, other: Tri) -> Tri:
-        if self is Tri.FALSE or other is Tri.FALSE:
-            return Tri.FALSE
-        if self is Tri.TRUE and other is Tri.TRUE:
-            return Tri.TRUE
-        return Tri.UNKNOWN
+        if self is _FALSE or other is _FALSE:
+            return _FALSE
+        if self is _TRUE and other is _TRUE:
+            return _TRUE
+        return _UNKNOWN
 
     def __or__(self, other: Tri) -> Tri:
         return ~((~self) & (~other))
@@ -72,6 +79,9 @@ class Tri(enum.Enum):
         for v in values:
             out = out & v
         return out
+
+
+_TRUE, _FALSE, _UNKNOWN = Tri.TRUE, Tri.FALSE, Tri.UNKNOWN
 
 
 def _integral(x: Any) -> bool:
@@ -98,6 +108,28 @@ def mp_context(dps: int) -> mpmath.ctx_mp.MPContext:
     check_arg(int(dps) >= 5, "dps", "must be >= 5", dps)
     ctx = mpmath.MPContext()
     ctx.dps = int(dps)
+    return ctx
+
+
+class _FixedPrecisionMPContext(mpmath.MPContext):
+    """An mpmath context whose precision cannot change after creation (setting ``prec`` or ``dps``
+    raises): what makes one context per ``dps`` safe to share (:func:`fixed_mp_context`)."""
+
+    def _fixed(ctx, n: Any) -> None:
+        raise AttributeError("this mpmath context is shared (numerics.precision.fixed_mp_context) and its "
+                             "precision is fixed; make a context of your own with mp_context()")
+
+    prec = property(lambda ctx: ctx._prec, _fixed)
+    dps = property(lambda ctx: ctx._dps, _fixed)
+
+
+@functools.lru_cache(maxsize=64)
+def fixed_mp_context(dps: int) -> mpmath.ctx_mp.MPContext:
+    """One mpmath context per ``dps`` for the whole process, its precision fixed (a context costs ~0.4 ms
+    to create): the same results as :func:`mp_context` ``(dps)``, for readers that never change it."""
+    mp_context(dps)  # the same validation
+    ctx = _FixedPrecisionMPContext()
+    mpmath.MPContext._set_dps(ctx, int(dps))  # as mp_context does (ctx.dps = dps), past the fixed setter
     return ctx
 
 

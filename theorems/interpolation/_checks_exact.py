@@ -171,17 +171,19 @@ def _network_budget(blocks, X, d: int) -> tuple[float, str | None]:
         b_k = _block_budget(blk, Xk, d)
         eh = []
         eta = fr(ff.eta)
+        # per neuron, once per block: U_n, |U_n|_1, b_n, W_n, |W_n|_inf
+        neurons = [([fr(v) for v in U], fr(bb), [fr(w) for w in W]) for U, bb, W in zip(ff.U, ff.b, ff.W)]
+        neurons = [(Uf, float(sum(abs(v) for v in Uf)), bq, Wf, float(max(abs(w) for w in Wf)))
+                   for Uf, bq, Wf in neurons]
         for x, ei in zip(Xk, e):
             Jm = [[eta if r == c else F(0) for c in range(d)] for r in range(d)]  # eta I + sum_active W U^T
             amb = 0.0
-            for U, bb, W in zip(ff.U, ff.b, ff.W):
-                Uf = [fr(v) for v in U]
-                u1 = float(sum(abs(v) for v in Uf))
-                z = sum(a * fr(b) for a, b in zip(Uf, x)) + fr(bb)
+            xq = [fr(b) for b in x]
+            for Uf, u1, bq, Wf, wmax in neurons:
+                z = sum(a * b for a, b in zip(Uf, xq)) + bq
                 if abs(float(z)) <= u1 * ei * 1.001 + 1e-300:  # a perturbation may switch it: either side
-                    amb += float(max(abs(fr(w)) for w in W)) * u1
+                    amb += wmax * u1
                 elif z > 0:
-                    Wf = [fr(w) for w in W]
                     for r in range(d):
                         for c in range(d):
                             Jm[r][c] += Wf[r] * Uf[c]

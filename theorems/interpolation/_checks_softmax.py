@@ -350,9 +350,12 @@ def symbolic_identity_and_limit(*, seed: int, profile: Profile, exponent_factor:
     """
     import sympy as sp
 
+    from ._ridge_exact import finite_limit_at_zero
+
     tally = Tally(precision="symbolic", backend="sympy", seeds=(seed,))
     t = sp.Symbol("t", positive=True)  # t = 1/tau
     gap = sp.Symbol("Delta", positive=True)
+    u = sp.Symbol("u", positive=True)  # u = exp(-Delta t)
     for n in range(1, 5):
         xs = sp.symbols(f"x1:{n + 1}")
         for c in range(1, n + 1):
@@ -380,7 +383,12 @@ def symbolic_identity_and_limit(*, seed: int, profile: Profile, exponent_factor:
         xbar = sum(xs[:c]) / c
         predicted = sum(xs[c:c + k]) / c - sp.Integer(k) * xbar / c
         scaled = sp.exp(exponent_factor * gap * t) * (out - xbar)
-        lim = sp.limit(sp.simplify(scaled), t, sp.oo)
+        # t -> oo is u = exp(-Delta t) -> 0+ (Delta > 0): ``scaled`` is a rational function of u, whose
+        # finite limit is exact from its lowest-order terms; an infinite one goes to sympy's limit
+        su = scaled.subs(sp.exp(-gap * t), u)
+        lim = finite_limit_at_zero(su, u) if t not in su.free_symbols else None
+        if lim is None:
+            lim = sp.limit(sp.simplify(scaled), t, sp.oo)
         ok = sp.simplify(lim - predicted) == 0
         tally.exact(bool(ok), level=Verdict.PROVED, counterexample=lambda: refuted(
             "sharp limit differs", c=c, k=k, limit=str(lim), predicted=str(predicted),

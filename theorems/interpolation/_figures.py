@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .blocks import ExactState
+from .exact_state import ExactState
 
 __all__ = ["ridge_min_J_curve", "stage_positions"]
 

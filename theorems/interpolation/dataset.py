@@ -33,6 +33,9 @@ from typing import Any
 from numerics.errors import InputError, InputTypeError
 from numerics.exact import HAVE_FLINT, rational
 
+if HAVE_FLINT:
+    import flint
+
 __all__ = ["Dataset", "DatasetError", "as_rational", "fmt_token"]
 
 
@@ -65,13 +68,18 @@ def hausdorff_sq(P: Sequence[Sequence[Any]], Q: Sequence[Sequence[Any]]) -> Frac
 
     if not P or not Q:
         raise InputError("P, Q", "both token sets must be non-empty", (len(P), len(Q)), has_value=True)
-    A = [tuple(to_fraction(v) for v in p) for p in P]
-    B = [tuple(to_fraction(v) for v in q) for q in Q]
+    if HAVE_FLINT and all(type(v) is flint.fmpq for t in (*P, *Q) for v in t):
+        A, B, zero = P, Q, flint.fmpq(0)  # fmpq tokens: the same rationals in flint's (C) arithmetic
+    else:
+        A = [tuple(to_fraction(v) for v in p) for p in P]
+        B = [tuple(to_fraction(v) for v in q) for q in Q]
+        zero = Fraction(0)
 
-    def d2(u: tuple, v: tuple) -> Fraction:
-        return sum(((a - b) * (a - b) for a, b in zip(u, v, strict=True)), Fraction(0))
+    def d2(u: tuple, v: tuple) -> Any:
+        return sum(((a - b) * (a - b) for a, b in zip(u, v, strict=True)), zero)
 
-    return max(max(min(d2(a, b) for b in B) for a in A), max(min(d2(a, b) for a in A) for b in B))
+    worst = max(max(min(d2(a, b) for b in B) for a in A), max(min(d2(a, b) for a in A) for b in B))
+    return to_fraction(worst)
 
 
 def fmt_token(t: Sequence[Any]) -> str:

@@ -6,7 +6,7 @@ token as ``base_i + shift_j`` (``shift_j`` the exact sum of the pending translat
 so such a round costs ``O(d)`` per sequence instead of ``O(n_j d)``; a token is materialised only where
 the exact path needs it (an FF group the filter cannot decide, a winner's value), and all tokens when a
 caller reads :attr:`P` or :attr:`F`.  The outputs are the exact outputs of
-:class:`~theorems.interpolation.blocks.ExactState` (the same exact decisions on the same exact values).
+:class:`~theorems.interpolation.exact_state.ExactState` (the same exact decisions on the same exact values).
 
 Float filter (the only place floats enter): ``F_eff = fl(F_base + F_shift)`` with both shadows the
 roundings of exact rationals, so ``|F_eff - x| <= 2^-50(|F_base| + |F_shift|) + 2^-53 |F_eff|
@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .blocks import ExactState
+from .exact_state import ExactState
 
 __all__ = ["ShiftState"]
 
@@ -32,7 +32,7 @@ def _floats(t: tuple[Any, ...]) -> list[float]:
     try:
         return [float(v) for v in t]
     except OverflowError:
-        from .blocks import _f
+        from .exact_state import _f
 
         return [_f(v) for v in t]
 

@@ -79,9 +79,9 @@ def construction_figure(out: str) -> str:
     """Tokens of the three 2-D sequences after each stage of the hardmax construction."""
     plt = pyplot()
 
-    from .blocks import ExactState
     from .construction import build_interpolator
     from .dataset import Dataset
+    from .exact_state import ExactState
 
     D = Dataset(*THREE_SEQUENCES)
     m = build_interpolator(D, "hardmax")

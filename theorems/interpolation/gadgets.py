@@ -21,8 +21,9 @@ import numpy as np
 from numerics.attention import AttentionMatrix
 from numerics.exact import _as_fraction, dot
 
-from .blocks import SA, ExactState, to_Q
-from .blocks import _f as _float_or_inf
+from .blocks import SA
+from .exact_state import ExactState, to_Q
+from .exact_state import _f as _float_or_inf
 from .dataset import fmt_token
 from .network import ConstructionError, _Q  # noqa: F401  (_Q re-exported)
 

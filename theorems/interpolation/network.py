@@ -3,7 +3,7 @@
 :class:`InterpolatingTransformer` holds the emitted blocks (FF then SA), the dataset it interpolates
 and the builder's bookkeeping; ``model(X)`` runs one sequence exactly (hardmax, rationals) or in mpmath
 (softmax at a temperature), ``evaluate_dataset`` runs the whole dataset exactly through
-:class:`~theorems.interpolation.blocks.ExactState`.  :func:`paper_block_count` and
+:class:`~theorems.interpolation.exact_state.ExactState`.  :func:`paper_block_count` and
 :func:`parameter_formula` are the counts of spec §3.6 the count claims compare with.
 """
 
@@ -20,9 +20,10 @@ from numerics.errors import InputError, VerifyError
 from numerics.exact import _as_fraction
 from numerics.validation import check_dps, check_positive_real
 
-from .blocks import Block, ExactState, count_parameters, identity_block, to_Q
-from .blocks import _f as _float_or_inf
+from .blocks import Block, count_parameters, identity_block
 from .dataset import Dataset, DatasetError
+from .exact_state import ExactState, to_Q
+from .exact_state import _f as _float_or_inf
 
 __all__ = ["InterpolatingTransformer", "ConstructionError", "paper_block_count", "parameter_formula"]
 

@@ -21,8 +21,9 @@ from numerics.exact import _as_fraction, dot
 
 import numpy as np
 
-from .blocks import FF, SA, Block, to_Q
-from .blocks import _f as _float_or_inf
+from .blocks import FF, SA, Block
+from .exact_state import _f as _float_or_inf
+from .exact_state import to_Q
 from .dataset import fmt_token
 from .gadgets import _distinct_direction, _hat, _plateau, _S1, _translation, pow2_floor
 from .network import ConstructionError

@@ -19,7 +19,8 @@ the snap moves send it exactly to its target (spec §3.5).  Every step is nondec
 smaller temperature.  ``tau_c`` is found by bisection on ``log tau`` in floats and then **certified in
 arb ball arithmetic** (python-flint); only the certified value is returned.  The recursion is written
 once (:func:`_run`) against a ``numerics.arithmetic`` context: ``FloatArithmetic`` for the search,
-``ArbArithmetic`` for the certificate.
+``ArbArithmetic`` for the certificate; its tau-free quantities are computed once per certificate
+(:func:`_prepare`).
 
 "Exact at precision p" (spec §3.7): every output within ``10^-(p-12)`` of a target and every target
 within ``10^-(p-12)`` of an output, required at ``dps`` and ``2 dps``.
@@ -39,8 +40,9 @@ from numerics.errors import InputError, InputTypeError
 from numerics.precision import Tri
 from numerics.validation import check_dps, check_int, check_positive_real
 
-from .blocks import ExactState, convert_blocks, run_generic
+from .blocks import convert_blocks, run_generic
 from .construction import InterpolatingTransformer, _as_fraction
+from .exact_state import ExactState
 
 __all__ = ["Certificate", "certify", "exact_at", "exactness_tolerance", "hausdorff_mp", "max_hausdorff_mp",
            "softmax_outputs"]
@@ -119,39 +121,63 @@ def _run(steps: list[_Step], tau: Any, line: dict, ar: Arithmetic) -> Tri:
     ``FloatArithmetic`` drives the bisection; ``ArbArithmetic`` certifies.  Comparisons go through
     ``ar.le`` (undecided balls or a NaN give UNKNOWN, never a pass) and the running worst term through
     ``ar.upper`` (the exact upper endpoint of a ball), so the arb run stays rigorous.  A FALSE step ends
-    the run: FALSE & anything is FALSE.
+    the run: FALSE & anything is FALSE.  The tau-free quantities come from :func:`_prepare`.
     """
+    return _run_prepared(_prepare(steps, line, ar), tau, ar)
+
+
+def _prepare(steps: list[_Step], line: dict, ar: Arithmetic) -> list[tuple]:
+    """Every quantity of the recursion that does not depend on tau or r, in ``ar``: the line map's
+    ``|u|`` and acceptance radius ``min(gamma, 1/2)``; an FF's Lipschitz bound ``|eta| + sum_k |U_k| |W_k|``;
+    the factors ``|rho|``, ``|rho| + |lam|``; and per attention layer ``|rho|``, ``|lam|``, ``||A||``, ``B``
+    and per row ``(n_j - 1, Delta_i, D_i)``.  :func:`certify` computes them once and runs the bisection
+    on them (the same operations on the same values at every tau, so every Cert(tau) is unchanged)."""
     conv, sqrt, absv = ar.convert, ar.sqrt, ar.abs
-    r = conv(0)
-    result = Tri.TRUE
+    out: list[tuple] = []
     for stp in steps:
         if stp.kind == "line":
             u2 = sum(_as_fraction(v) ** 2 for v in line["u"])
             bound = min(_as_fraction(line["gamma"]), _as_fraction(1) / 2)
-            result = result & ar.le(sqrt(conv(u2)) * r, conv(bound))
+            out.append(("line", sqrt(conv(u2)), conv(bound)))
         elif stp.kind == "ff":
             eta, terms = stp.data
-            lip = absv(conv(eta)) + ar.fsum(sqrt(conv(a)) * sqrt(conv(b)) for a, b in terms)
-            r = lip * r
+            out.append(("scale", absv(conv(eta)) + ar.fsum(sqrt(conv(a)) * sqrt(conv(b)) for a, b in terms)))
         elif stp.kind == "sa_none":
-            r = absv(conv(stp.data)) * r
+            out.append(("scale", absv(conv(stp.data))))
         elif stp.kind == "sa_uniform":
             rho, lam = stp.data
-            r = (absv(conv(rho)) + absv(conv(lam))) * r
+            out.append(("scale", absv(conv(rho)) + absv(conv(lam))))
         else:
             rho, lam, rows, B2, (alpha, fac) = stp.data
             normA = absv(conv(alpha)) + ar.fsum(sqrt(conv(a)) * sqrt(conv(b)) for a, b in fac)
-            B = sqrt(conv(B2))
+            out.append(("attn", absv(conv(rho)), absv(conv(lam)), normA, sqrt(conv(B2)),
+                        [(conv(nm1), conv(gap), sqrt(conv(D2))) for nm1, gap, D2 in rows]))
+    return out
+
+
+def _run_prepared(prep: list[tuple], tau: Any, ar: Arithmetic) -> Tri:
+    """:func:`_run` on the quantities of :func:`_prepare`: the radius ``r`` through every layer at ``tau``."""
+    conv = ar.convert
+    t, zero = conv(tau), conv(0)
+    r = zero
+    result = Tri.TRUE
+    for p in prep:
+        if p[0] == "line":
+            result = result & ar.le(p[1] * r, p[2])
+        elif p[0] == "scale":
+            r = p[1] * r
+        else:
+            _, rho, lam, normA, B, rows = p
             delta = normA * (2 * B * r + r * r)
-            worst = conv(0)
-            for nm1, gap, D2 in rows:
-                ex = conv(gap) - 2 * delta
-                result = result & ~ar.le(ex, conv(0))  # Delta_i - 2 delta > 0
+            worst = zero
+            for nm1, gap, sD in rows:
+                ex = gap - 2 * delta
+                result = result & ~ar.le(ex, zero)  # Delta_i - 2 delta > 0
                 if result is Tri.FALSE:
                     return result
-                term = conv(nm1) * ar.exp(-ex / conv(tau)) * sqrt(conv(D2))
+                term = nm1 * ar.exp(-ex / t) * sD
                 worst = max(worst, ar.upper(term))
-            r = absv(conv(rho)) * r + absv(conv(lam)) * (r + worst)
+            r = rho * r + lam * (r + worst)
         if result is Tri.FALSE:
             return result
     return result
@@ -178,11 +204,14 @@ def _steps_in(steps: list[_Step], conv: Any) -> list[_Step]:
     return out
 
 
+_FLOAT_MIN, _FLOAT_MAX = Fraction(2) ** -1022, Fraction(sys.float_info.max)  #: the normal float64 range
+
+
 def _fits_float(steps: list[_Step], line: dict) -> bool:
     """Every rational input of the recursion is 0 or a normal float64 (no overflow, no silent underflow)."""
     def ok(x: Any) -> bool:
         f = abs(_as_fraction(x))
-        return f == 0 or Fraction(2) ** -1022 <= f <= Fraction(sys.float_info.max)
+        return f == 0 or _FLOAT_MIN <= f <= _FLOAT_MAX
 
     vals: list[Any] = list(line.get("u", ())) + ([line["gamma"]] if "gamma" in line else [])
     for stp in steps:
@@ -215,15 +244,20 @@ def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: in
     line = model.stats["line"]
     in_float = _fits_float(steps, line)
     fl = FloatArithmetic()
-    fsteps = _steps_in(steps, fl.convert) if in_float else steps
+    if in_float:
+        search, prep = fl, _prepare(_steps_in(steps, fl.convert), line, fl)
+    else:
+        search = ArbArithmetic(64)
+        with search:
+            prep = _prepare(steps, line, search)
 
     def fcert(t: float) -> bool:
         # the search runs in floats; a quantity beyond the float range (huge weights, tiny gaps) sends
         # it to arb at 64 bits (unbounded exponents); only the final arb run below certifies
         if in_float:
-            return _run(fsteps, t, line, fl) is Tri.TRUE
-        with ArbArithmetic(64) as ar:
-            return _run(steps, _as_fraction(t), line, ar) is Tri.TRUE
+            return _run_prepared(prep, t, fl) is Tri.TRUE
+        with search:
+            return _run_prepared(prep, _as_fraction(t), search) is Tri.TRUE
 
     lo, hi = math.log(1e-300), math.log(tau_max)
     if fcert(tau_max):
@@ -239,9 +273,10 @@ def certify(model: InterpolatingTransformer, *, tau_max: float = 100.0, bits: in
                 hi = mid
         cand = math.exp(lo)
     with ArbArithmetic(bits) as ar:
+        aprep = _prepare(steps, line, ar)
         for _ in range(40):
             tau_q = _as_fraction(float(f'{cand:.3g}'))  # a short decimal, as a rational
-            if _run(steps, tau_q, line, ar) is Tri.TRUE:
+            if _run_prepared(aprep, tau_q, ar) is Tri.TRUE:
                 return Certificate(float(tau_q), True, "certified in arb", len(steps))
             cand *= 0.8
     return Certificate(None, False, "arb could not certify the float candidate", len(steps))
@@ -296,6 +331,12 @@ def exactness_tolerance(dps: int) -> Any:
     """``10^-(dps-12)``: "exact at precision p" means every output within it of a target and every target
     within it of an output (spec §3.7), as an mpf at ``dps`` digits."""
     dps = check_dps(dps, minimum=13)  # the tolerance 10^-(dps-12) must be < 1
+    return _tolerance(dps)
+
+
+@functools.lru_cache(maxsize=8)
+def _tolerance(dps: int) -> Any:
+    """:func:`exactness_tolerance` keyed by ``dps`` (an immutable mpf, computed in a fresh context once)."""
     return MPArithmetic(dps).ctx.mpf(10) ** (-(dps - 12))
 
 
