@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import threading
 from typing import Any
 
 import numpy as np
 
-from .aposteriori import _gamma_cached, _inv1m, _spectrum_and_vectors
+from .aposteriori import _BITS, _covariance_core, _gamma_cached, _inv1m
 from .dyadic import _S, _format_of_range, _smallest_nonzero
 from .precision import arb_precision
 
@@ -50,48 +51,69 @@ _MAX_ROWS = 1 << 17  # int64 accumulators over row blocks: < 2**53 * 2**6 blocks
 _MAX_D = 1 << (53 - 2 * _S)  # M_p v_q: d products of 21-bit numbers, below 2**53
 
 
-def _int_slices(v: list[int]) -> np.ndarray:
-    """d x m float matrix of S-bit slices of the integers v (the last signed): ``v = sum_q V[:, q] 2**(S q)``."""
-    m = max(1, -(-(max(abs(x) for x in v).bit_length() + 1) // _S))
-    o = np.array(v, dtype=np.int64 if m * _S <= 63 else object)  # int64 when it holds every v
-    out = np.empty((len(v), m))
-    for q in range(m - 1):
-        out[:, q] = (o & _MASK).astype(float)  # in [0, 2**S): exact
-        o = o >> _S  # floor: the remaining part stays exact
-    out[:, m - 1] = o.astype(float)  # |top| < 2**S
-    return out
+def _v_slices(v: list[int], vm: int, wide: int) -> tuple[np.ndarray, int]:
+    """``(Vs, b)``: the m x d float matrix of b-bit slices of the integers v, ``v = sum_q Vs[q] 2**(b q)``
+    (rows below the top in ``[0, 2**b)``, the top signed with ``|top| <= 2**(b - 1)``), for
+    ``vm = max |v_j|``.  Two wide slices (``b = wide``) when ``vm < 2**(2 wide - 1)``, else S-bit ones.
+    Every slice is an integer below 2**53 in magnitude: its float is exact."""
+    if vm < 1 << (2 * wide - 1):
+        mask = (1 << wide) - 1
+        return np.array([[x & mask for x in v], [x >> wide for x in v]], dtype=float), wide
+    m = max(1, -(-(vm.bit_length() + 1) // _S))
+    rows = [[(x >> (_S * q)) & _MASK for x in v] for q in range(m - 1)] + [[x >> (_S * (m - 1)) for x in v]]
+    return np.array(rows, dtype=float), _S
 
 
-def _carry(L: np.ndarray) -> np.ndarray:
-    """Carry int64 limbs (rows of weight 2**(S t), ``|L| < 2**56``) in place until ``|limb| <= 2**S``:
-    three parallel steps take the bound from 2**56 to 2**35 + 2**S, to 2**14 + 2**S + 1, to 2**S.  The
-    last row is never masked: it holds the signed top, small when the value is below 2**(S (rows - 1))."""
+def _carry(L: np.ndarray, tmp: np.ndarray) -> np.ndarray:
+    """Carry int64 limbs (rows of weight 2**(S t), ``|L| < 2**61``) in place until every limb but the top
+    lies in ``[-1, 2**S]`` (tmp: scratch of L[:-1]'s shape).  One parallel step maps limbs in ``[-B, B]``
+    to ``[-ceil(B / 2**S), 2**S - 1 + floor(B / 2**S)]`` (floor division: ``x = (x >> S) 2**S + (x & MASK)``
+    for negative x too), so three take 2**61 to 2**40 + 2**S, to 2**S + 2**19 + 1, and then, the carries
+    being in [-1, 1], to [-1, 2**S].  The last row is never masked: it holds the signed top, small when the
+    value is below 2**(S (rows - 1))."""
+    lo, hi = L[:-1], L[1:]
     for _ in range(3):
-        c = L[:-1] >> _S  # floor: x = (x >> S) 2**S + (x & MASK) for negative x too
-        L[:-1] &= _MASK
-        L[1:] += c
+        np.right_shift(lo, _S, out=tmp)
+        np.bitwise_and(lo, _MASK, out=lo)
+        hi += tmp
     return L
 
 
 _WS = threading.local()
 
 
-def _workspace(n: int) -> np.ndarray:
-    """A thread-local float scratch vector of at least n entries, kept between calls (up to 32 MB): fresh
-    memory for the slices costs more in page faults than the products themselves.  Always written
-    before read."""
+def _workspace(n: int, slot: int = 0) -> np.ndarray:
+    """A thread-local float scratch vector of at least n entries, one per slot, kept between calls (up to
+    32 MB each): fresh memory for the slices and the limb arrays costs more in page faults than the
+    products themselves.  Always written before read; slot 0 holds the slices, which stay resident
+    between the products of one :class:`_Exact`, slot 1 the per-product temporaries."""
     if n > 1 << 22:  # beyond 32 MB: not kept
         return np.empty(n)
-    buf = getattr(_WS, "buf", None)
+    bufs = getattr(_WS, "bufs", None)
+    if bufs is None:
+        bufs = _WS.bufs = [None, None]
+    buf = bufs[slot]
     if buf is None or buf.size < n:
-        buf = _WS.buf = np.empty(max(n, 1 << 16))
+        buf = bufs[slot] = np.empty(max(n, 1 << 16))
     return buf[:n]
 
 
-@functools.lru_cache(maxsize=16)
-def _unscale(k: int) -> np.ndarray:
-    """``2**-(S p)`` for the slices p < k, shaped to scale a (k, ., .) product (read-only)."""
-    out = np.array([2.0 ** -(_S * p) for p in range(k)]).reshape(k, 1, 1)
+@functools.lru_cache(maxsize=64)
+def _scales(k: int, m: int, b: int) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """``(sp, sw, offs)``: the float factors ``2**(r_q - S p)`` of the (m, k, 1) slice products ``M_p v_q``
+    (slice p stored as a multiple of 2**(S p), v slice q of weight ``2**(b q) = 2**(S o_q + r_q)``), the
+    factors ``2**-(S p)`` of the (k, 1, 1) products with the limbs, and the limb offsets o_q (read-only)."""
+    offs = tuple(b * q // _S for q in range(m))
+    sp = np.array([[2.0 ** (b * q % _S - _S * p) for p in range(k)] for q in range(m)]).reshape(m, k, 1)
+    sw = np.array([2.0 ** -(_S * p) for p in range(k)]).reshape(k, 1, 1)
+    sp.flags.writeable = sw.flags.writeable = False
+    return sp, sw, offs
+
+
+@functools.lru_cache(maxsize=64)
+def _powers(n: int) -> np.ndarray:
+    """``2**(S t)`` for t < n as Python integers (an object array, read-only)."""
+    out = np.array([1 << (_S * t) for t in range(n)], dtype=object)
     out.flags.writeable = False
     return out
 
@@ -104,12 +126,21 @@ class _Exact:
     (S. M. Rump, T. Ogita, S. Oishi, SIAM J. Sci. Comput. 31 (2008), Lemma 3.3: ``q = fl(fl(sigma + r)
     - sigma)`` is r rounded to a multiple of ``2**(S p)`` and ``r - q`` is exact, for ``sigma = 1.5 *
     2**(52 + S p)`` and ``|r| < 2**(51 + S p)``): three passes a slice; a product with it is a multiple
-    of ``2**(S p)`` below ``2**(53 + S p)``, so exact, and is scaled back afterwards."""
+    of ``2**(S p)`` below ``2**(53 + S p)``, so exact, and is scaled back afterwards.
+
+    The vector v is cut into slices of ``wide = min(27, 32 - ceil(log2 d))`` bits when two suffice (the
+    float eigenvector, ``|v| <= 2**53``, for d <= 32), else of S bits: ``d 2**S 2**wide <= 2**53``, so
+    every partial sum of ``M_p v_q`` (over the d columns) is an integer of magnitude below 2**53, exact
+    in any summation order.  With ``wide = S + r`` the high slice has weight ``2**(S + r)``: its products,
+    times ``2**r`` (exact, a power of two), are integers below ``d 2**(S + wide - 1 + r) <= 2**58`` and
+    go to limb p + 1 of z, so every limb starts below ``2**53 + 2**58 < 2**61`` (S-bit slices: at most 8
+    terms below 2**53 each) and :func:`_carry` applies."""
 
     def __init__(self, A: np.ndarray, k: int, sh: int, prec: int):
         self.A, self.k, self.sh, self.prec = A, k, sh, prec
         self.N, self.d = A.shape
         self.bits = _S * k  # |M_ij| < 2**bits
+        self.wide = min(27, 53 - _S - max(self.d - 1, 1).bit_length())  # d <= 2**(32 - wide)
         self.s = None
         self._resident = None
 
@@ -139,39 +170,44 @@ class _Exact:
     def apply(self, v: list[int]) -> list[int]:
         """``X v`` exactly for an integer vector v: ``N M^T (M v) - s (s.v)``."""
         N, k, d = self.N, self.k, self.d
-        Vs = _int_slices(v)
-        m = Vs.shape[1]
+        vm = max(max(v), -min(v))
+        Vs, b = _v_slices(v, vm, self.wide)
+        m = Vs.shape[0]
+        sp, sw, offs = _scales(k, m, b)
         # |z| < 2**(bits + |v| bits + d bits) <= 2**(S (nl - 1)): the top limb is small after the carries
-        nl = (self.bits + max(abs(x) for x in v).bit_length() + d.bit_length() + _S - 1) // _S + 1
+        nl = (self.bits + vm.bit_length() + d.bit_length() + _S - 1) // _S + 1
         ones = self.s is None  # the first product also makes the column sums s, as a row of ones in Lf
-        scl = _unscale(k)  # slice p is stored as a multiple of 2**(S p): exact products, scaled after
-        W = np.zeros((k, nl + ones, d), dtype=np.int64)
+        nr = nl + ones
+        W = None
         for Mc in self._blocks():
             n = Mc.shape[1]
-            Lf = np.empty((nl + ones, n))
-            Z = np.zeros((nl, n), dtype=np.int64)  # limbs of z = M v, one row each
-            P = np.matmul(Vs.T, Mc.transpose(0, 2, 1))  # d <= 2**11 products < 2**42 (times 2**(S p))
-            P *= scl
-            P = P.astype(np.int64)
-            for p in range(k):
-                Z[p:p + m] += P[p]
-            Lf[:nl] = _carry(Z)  # |limb| <= 2**S: exact in float
+            ws = _workspace((2 * nl + nr + m * k) * n, 1)  # Z, the carries, the float limbs Lf, then P
+            Z = ws[:nl * n].view(np.int64).reshape(nl, n)  # limbs of z = M v, one row each
+            Lf = ws[2 * nl * n:(2 * nl + nr) * n].reshape(nr, n)
+            P = ws[(2 * nl + nr) * n:].reshape(m, k * n)
+            np.matmul(Vs, Mc.reshape(k * n, d).T, out=P)  # exact (class docstring), slice p times 2**(S p)
+            P = P.reshape(m, k, n)
+            P *= sp  # now M_p v_q 2**r_q: integers below 2**58
+            Z[:k] = P[0]  # offs[0] = 0; integer-valued floats below 2**53: exact
+            Z[k:] = 0
+            for q in range(1, m):
+                Z[offs[q]:offs[q] + k] += P[q].astype(np.int64)
+            _carry(Z, ws[nl * n:(2 * nl - 1) * n].view(np.int64).reshape(nl - 1, n))
+            Lf[:nl] = Z  # |limb| <= 2**S: exact in float
             if ones:
                 Lf[nl] = 1.0
             Wb = np.matmul(Lf, Mc)  # <= 2**11 rows of products <= 2**42 (times 2**(S p)): exact
-            Wb *= scl
-            W += Wb.astype(np.int64)
+            Wb *= sw
+            W = Wb.astype(np.int64) if W is None else W + Wb.astype(np.int64)
         if ones:  # the column sums of the slices, < 2**(S + 11) per block
-            pw = np.array([1 << (_S * p) for p in range(k)], dtype=object)
-            self.s = W[:, nl].astype(object).T.dot(pw)
-            W = W[:, :nl]
-        Wc = np.zeros((d, k + nl), dtype=np.int64)
+            self.s = W[:, nl].T.astype(object).dot(_powers(k)).tolist()
+        Wc = np.zeros((k + nl, d), dtype=np.int64)
         for p in range(k):  # (M^T z)_j = sum_p sum_t W[p, t, j] 2**(S (p + t)); < 2**62
-            Wc[:, p:p + nl] += W[p].T
-        pw = np.array([1 << (_S * t) for t in range(k + nl)], dtype=object)
-        Mz = Wc.astype(object).dot(pw)  # M^T z in Python integers
-        sv = self.s.dot(np.array(v, dtype=object))
-        return [int(x) for x in N * Mz - self.s * sv]
+            Wc[p:p + nl] += W[p, :nl]
+        Mz = Wc.T.astype(object).dot(_powers(k + nl)).tolist()  # M^T z in Python integers
+        s = self.s
+        sv = sum(map(operator.mul, s, v))
+        return [N * x - y * sv for x, y in zip(Mz, s)]
 
 
 def _kato_temple(vXv: int, nv: int, e2n: int, alpha: Any, den: Any, goal: Any) -> Any | None:
@@ -188,22 +224,29 @@ def _kato_temple(vXv: int, nv: int, e2n: int, alpha: Any, den: Any, goal: Any) -
     return rho.union(rho + kt) / den if kt <= goal * rho else None
 
 
+def _dot(a: list[int], b: list[int]) -> int:
+    """The exact dot product of two integer lists."""
+    return sum(map(operator.mul, a, b))
+
+
 def _correction(v: list[int], Xv: list[int], vXv: int, nv: int, rest: np.ndarray, ratio: np.ndarray,
                 ) -> tuple[list[int], int, int] | None:
     """``(c, L, T)``: the refinement ``v 2**L - c 2**T`` of v (L, T >= 0), with ``|c| < 2**53`` (exact
     floats).
 
     ``g = (X v - rho v) / rho`` from exact integers (each divided once, correctly rounded); the step
-    solves ``(X - rho) dv = -r`` on the other float eigenvectors (Rump 2010, §13)."""
-    sc = max(max(abs(x) for x in v).bit_length() - 53, 0)
-    g = np.array([(nv * x - vXv * y) / (vXv << sc) for x, y in zip(Xv, v)])  # in units of 2**sc
-    with np.errstate(all="ignore"):
-        dv = rest @ ((rest.T @ g) / ratio)
-        mx = float(np.max(np.abs(dv)))
+    solves ``(X - rho) dv = -r`` on the other float eigenvectors (Rump 2010, §13).  Call under
+    ``np.errstate(all="ignore")`` (a ratio of 0, i.e. a float eigenvalue equal to the top, gives inf:
+    refused below)."""
+    sc = max(max(max(v), -min(v)).bit_length() - 53, 0)
+    q = vXv << sc
+    g = np.array([(nv * x - vXv * y) / q for x, y in zip(Xv, v)])  # in units of 2**sc
+    dv = rest @ ((rest.T @ g) / ratio)
+    mx = float(np.abs(dv).max())
     if not (math.isfinite(mx) and mx > 0):
         return None
     t = math.frexp(mx)[1] - 52  # |dv| 2**-t < 2**52
-    c = [int(x) for x in np.rint(np.ldexp(dv, -t))]
+    c = np.rint(np.ldexp(dv, -t)).astype(np.int64).tolist()  # integer-valued floats below 2**52: exact
     T = t + sc + 53  # v 2**53 - dv 2**(sc + 53) = v 2**53 - c 2**T
     return (c, 53, T) if T >= 0 else (c, 53 - T, 0)
 
@@ -218,9 +261,10 @@ def _gram_step_constants(d: int, prec: int) -> tuple[Any, Any, Any]:
         return flint.arb(2) ** -1074 * (d * d + 4 * d + 4), _inv1m(_gamma_cached(d * d + 1)), _gamma_cached(d)
 
 
-def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int], c: list[int], L: int,
-                     t: int, alpha: Any, den: Any, goal: Any) -> Any | None:
-    """The enclosure for ``v1 = v 2**L - c 2**t`` with ``X c`` from the float Gram matrix, or None.
+def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int], vv: int, vX: int, XX: int,
+                     c: list[int], L: int, t: int, alpha: Any, den: Any, goal: Any) -> Any | None:
+    """The enclosure for ``v1 = v 2**L - c 2**t`` with ``X c`` from the float Gram matrix, or None (call
+    at the working precision ``ex.prec``; ``vv = |v|^2``, ``vX = v^T X v``, ``XX = |X v|^2``, exact).
 
     ``X = N 4**(sh + e) (Y^T Y - N delta delta^T)`` (numerics.aposteriori.covariance_spectrum_and_vectors),
     so ``X c = Q (G c + (Y^T Y - G) c - N delta (delta.c))`` with ``Q = N 4**(sh + e)`` and
@@ -231,52 +275,58 @@ def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int
     ``eta = 2**t eta_c``, and ``v1^T X v1`` up to ``4**t |c| eta_c`` only, because ``v^T X c = c^T (X v)``
     is exact.  With ``mu`` the Rayleigh quotient of the approximate ``X v1`` and R its residual, the
     residual of v1 is at most ``(R + eta) / |v1|`` (the Rayleigh quotient minimises ``|X v1 - mu v1|``),
-    and Kato-Temple applies with ``rho`` in an interval."""
+    and Kato-Temple applies with ``rho`` in an interval.
+
+    The integers: with ``y = fl(G c) = yi 2**-F`` and ``P = 2 (sh + e) - F + t``, the approximate
+    ``X v1 = (X v) 2**L - N yi 2**P`` (times ``2**K``, ``K = max(0, -P)``, to stay integral) enters only
+    through dot products, expanded by bilinearity into those of v, c, X v and yi:
+    ``|v1|^2 = 4**L |v|^2 - 2**(L + t + 1) v.c + 4**t |c|^2``, ``v1.(X v) = 2**L v^T X v - 2**t c.(X v)``,
+    ``v1.yi = 2**L v.yi - 2**t c.yi`` and
+    ``|X v1|^2 = |X v|^2 4**L - 2**(L + P + 1) N (X v).yi + 4**P N^2 |yi|^2``
+    -- the same integers as from the vectors, with no vector of big integers formed.  G is finite
+    (numerics.aposteriori refuses otherwise) with ``|G_ij| < 2**820`` (data scaled to ``|A| <= 2**400``,
+    N <= 2**17), so ``|y_i| < d 2**873 (1 + gamma_d)`` is finite; only ``||G||_F^2`` may overflow."""
     import flint
 
     N, d = ex.N, ex.d
     G, e = info["G"], info["e"]
-    cf = np.array(c, dtype=float)  # exact: |c| < 2**53
-    with np.errstate(all="ignore"):
-        y = G @ cf
-        gg = float(np.sum(G * G))
-    if not (math.isfinite(gg) and math.isfinite(float(np.sum(np.abs(y))))):  # inf or NaN anywhere
+    y = G @ np.array(c, dtype=float)  # exact conversion: |c| < 2**53
+    gg = float(np.sum(G * G))
+    if not math.isfinite(gg):
         return None
     mant, ex2 = np.frexp(y)
-    mi = np.ldexp(mant, 53).astype(np.int64).tolist()  # y = mi 2**(ex2 - 53) exactly
-    ex2 = (ex2.astype(np.int64) - 53).tolist()
-    F = -min(ex2)
-    yi = [m << (x + F) for m, x in zip(mi, ex2)]  # y = yi 2**-F, integers
+    mi = (mant * 2.0 ** 53).astype(np.int64).tolist()  # y = mi 2**(ex2 - 53) exactly
+    ex2 = ex2.tolist()
+    mn = min(ex2)
+    F = 53 - mn
+    yi = [m << (x - mn) for m, x in zip(mi, ex2)]  # y = yi 2**-F, integers
     # everything below is scaled by 2**K to stay in integers: 2**t Q y = N yi 2**P, Q = N 4**(sh + e)
     P = 2 * (sh + e) - F + t
     K = max(0, -P)
-    v1 = [(x << L) - (z << t) for x, z in zip(v, c)]
-    XtK = [(x << (L + K)) - ((N * z) << (P + K)) for x, z in zip(Xv, yi)]  # X v1 2**K up to eta 2**K
-    nv = sum(x * x for x in v1)
-    aK = sum(x * z for x, z in zip(v1, XtK))
-    bK = sum(z * z for z in XtK)
-    cXv = sum(x * z for x, z in zip(c, Xv))
-    vy = sum(x * z for x, z in zip(v, yi))
+    vc, cc, cXv = _dot(v, c), _dot(c, c), _dot(c, Xv)
+    vy, cy, Xy, yy = _dot(v, yi), _dot(c, yi), _dot(Xv, yi), _dot(yi, yi)
+    nv = (vv << 2 * L) - (vc << (L + t + 1)) + (cc << 2 * t)  # |v1|^2
+    aK = (((vX << L) - (cXv << t)) << (L + K)) - ((N * ((vy << L) - (cy << t))) << (P + K))  # v1^T Xt 2**K
+    bK = (XX << 2 * (L + K)) - ((N * Xy) << (L + P + 2 * K + 1)) + ((N * N * yy) << 2 * (P + K))  # |Xt|^2 4^K
     # v1^T X v1 = v1^T Xt - 2**(t + L) (v^T X c - v^T Q y) + 4**t c^T (X c - Q y), v^T X c = c^T X v
     EK = aK - (cXv << (t + L + K)) + ((N * vy) << (P + L + K))
     eta_d, k_g, g_d = _gram_step_constants(d, ex.prec)
-    with arb_precision(ex.prec):
-        gfro = (flint.arb(gg) * k_g + eta_d).sqrt()
-        cn = flint.arb(sum(x * x for x in c)).sqrt()
-        qa = flint.arb(N) * flint.arb(2) ** (2 * (sh + e))
-        eta_c = flint.arb((qa * (cn * (g_d * gfro + info["err"] + N * flint.arb(info["dsq"])) + eta_d)).upper())
-        eta = eta_c * flint.arb(2) ** t
-        wid = flint.arb(2) ** (2 * t) * cn * eta_c
-        nva = flint.arb(nv)
-        Ea = flint.arb(flint.fmpq(EK, 1 << K))
-        rho = (Ea - wid).union(Ea + wid) / nva
-        if alpha is None or not rho > alpha:
-            return None
-        r2 = flint.arb(flint.fmpq(bK * nv - aK * aK, nv << (2 * K)))  # |Xt - mu v1|^2, mu = aK / (nv 2**K)
-        eps = (r2.sqrt() + eta) / nva.sqrt()
-        lo = flint.arb(rho.lower())
-        up = flint.arb((rho.upper() + eps * eps / (lo - alpha)).upper())  # Kato-Temple, rho in an interval
-        return lo.union(up) / den if up - lo <= goal * lo else None
+    gfro = (flint.arb(gg) * k_g + eta_d).sqrt()
+    cn = flint.arb(cc).sqrt()
+    qa = flint.arb(N) * flint.arb(2) ** (2 * (sh + e))
+    eta_c = flint.arb((qa * (cn * (g_d * gfro + info["err"] + N * flint.arb(info["dsq"])) + eta_d)).upper())
+    eta = eta_c * flint.arb(2) ** t
+    wid = flint.arb(2) ** (2 * t) * cn * eta_c
+    nva = flint.arb(nv)
+    Ea = flint.arb(flint.fmpq(EK, 1 << K))
+    rho = (Ea - wid).union(Ea + wid) / nva
+    if alpha is None or not rho > alpha:
+        return None
+    r2 = flint.arb(flint.fmpq(bK * nv - aK * aK, nv << (2 * K)))  # |Xt - mu v1|^2, mu = aK / (nv 2**K)
+    eps = (r2.sqrt() + eta) / nva.sqrt()
+    lo = flint.arb(rho.lower())
+    up = flint.arb((rho.upper() + eps * eps / (lo - alpha)).upper())  # Kato-Temple, rho in an interval
+    return lo.union(up) / den if up - lo <= goal * lo else None
 
 
 def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
@@ -290,55 +340,66 @@ def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
     the float Gram matrix with a rigorous error bound (:func:`_float_gram_step`); only if that is too wide,
     further steps with exact products.
     """
-    import flint
-
     A = np.asarray(A, dtype=float)
     N, d = A.shape
-    if not 2 <= N <= _MAX_ROWS or not 0 < d <= min(_MAX_D, 2000) or int(bits) > 4096:  # 2000: numerics.aposteriori
+    if not 2 <= N <= _MAX_ROWS or not 0 < d <= min(_MAX_D, 2000) or int(bits) > 4096:  # 2000: aposteriori
         return None
     a = np.abs(A)
     mx = float(a.max())
     if not math.isfinite(mx):
         return None
     fs = _format_of_range(mx, _smallest_nonzero(a) if mx else 0.0)  # numerics.dyadic.fixed_point_format
-    sp = _spectrum_and_vectors(A, mx, 2, True) if fs is not None else None
-    if sp is None or sp[1] is None or sp[1]["ends"][-1][2] != 1:
+    if fs is None:
         return None
-    (_, info), (k, sh) = sp, fs
+    with np.errstate(all="ignore"):  # once for the route: the float steps refuse non-finite values themselves
+        return _top_eigenvalue(A, mx, fs, int(bits))
+
+
+def _top_eigenvalue(A: np.ndarray, mx: float, fs: tuple[int, int], bits: int) -> Any | None:
+    """:func:`covariance_top_eigenvalue` for a checked float array A, ``mx = max |A_ij|`` and its fixed-point
+    format ``fs = (k, sh)``."""
+    import flint
+
+    N, d = A.shape
+    with arb_precision(_BITS):
+        sp = _covariance_core(A, mx, True)  # float eigh, clusters with certified counts (float ends)
+    if sp is None or sp[1] is None or sp[0][-1][2] != 1:
+        return None
+    (_, info, _), (k, sh) = sp, fs
     ends = info["ends"]  # float ends of the clusters of C, in units of 2**scale: exact
     w, V = info["w"], info["V"]
     if not w[-1] > 0:
         return None
-    ex = _Exact(A, k, sh, int(bits) + 64)
+    ex = _Exact(A, k, sh, bits + 64)
+    v = np.rint(V[:, -1] * 2.0 ** 53).astype(np.int64).tolist()  # |V| <= 1: integers of at most 54 bits
+    rest, ratio = V[:, :-1], w[:-1] / w[-1] - 1.0  # (lambda_i - rho) / rho for the other eigenpairs
     with arb_precision(ex.prec):
         den = flint.arb(N * N) * flint.arb(2) ** (2 * sh)  # C = X / den; exact (an integer times 2**k)
         # >= lambda_2(X): the upper end of the next cluster, exactly (d >= 2 when the top is simple)
         alpha = flint.arb(ends[-2][1]) * flint.arb(2) ** info["scale"] * den if len(ends) > 1 else None
-        goal = flint.arb(2) ** -(int(bits) + 4)
-    v = [int(x) for x in np.rint(np.ldexp(V[:, -1], 53))]
-    rest, ratio = V[:, :-1], w[:-1] / w[-1] - 1.0  # (lambda_i - rho) / rho for the other eigenpairs
-    Xv = ex.apply(v)
-    for step in range(2 + -(-int(bits) // 50)):
-        vXv, nv = sum(x * y for x, y in zip(v, Xv)), sum(x * x for x in v)
-        if vXv <= 0:
-            return None
-        e2n = sum(x * x for x in Xv) * nv - vXv * vXv
-        # Kato-Temple needs eps^2 / (rho - alpha) <= goal rho, and 0 < rho - alpha <= rho (alpha >= 0),
-        # so e2n <= goal vXv^2: where the bit lengths already exclude it, the arb bound is skipped
-        if e2n.bit_length() - 1 <= 2 * vXv.bit_length() - int(bits) - 4:
-            with arb_precision(ex.prec):
+        goal = flint.arb(2) ** -(bits + 4)
+        Xv = ex.apply(v)
+        for step in range(2 + -(-bits // 50)):
+            vXv, nv = _dot(v, Xv), _dot(v, v)
+            if vXv <= 0:
+                return None
+            XX = _dot(Xv, Xv)
+            e2n = XX * nv - vXv * vXv
+            # Kato-Temple needs eps^2 / (rho - alpha) <= goal rho, and 0 < rho - alpha <= rho (alpha >= 0),
+            # so e2n <= goal vXv^2: where the bit lengths already exclude it, the arb bound is skipped
+            if e2n.bit_length() - 1 <= 2 * vXv.bit_length() - bits - 4:
                 enc = _kato_temple(vXv, nv, e2n, alpha, den, goal)
-            if enc is not None:
-                return enc
-        cor = _correction(v, Xv, vXv, nv, rest, ratio)
-        if cor is None:
-            return None
-        c, L, t = cor
-        if step == 0:
-            enc = _float_gram_step(ex, info, sh, v, Xv, c, L, t, alpha, den, goal)
-            if enc is not None:
-                return enc
-        Xc = ex.apply(c)  # exact: X v1 = (X v) 2**L - (X c) 2**t by linearity
-        v = [(x << L) - (z << t) for x, z in zip(v, c)]
-        Xv = [(x << L) - (z << t) for x, z in zip(Xv, Xc)]
+                if enc is not None:
+                    return enc
+            cor = _correction(v, Xv, vXv, nv, rest, ratio)
+            if cor is None:
+                return None
+            c, L, t = cor
+            if step == 0:
+                enc = _float_gram_step(ex, info, sh, v, Xv, nv, vXv, XX, c, L, t, alpha, den, goal)
+                if enc is not None:
+                    return enc
+            Xc = ex.apply(c)  # exact: X v1 = (X v) 2**L - (X c) 2**t by linearity
+            v = [(x << L) - (z << t) for x, z in zip(v, c)]
+            Xv = [(x << L) - (z << t) for x, z in zip(Xv, Xc)]
     return None

@@ -396,10 +396,12 @@ MUTATIONS += [
        "    if False:\n        core = _merge(",
        "Weyl's widening by ||S - G||_2 forgotten: the enclosures are those of the float G, not of S"),
     _a("numerics.aposteriori.gershgorin_offdiagonal_dropped",
-       "rho = _fl_up(off.sum(axis=1) * k_off + M.sum(axis=1) * k_err + sl)", "rho = _fl_up(M.sum(axis=1) * k_err + sl)",
+       "rho = _fl_up(np.add.reduce(off, 1) * k_off + np.add.reduce(M, 1) * k_err + sl)",
+       "rho = _fl_up(np.add.reduce(M, 1) * k_err + sl)",
        "the Gershgorin radius without the off-diagonal mass of V^T G V"),
     _a("numerics.aposteriori.ostrowski_dropped",
-       "    out = [[_down(a / d_lo) if a < 0 else _down(a / d_hi), _upf(b / d_hi) if b < 0 else _upf(b / d_lo), k]",
+       "    out = [[_down(a / d_lo) if a < 0 else _down(a / d_hi), "
+       "_upf(b / d_hi) if b < 0 else _upf(b / d_lo), k]",
        "    out = [[a, b, k]",
        "Ostrowski's scaling by 1 -+ delta forgotten: non-orthonormal eigenvectors shift the enclosures"),
     _a("numerics.aposteriori.gram_error_dropped",
@@ -414,7 +416,8 @@ MUTATIONS += [
        "float eigenvectors not refined: ball spectra only as tight as 2**-53"),
     _a("numerics.aposteriori.cluster_not_orthogonalised", "/ np.where(sep, D, 1.0), Rf / 2)",
        "/ np.where(sep, D, 1.0), 0 * Rf)",
-       "Ogita-Aishima without the in-cluster orthogonalisation: a repeated eigenvalue's vectors stay 2**-53 apart"),
+       "Ogita-Aishima without the in-cluster orthogonalisation: a repeated eigenvalue's vectors stay "
+       "2**-53 apart"),
 ]
 
 # ---------------------------------------------------------------- numerics.rayleigh (issue 14)
@@ -427,9 +430,9 @@ def _r(id, old, new, why):
 
 
 MUTATIONS += [
-    _r("numerics.rayleigh.centring_dropped", "return [int(x) for x in N * Mz - self.s * sv]",
-       "return [int(x) for x in N * Mz]", "X v without the centring term s (s.v): the uncentred second moment"),
-    _r("numerics.rayleigh.carry_lost", "        L[1:] += c\n", "        L[1:] += 0 * c\n",
+    _r("numerics.rayleigh.centring_dropped", "return [N * x - y * sv for x, y in zip(Mz, s)]",
+       "return [N * x for x in Mz]", "X v without the centring term s (s.v): the uncentred second moment"),
+    _r("numerics.rayleigh.carry_lost", "        hi += tmp\n", "        hi += 0 * tmp\n",
        "the limb carries of z = M v dropped: z loses its high part"),
     _r("numerics.rayleigh.kato_temple_dropped",
        "return rho.union(rho + kt) / den if kt <= goal * rho else None",
@@ -437,16 +440,19 @@ MUTATIONS += [
        "the Rayleigh quotient taken for lambda_max without the Kato-Temple upper widening"),
     _r("numerics.rayleigh.rho_interval_dropped", "rho = (Ea - wid).union(Ea + wid) / nva", "rho = Ea / nva",
        "the float-Gram step's Rayleigh quotient read as exact: c^T (X c - Q y) forgotten"),
-    _r("numerics.rayleigh.column_sums_lost", "                Lf[nl] = 1.0\n", "                Lf[nl] = 0.0\n",
+    _r("numerics.rayleigh.column_sums_lost", "                Lf[nl] = 1.0\n",
+       "                Lf[nl] = 0.0\n",
        "the row of ones in the W product gives zero column sums s: X v loses its centring"),
-    _r("numerics.rayleigh.slices_not_rounded", "sig = 1.5 * 2.0 ** (52 + _S * p)", "sig = 1.5 * 2.0 ** (_S * p)",
+    _r("numerics.rayleigh.slices_not_rounded", "sig = 1.5 * 2.0 ** (52 + _S * p)",
+       "sig = 1.5 * 2.0 ** (_S * p)",
        "ExtractScalar's sigma too small: the slices are not multiples of 2**(S p), the products not exact"),
     _r("numerics.rayleigh.kato_temple_never_tried",
-       "if e2n.bit_length() - 1 <= 2 * vXv.bit_length() - int(bits) - 4:", "if False:",
+       "if e2n.bit_length() - 1 <= 2 * vXv.bit_length() - bits - 4:", "if False:",
        "the bit-length shortcut skips Kato-Temple always: even an exact eigenvector gets no enclosure"),
     _r("numerics.rayleigh.lambda2_from_the_top_cluster",
        "alpha = flint.arb(ends[-2][1]) * flint.arb(2)", "alpha = flint.arb(ends[-1][1]) * flint.arb(2)",
-       "the gap bound alpha >= lambda_2 read from the top cluster: no Kato-Temple bound, always the exact route"),
+       "the gap bound alpha >= lambda_2 read from the top cluster: no Kato-Temple bound, always the exact "
+       "route"),
     _m("engine.derivation_zero_test_any_expression", _DERIVATION,
        "if zero_test and name == \"cancel\" and _in_rational_field(e):",
        "if zero_test and name == \"cancel\":",
