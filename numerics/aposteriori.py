@@ -47,11 +47,22 @@ __all__ = ["covariance_spectrum", "covariance_spectrum_and_vectors", "refine_eig
 _BITS = 96  # arb precision of the scalar bookkeeping (inputs are exact dyadics; outward rounding)
 
 
+@functools.lru_cache(maxsize=1)
+def _units() -> tuple[Any, Any, Any, Any]:
+    """The exact ``eta = 2**-1074``, ``u = 2**-53`` and ``2**-1000``, and ``u' = u / (1 - u)`` rounded up at
+    the module's precision (arbs are immutable: made once)."""
+    import flint
+
+    with arb_precision(_BITS):
+        u = flint.arb(2) ** -53
+        return flint.arb(2) ** -1074, u, flint.arb(2) ** -1000, _up(u / (1 - u))
+
+
 def _gamma(k: int) -> Any:
     """An arb upper bound of ``gamma_k = k u / (1 - k u)``, u = 2**-53 (call inside arb_precision)."""
     import flint
 
-    ku = flint.arb(int(k)) * flint.arb(2) ** -53
+    ku = flint.arb(int(k)) * _units()[1]  # u exact: the same ball at any precision
     return flint.arb((ku / (1 - ku)).upper())
 
 
@@ -155,7 +166,7 @@ def _float_intervals(G: np.ndarray, err: Any, top: bool = False) -> tuple[list[l
     Gs = np.ldexp(G, -sh)
     if sh > 0 and not (np.ldexp(Gs, sh) == G).all():  # scaling up (sh <= 0) is exact: |G 2**-sh| < 1
         Gs, sh = G, 0
-    e = abs(to_arb(err)) * flint.arb(2) ** -sh
+    e = abs(to_arb(err)) * (flint.arb(math.ldexp(1.0, -sh)) if -1022 <= sh <= 1022 else flint.arb(2) ** -sh)
     e_s = 0.0 if e == 0 else _fup(e)
     if not math.isfinite(e_s):
         return None
@@ -204,8 +215,19 @@ def _enclosures(G: np.ndarray, top: bool = False) -> tuple[list[list[float]], An
     lo = np.nextafter(c - rho, -np.inf)  # one ulp outward covers the half-ulp rounding
     hi = np.nextafter(c + rho, np.inf)
     # every lo_i, hi_i finite iff min lo and max hi are: NaN propagates through min / max, lo_i = +inf
-    # needs c_i = +inf (rho >= 0), and then hi_i = +inf; likewise hi_i = -inf forces lo_i = -inf
-    if not (math.isfinite(np.minimum.reduce(lo)) and math.isfinite(np.maximum.reduce(hi))):
+    # needs c_i = +inf (rho >= 0), and then hi_i = +inf; likewise hi_i = -inf forces lo_i = -inf.  The
+    # top route takes the interval with the highest lower end out first (argmax returns a NaN's index:
+    # its ends are checked as floats) and tests the others' min and max, which it needs anyway.
+    split = top and n > 1
+    if split:
+        t = int(lo.argmax())
+        lo_t, hi_t = float(lo[t]), float(hi[t])
+        lo[t], hi[t] = np.inf, -np.inf  # out of the others' min / max
+        lo_r, hi_r = float(np.minimum.reduce(lo)), float(np.maximum.reduce(hi))
+        finite = math.isfinite(lo_t) and math.isfinite(hi_t) and math.isfinite(lo_r) and math.isfinite(hi_r)
+    else:
+        finite = math.isfinite(np.minimum.reduce(lo)) and math.isfinite(np.maximum.reduce(hi))
+    if not finite:
         return None
     # a non-finite d_sq or f_max gives a non-finite delta: refused
     # delta >= ||V^T V - I||_F >= ||.||_2: the computed D, its rounding (fl(F_ii - 1) within u'), the
@@ -219,11 +241,8 @@ def _enclosures(G: np.ndarray, top: bool = False) -> tuple[list[list[float]], An
     d_lo, d_hi = _down(float((1 - delta).lower())), _fup(1 + delta)
     if not d_lo > 0:
         return None
-    if top and n > 1:  # the Gershgorin interval with the highest lower end, and the hull of the others
-        t = int(np.argmax(lo))
-        lo_t, hi_t = float(lo[t]), float(hi[t])
-        lo[t], hi[t] = np.inf, -np.inf  # out of the others' min / max
-        ivs = _merge([[float(np.minimum.reduce(lo)), float(np.maximum.reduce(hi)), n - 1], [lo_t, hi_t, 1]])
+    if split:  # the Gershgorin interval with the highest lower end, and the hull of the others
+        ivs = _merge([[lo_r, hi_r, n - 1], [lo_t, hi_t, 1]])
     else:
         ivs = _merge([[float(a), float(b), 1] for a, b in zip(lo, hi)])
     # Ostrowski: lambda_k(G) = lambda_k(T) / theta_k, theta_k in [1 - delta, 1 + delta] (outward)
@@ -243,17 +262,14 @@ def _eye(n: int) -> np.ndarray:
 @functools.lru_cache(maxsize=256)
 def _constants(n: int) -> tuple[Any, ...]:
     """The data-independent constants of :func:`_enclosures` for size n (arb, and floats rounded up)."""
-    import flint
-
+    eta, _, tiny, u1 = _units()
     with arb_precision(_BITS):
-        eta = flint.arb(2) ** -1074
         slack = 16 * (n + 2) ** 2 * eta  # every gradual-underflow contribution, generously
         g_n, g_2n, g_sq = _gamma(n), _gamma(2 * n + 1), _gamma(n * n + 1)
-        u1 = _up(flint.arb(2) ** -53 / (1 - flint.arb(2) ** -53))
         # Gershgorin radii of T = V^T G V around the computed B: off-diagonal mass + |B - T| row sums,
         # |B - T| <= gamma_n (|V|^T |B1| + |V|^T |G| |V|) <= gamma_n M / (1 - gamma_{2n+1}) (+ underflow)
         k_off, k_err = _fup(_inv1m(g_n)), _fup(g_n * _inv1m(g_n) * _inv1m(g_2n))
-        sl = _fup(n * slack + flint.arb(2) ** -1000)  # >= 2**-1000: no later underflow matters
+        sl = _fup(n * slack + tiny)  # >= 2**-1000: no later underflow matters
         return slack, g_n, _inv1m(g_n), _inv1m(g_sq), u1, k_off, k_err, sl
 
 
@@ -294,16 +310,12 @@ def _gram(Y: np.ndarray) -> np.ndarray:
 def _covariance_constants(N: int, d: int) -> tuple[Any, ...]:
     """The data-independent constants of :func:`covariance_spectrum_and_vectors` for N x d data: the
     factors of ||Yf||_F^2 and of the Gram error (arb), and the floats of the bound on |delta|."""
-    import flint
-
-    with arb_precision(_BITS):
-        eta = flint.arb(2) ** -1074
-        u = flint.arb(2) ** -53
-        u1 = _up(u / (1 - u))
-        g_N, g_Nd = _gamma_cached(N), _gamma_cached(N + d)
+    eta, _, tiny, u1 = _units()
+    with arb_precision(_BITS):  # N is new for almost every data set: gamma_N not kept
+        g_N, g_Nd = _gamma(N), _gamma(N + d)
         s_fro = 2 * N * d * eta  # gradual underflow, in ||Yf||_F^2 and in the Gram error alike
         c1, c2 = _fup(g_N + u1), _fup(N * _inv1m(g_N))
-        sl = _fup(4 * N * eta + flint.arb(2) ** -1000)
+        sl = _fup(4 * N * eta + tiny)
         return _inv1m(g_Nd), s_fro, g_N + 2 * u1 + u1 * u1, c1, c2, sl
 
 
@@ -387,18 +399,21 @@ def _covariance_core(A: np.ndarray, mx: float, top: bool) -> tuple[list[list[Any
             return None
     Yf = np.subtract(As, np.add.reduce(As, axis=0) / N, out=_scratch(As.shape))  # float mean, as As.mean(0)
     G = _gram(Yf)
-    gd = G.diagonal().copy()
+    gd = G.diagonal()  # a view: G is not written below
     col_sum = np.abs(np.add.reduce(Yf, axis=0))
-    if not np.isfinite(G).all():
+    # G is finite: |As| <= 2**400, so |Yf| <= 2**402 and |G_ij| <= N 2**805; a non-finite trace is refused
+    # all the same
+    tr = float(np.add.reduce(gd))
+    if not math.isfinite(tr):
         return None
     k_fro, s_fro, k_err, c1, c2, sl = _covariance_constants(N, d)
     # ||Yf||_F^2 = sum_j (Yf^T Yf)_jj <= fl(trace G) / (1 - gamma_{N+d}) (+ underflow)
-    fro = _up(flint.arb(float(np.add.reduce(gd))) * k_fro + s_fro)
+    fro = _up(flint.arb(tr) * k_fro + s_fro)
     err = _up(k_err * fro + s_fro)
     # |delta_j| <= (|fl(sum_i yf_ij)| + (gamma_N + u') sum_i |yf_ij|) / N, and by Cauchy-Schwarz
     # sum_i |yf_ij| <= sqrt(N (Yf^T Yf)_jj) <= sqrt(N G_jj / (1 - gamma_N)); sqrt is correctly rounded
     t = _fl_up((col_sum + sl + c1 * np.sqrt(c2 * gd + sl)) / N)
-    dsq_f = float(_fl_up(np.array(float(np.add.reduce(t * t)) + sl)))
+    dsq_f = math.nextafter((float(np.add.reduce(t * t)) + sl) * (1 + 2.0**-40), math.inf)  # _fl_up, scalar
     if not math.isfinite(dsq_f):
         return None
     iv = _float_intervals(G, err, top)

@@ -39,11 +39,11 @@ from typing import Any
 
 import numpy as np
 
-from .aposteriori import _BITS, _covariance_core, _gamma_cached, _inv1m
+from .aposteriori import _BITS, _covariance_core, _gamma_cached, _inv1m, _scratch, _units
 from .dyadic import _S, _format_of_range, _smallest_nonzero
 from .precision import arb_precision
 
-__all__ = ["covariance_top_eigenvalue"]
+__all__ = ["covariance_top_eigenvalue", "magnitudes"]
 
 _MASK = (1 << _S) - 1
 _ROWS = 1 << (53 - 2 * _S)  # 21-bit by 21-bit products summed over 2**11 rows stay below 2**53: exact
@@ -52,30 +52,35 @@ _MAX_D = 1 << (53 - 2 * _S)  # M_p v_q: d products of 21-bit numbers, below 2**5
 
 
 def _v_slices(v: list[int], vm: int, wide: int) -> tuple[np.ndarray, int]:
-    """``(Vs, b)``: the m x d float matrix of b-bit slices of the integers v, ``v = sum_q Vs[q] 2**(b q)``
-    (rows below the top in ``[0, 2**b)``, the top signed with ``|top| <= 2**(b - 1)``), for
-    ``vm = max |v_j|``.  Two wide slices (``b = wide``) when ``vm < 2**(2 wide - 1)``, else S-bit ones.
-    Every slice is an integer below 2**53 in magnitude: its float is exact."""
+    """``(Vs, b)``: the d x m float matrix of b-bit slices of the integers v, ``v = sum_q V_q 2**(b q)``
+    (slices below the top in ``[0, 2**b)``, the top signed with ``|top| <= 2**(b - 1)``), for
+    ``vm = max |v_j|``: S-bit slices, ``Vs[:, q] = V_q``, or, when ``vm < 2**(2 wide - 1)``, two wide ones
+    (``b = wide = S + r``) stored as ``Vs = [V_0, V_1 2**r]``, so that column q has weight ``2**(S q)``
+    either way.  Every entry is an integer below 2**53 in magnitude: its float is exact."""
     if vm < 1 << (2 * wide - 1):
-        mask = (1 << wide) - 1
-        return np.array([[x & mask for x in v], [x >> wide for x in v]], dtype=float), wide
+        mask, r = (1 << wide) - 1, wide - _S  # the high slice times 2**r (exact): weight 2**S, limb offset 1
+        return np.array([[x & mask, (x >> wide) << r] for x in v], dtype=float), wide
     m = max(1, -(-(vm.bit_length() + 1) // _S))
-    rows = [[(x >> (_S * q)) & _MASK for x in v] for q in range(m - 1)] + [[x >> (_S * (m - 1)) for x in v]]
+    top = _S * (m - 1)
+    rows = [[(x >> (_S * q)) & _MASK for q in range(m - 1)] + [x >> top] for x in v]
     return np.array(rows, dtype=float), _S
 
 
-def _carry(L: np.ndarray, tmp: np.ndarray) -> np.ndarray:
-    """Carry int64 limbs (rows of weight 2**(S t), ``|L| < 2**61``) in place until every limb but the top
-    lies in ``[-1, 2**S]`` (tmp: scratch of L[:-1]'s shape).  One parallel step maps limbs in ``[-B, B]``
-    to ``[-ceil(B / 2**S), 2**S - 1 + floor(B / 2**S)]`` (floor division: ``x = (x >> S) 2**S + (x & MASK)``
-    for negative x too), so three take 2**61 to 2**40 + 2**S, to 2**S + 2**19 + 1, and then, the carries
-    being in [-1, 1], to [-1, 2**S].  The last row is never masked: it holds the signed top, small when the
-    value is below 2**(S (rows - 1))."""
-    lo, hi = L[:-1], L[1:]
-    for _ in range(3):
-        np.right_shift(lo, _S, out=tmp)
+def _carry(L: np.ndarray, tmp: np.ndarray, rows: int) -> np.ndarray:
+    """Carry int64 limbs (rows of weight 2**(S t), ``|L| < 2**61``, zero from row ``rows`` on) in place until
+    every limb but the top lies in ``[-1, 2**S]`` (tmp: scratch of L[:-1]'s shape).  One parallel step maps
+    limbs in ``[-B, B]`` to ``[-ceil(B / 2**S), 2**S - 1 + floor(B / 2**S)]`` (floor division: ``x = (x >> S)
+    2**S + (x & MASK)`` for negative x too), so three take 2**61 to 2**40 + 2**S, to 2**S + 2**19 + 1, and
+    then, the carries being in [-1, 1], to [-1, 2**S].  Step j only touches the rows the carries have
+    reached (``rows + j - 1``; a zero row stays zero and passes nothing on).  The last row is never masked:
+    it holds the signed top."""
+    top = L.shape[0] - 1
+    for j in range(3):
+        r = min(rows + j, top)
+        lo, c = L[:r], tmp[:r]
+        np.right_shift(lo, _S, out=c)
         np.bitwise_and(lo, _MASK, out=lo)
-        hi += tmp
+        L[1:r + 1] += c
     return L
 
 
@@ -98,16 +103,13 @@ def _workspace(n: int, slot: int = 0) -> np.ndarray:
     return buf[:n]
 
 
-@functools.lru_cache(maxsize=64)
-def _scales(k: int, m: int, b: int) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
-    """``(sp, sw, offs)``: the float factors ``2**(r_q - S p)`` of the (m, k, 1) slice products ``M_p v_q``
-    (slice p stored as a multiple of 2**(S p), v slice q of weight ``2**(b q) = 2**(S o_q + r_q)``), the
-    factors ``2**-(S p)`` of the (k, 1, 1) products with the limbs, and the limb offsets o_q (read-only)."""
-    offs = tuple(b * q // _S for q in range(m))
-    sp = np.array([[2.0 ** (b * q % _S - _S * p) for p in range(k)] for q in range(m)]).reshape(m, k, 1)
-    sw = np.array([2.0 ** -(_S * p) for p in range(k)]).reshape(k, 1, 1)
-    sp.flags.writeable = sw.flags.writeable = False
-    return sp, sw, offs
+@functools.lru_cache(maxsize=256)
+def _scales(k: int, u: int) -> np.ndarray:
+    """The factors ``2**(u - S p)`` (shape (k, 1, 1), read-only) that turn products with slice p, stored
+    as a multiple of ``2**(S p - u)``, into integers."""
+    out = np.array([2.0 ** (u - _S * p) for p in range(k)]).reshape(k, 1, 1)
+    out.flags.writeable = False
+    return out
 
 
 @functools.lru_cache(maxsize=64)
@@ -128,24 +130,39 @@ class _Exact:
     2**(52 + S p)`` and ``|r| < 2**(51 + S p)``): three passes a slice; a product with it is a multiple
     of ``2**(S p)`` below ``2**(53 + S p)``, so exact, and is scaled back afterwards.
 
+    Where ``|sh| <= 800`` the slices are cut from A itself, in its units: ExtractScalar with
+    ``sigma 2**-sh`` (still a normal float) on ``A = M 2**-sh`` gives the same slices times ``2**-sh``,
+    since rounding to nearest commutes with a power-of-two scaling in the normal range and the other
+    steps are exact; every nonzero slice entry and partial sum of a product is then a multiple of
+    ``2**(S p - sh) >= 2**-800`` below ``2**(53 + S p - sh) <= 2**1021`` in magnitude, a normal float, so
+    the products stay exact, and the factor ``2**sh`` goes into their scaling (no pass over the data for
+    ``A 2**sh``).
+
     The vector v is cut into slices of ``wide = min(27, 32 - ceil(log2 d))`` bits when two suffice (the
     float eigenvector, ``|v| <= 2**53``, for d <= 32), else of S bits: ``d 2**S 2**wide <= 2**53``, so
     every partial sum of ``M_p v_q`` (over the d columns) is an integer of magnitude below 2**53, exact
     in any summation order.  With ``wide = S + r`` the high slice has weight ``2**(S + r)``: its products,
     times ``2**r`` (exact, a power of two), are integers below ``d 2**(S + wide - 1 + r) <= 2**58`` and
     go to limb p + 1 of z, so every limb starts below ``2**53 + 2**58 < 2**61`` (S-bit slices: at most 8
-    terms below 2**53 each) and :func:`_carry` applies."""
+    terms below 2**53 each) and :func:`_carry` applies.
 
-    def __init__(self, A: np.ndarray, k: int, sh: int, prec: int):
+    z needs ``nl = ceil((bz + 1) / S)`` limbs for ``|z| < 2**bz``, ``bz = mbits + bits(|v|) + ceil(log2 d)``
+    (``|M| < 2**mbits``): after the carries the limbs below the top lie in [-1, 2**S], so their sum is below
+    ``2**(S (nl - 1)) (1 + 2**(1 - S))`` and the top limb below ``2**(S - 1) + 2 <= 2**S``: every limb is
+    at most 2**S, as the second product needs."""
+
+    def __init__(self, A: np.ndarray, k: int, sh: int, prec: int, mbits: int | None = None):
         self.A, self.k, self.sh, self.prec = A, k, sh, prec
         self.N, self.d = A.shape
-        self.bits = _S * k  # |M_ij| < 2**bits
+        # |M_ij| < 2**mbits: numerics.dyadic's format has S k >= mbits + 1, so S k - 1 always holds
+        self.mbits = _S * k - 1 if mbits is None else mbits
         self.wide = min(27, 53 - _S - max(self.d - 1, 1).bit_length())  # d <= 2**(32 - wide)
+        self.unit = sh if -800 <= sh <= 800 else 0  # slices kept as M_p 2**(S p - unit)
         self.s = None
         self._resident = None
 
     def _blocks(self):
-        A, k, d, N = self.A, self.k, self.d, self.N
+        A, k, d, N, u = self.A, self.k, self.d, self.N, self.unit
         if self._resident is not None:
             yield self._resident
             return
@@ -154,15 +171,16 @@ class _Exact:
         for r0 in range(0, N, R):
             n = min(R, N - r0)
             Mc = ws[:n * k * d].reshape(k, n, d)
-            if abs(self.sh) < 1000:  # integer-valued: exact (power-of-two scaling)
-                np.multiply(A[r0:r0 + n], 2.0 ** self.sh, out=Mc[0])
-            else:
-                np.ldexp(A[r0:r0 + n], self.sh, out=Mc[0])
+            rest = A[r0:r0 + n]  # M 2**-u
+            if u != self.sh:  # integer-valued: exact (power-of-two scaling)
+                rest = np.ldexp(rest, self.sh, out=Mc[0])
+            elif k == 1:
+                np.copyto(Mc[0], rest)
             for p in range(k - 1, 0, -1):  # top slice first (Rump's ExtractScalar), the rest stays in slot 0
-                sig = 1.5 * 2.0 ** (52 + _S * p)  # |rest| < 2**(51 + S p): rest + sig keeps ulp 2**(S p)
-                np.add(Mc[0], sig, out=Mc[p])
-                np.subtract(Mc[p], sig, out=Mc[p])  # rest rounded to a multiple of 2**(S p), exactly
-                np.subtract(Mc[0], Mc[p], out=Mc[0])  # exact, |rest| <= 2**(S p - 1)
+                sig = 1.5 * 2.0 ** (52 + _S * p - u)  # |rest| < 2**(51 + S p - u): keeps ulp 2**(S p - u)
+                np.add(rest, sig, out=Mc[p])
+                np.subtract(Mc[p], sig, out=Mc[p])  # rest rounded to a multiple of 2**(S p - u), exactly
+                rest = np.subtract(rest, Mc[p], out=Mc[0])  # exact, |rest| <= 2**(S p - 1 - u)
             if n == N:
                 self._resident = Mc
             yield Mc
@@ -171,11 +189,12 @@ class _Exact:
         """``X v`` exactly for an integer vector v: ``N M^T (M v) - s (s.v)``."""
         N, k, d = self.N, self.k, self.d
         vm = max(max(v), -min(v))
-        Vs, b = _v_slices(v, vm, self.wide)
-        m = Vs.shape[0]
-        sp, sw, offs = _scales(k, m, b)
-        # |z| < 2**(bits + |v| bits + d bits) <= 2**(S (nl - 1)): the top limb is small after the carries
-        nl = (self.bits + vm.bit_length() + d.bit_length() + _S - 1) // _S + 1
+        Vs, b = _v_slices(v, vm, self.wide)  # C-contiguous d x m: the fast gemm layout for M (v slices)
+        m = Vs.shape[1]
+        sw = _scales(k, self.unit)
+        # |z| < 2**bz with bz = mbits + bits(|v|) + ceil(log2 d): nl limbs (class docstring); the slice
+        # products M_p v_q (weight 2**(S (p + q))) fill limbs 0 .. k + m - 2
+        nl = max((self.mbits + vm.bit_length() + (d - 1).bit_length() + _S) // _S, k + m)
         ones = self.s is None  # the first product also makes the column sums s, as a row of ones in Lf
         nr = nl + ones
         W = None
@@ -184,23 +203,27 @@ class _Exact:
             ws = _workspace((2 * nl + nr + m * k) * n, 1)  # Z, the carries, the float limbs Lf, then P
             Z = ws[:nl * n].view(np.int64).reshape(nl, n)  # limbs of z = M v, one row each
             Lf = ws[2 * nl * n:(2 * nl + nr) * n].reshape(nr, n)
-            P = ws[(2 * nl + nr) * n:].reshape(m, k * n)
-            np.matmul(Vs, Mc.reshape(k * n, d).T, out=P)  # exact (class docstring), slice p times 2**(S p)
-            P = P.reshape(m, k, n)
-            P *= sp  # now M_p v_q 2**r_q: integers below 2**58
-            Z[:k] = P[0]  # offs[0] = 0; integer-valued floats below 2**53: exact
+            P = ws[(2 * nl + nr) * n:].reshape(k * n, m)
+            np.matmul(Mc.reshape(k * n, d), Vs, out=P)  # exact (class docstring), slice p times 2**(S p - u)
+            P = P.reshape(k, n, m)
+            P *= sw  # now the integers M_p V_q (times 2**r for a wide high slice), below 2**58
+            Z[:k] = P[:, :, 0]  # integer-valued floats below 2**53: exact
             Z[k:] = 0
             for q in range(1, m):
-                Z[offs[q]:offs[q] + k] += P[q].astype(np.int64)
-            _carry(Z, ws[nl * n:(2 * nl - 1) * n].view(np.int64).reshape(nl - 1, n))
+                Z[q:q + k] += P[:, :, q].astype(np.int64)
+            _carry(Z, ws[nl * n:(2 * nl - 1) * n].view(np.int64).reshape(nl - 1, n), k + m - 1)
             Lf[:nl] = Z  # |limb| <= 2**S: exact in float
             if ones:
                 Lf[nl] = 1.0
             Wb = np.matmul(Lf, Mc)  # <= 2**11 rows of products <= 2**42 (times 2**(S p)): exact
             Wb *= sw
             W = Wb.astype(np.int64) if W is None else W + Wb.astype(np.int64)
-        if ones:  # the column sums of the slices, < 2**(S + 11) per block
-            self.s = W[:, nl].T.astype(object).dot(_powers(k)).tolist()
+        if ones:  # the column sums of the slices, < 2**(S + 11) per block: s_j = sum_p W[p, nl, j] 2**(S p)
+            rows = W[:, nl].tolist()
+            s = rows[-1]
+            for r in rows[-2::-1]:
+                s = [(x << _S) + y for x, y in zip(s, r)]
+            self.s = s
         Wc = np.zeros((k + nl, d), dtype=np.int64)
         for p in range(k):  # (M^T z)_j = sum_p sum_t W[p, t, j] 2**(S (p + t)); < 2**62
             Wc[p:p + nl] += W[p, :nl]
@@ -255,10 +278,9 @@ def _correction(v: list[int], Xv: list[int], vXv: int, nv: int, rest: np.ndarray
 def _gram_step_constants(d: int, prec: int) -> tuple[Any, Any, Any]:
     """The d-dependent constants of :func:`_float_gram_step` at precision prec: the underflow term
     ``eta_d``, ``1 / (1 - gamma_{d^2 + 1})`` (rounded up) and ``gamma_d``."""
-    import flint
-
+    eta = _units()[0]  # exact
     with arb_precision(prec):
-        return flint.arb(2) ** -1074 * (d * d + 4 * d + 4), _inv1m(_gamma_cached(d * d + 1)), _gamma_cached(d)
+        return eta * (d * d + 4 * d + 4), _inv1m(_gamma_cached(d * d + 1)), _gamma_cached(d)
 
 
 def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int], vv: int, vX: int, XX: int,
@@ -329,7 +351,16 @@ def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int
     return lo.union(up) / den if up - lo <= goal * lo else None
 
 
-def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
+def magnitudes(A: np.ndarray) -> tuple[float, float]:
+    """``(max |A_ij|, min_{A_ij != 0} |A_ij|)`` of a float array (NaN when A has one, 0.0 for the minimum
+    when A is 0), from |A| in kept scratch memory (no fresh N x d temporary)."""
+    a = np.abs(A, out=_scratch(A.shape))
+    mx = float(np.maximum.reduce(a, axis=None))
+    return mx, (_smallest_nonzero(a) if mx else 0.0)
+
+
+def covariance_top_eigenvalue(A: np.ndarray, bits: int, *, mags: tuple[float, float] | None = None,
+                              ) -> Any | None:
     """An arb ball containing lambda_max of the exact covariance of the float array A (N x d, N >= 2),
     of relative radius at most ``2**-(bits + 4)`` (working precision ``bits + 64``), or ``None`` when
     this route does not apply (the caller takes its exact route): dynamic range beyond
@@ -338,17 +369,16 @@ def covariance_top_eigenvalue(A: np.ndarray, bits: int) -> Any | None:
 
     One exact product ``X v`` for the float eigenvector v; one refinement step whose ``X c`` comes from
     the float Gram matrix with a rigorous error bound (:func:`_float_gram_step`); only if that is too wide,
-    further steps with exact products.
+    further steps with exact products.  ``mags``: :func:`magnitudes` of A when the caller has them.
     """
     A = np.asarray(A, dtype=float)
     N, d = A.shape
     if not 2 <= N <= _MAX_ROWS or not 0 < d <= min(_MAX_D, 2000) or int(bits) > 4096:  # 2000: aposteriori
         return None
-    a = np.abs(A)
-    mx = float(a.max())
+    mx, mn = magnitudes(A) if mags is None else mags
     if not math.isfinite(mx):
         return None
-    fs = _format_of_range(mx, _smallest_nonzero(a) if mx else 0.0)  # numerics.dyadic.fixed_point_format
+    fs = _format_of_range(mx, mn)  # numerics.dyadic.fixed_point_format
     if fs is None:
         return None
     with np.errstate(all="ignore"):  # once for the route: the float steps refuse non-finite values themselves
@@ -370,7 +400,7 @@ def _top_eigenvalue(A: np.ndarray, mx: float, fs: tuple[int, int], bits: int) ->
     w, V = info["w"], info["V"]
     if not w[-1] > 0:
         return None
-    ex = _Exact(A, k, sh, bits + 64)
+    ex = _Exact(A, k, sh, bits + 64, math.frexp(mx)[1] + sh)  # |M| = |A| 2**sh < 2**(e_max + sh)
     v = np.rint(V[:, -1] * 2.0 ** 53).astype(np.int64).tolist()  # |V| <= 1: integers of at most 54 bits
     rest, ratio = V[:, :-1], w[:-1] / w[-1] - 1.0  # (lambda_i - rho) / rho for the other eigenpairs
     with arb_precision(ex.prec):
