@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .aposteriori import _BITS, _covariance_core, _gamma_cached, _inv1m, _scratch, _units
+from .aposteriori import _BITS, _covariance_core, _gamma_cached, _inv1m, _pow2, _scratch, _units
 from .dyadic import _S, _format_of_range, _smallest_nonzero
 from .precision import arb_precision
 
@@ -67,15 +67,15 @@ def _v_slices(v: list[int], vm: int, wide: int) -> tuple[np.ndarray, int]:
 
 
 def _carry(L: np.ndarray, tmp: np.ndarray, rows: int) -> np.ndarray:
-    """Carry int64 limbs (rows of weight 2**(S t), ``|L| < 2**61``, zero from row ``rows`` on) in place until
-    every limb but the top lies in ``[-1, 2**S]`` (tmp: scratch of L[:-1]'s shape).  One parallel step maps
-    limbs in ``[-B, B]`` to ``[-ceil(B / 2**S), 2**S - 1 + floor(B / 2**S)]`` (floor division: ``x = (x >> S)
-    2**S + (x & MASK)`` for negative x too), so three take 2**61 to 2**40 + 2**S, to 2**S + 2**19 + 1, and
-    then, the carries being in [-1, 1], to [-1, 2**S].  Step j only touches the rows the carries have
-    reached (``rows + j - 1``; a zero row stays zero and passes nothing on).  The last row is never masked:
-    it holds the signed top."""
+    """Carry int64 limbs (rows of weight 2**(S t), ``|L| < 2**59``, zero from row ``rows`` on) in place until
+    every limb but the top lies in ``[-2**(S - 4), 2**S + 2**(S - 4)]`` (tmp: scratch of L[:-1]'s shape).  One
+    parallel step maps limbs in ``[-B, B]`` to ``[-ceil(B / 2**S), 2**S - 1 + floor(B / 2**S)]`` (floor
+    division: ``x = (x >> S) 2**S + (x & MASK)`` for negative x too), so two take 2**59 to 2**38 + 2**S and
+    then to 2**S + 2**17 + 1 -- below 2**(S + 1), all that :class:`_Exact`'s second product needs.  Step j
+    only touches the rows the carries have reached (``rows + j - 1``; a zero row stays zero and passes
+    nothing on).  The last row is never masked: it holds the signed top."""
     top = L.shape[0] - 1
-    for j in range(3):
+    for j in range(2):
         r = min(rows + j, top)
         lo, c = L[:r], tmp[:r]
         np.right_shift(lo, _S, out=c)
@@ -123,12 +123,14 @@ def _powers(n: int) -> np.ndarray:
 class _Exact:
     """Exact products with ``X = N M^T M - s s^T`` for the fixed-point data ``M = A 2**sh`` (module
     docstring): the k slices of a block of <= 2**11 rows, a (k, n, d) array made in a scratch buffer
-    (once when N <= 2**11, else again for every product).  Slice p is kept as ``M_p 2**(S p)`` with an
-    integer ``|M_p| <= 2**S`` (``<= 2**(S - 1)`` below the top), cut top first by Rump's ExtractScalar
-    (S. M. Rump, T. Ogita, S. Oishi, SIAM J. Sci. Comput. 31 (2008), Lemma 3.3: ``q = fl(fl(sigma + r)
-    - sigma)`` is r rounded to a multiple of ``2**(S p)`` and ``r - q`` is exact, for ``sigma = 1.5 *
-    2**(52 + S p)`` and ``|r| < 2**(51 + S p)``): three passes a slice; a product with it is a multiple
-    of ``2**(S p)`` below ``2**(53 + S p)``, so exact, and is scaled back afterwards.
+    (once when N <= 2**11, else again for every product).  Slice p is kept as ``M_p 2**(S p)``, cut top
+    first by Rump's ExtractScalar (S. M. Rump, T. Ogita, S. Oishi, SIAM J. Sci. Comput. 31 (2008),
+    Lemma 3.3: ``q = fl(fl(sigma + r) - sigma)`` is r rounded to a multiple of ``2**(S p)`` and ``r - q``
+    is exact, for ``sigma = 1.5 * 2**(52 + S p)`` and ``|r| < 2**(51 + S p)``): three passes a slice.  As
+    ``|M| < 2**mbits <= 2**(S k - 1)`` (numerics.dyadic's format), the rest before the cut at p is at most
+    ``2**(S (p + 1) - 1)``, so every slice, the top and the last included, is an integer
+    ``|M_p| <= 2**(S - 1)``; a product with it is a multiple of ``2**(S p)`` below ``2**(53 + S p)``, so
+    exact, and is scaled back afterwards.
 
     Where ``|sh| <= 800`` the slices are cut from A itself, in its units: ExtractScalar with
     ``sigma 2**-sh`` (still a normal float) on ``A = M 2**-sh`` gives the same slices times ``2**-sh``,
@@ -139,17 +141,18 @@ class _Exact:
     ``A 2**sh``).
 
     The vector v is cut into slices of ``wide = min(27, 32 - ceil(log2 d))`` bits when two suffice (the
-    float eigenvector, ``|v| <= 2**53``, for d <= 32), else of S bits: ``d 2**S 2**wide <= 2**53``, so
-    every partial sum of ``M_p v_q`` (over the d columns) is an integer of magnitude below 2**53, exact
-    in any summation order.  With ``wide = S + r`` the high slice has weight ``2**(S + r)``: its products,
-    times ``2**r`` (exact, a power of two), are integers below ``d 2**(S + wide - 1 + r) <= 2**58`` and
-    go to limb p + 1 of z, so every limb starts below ``2**53 + 2**58 < 2**61`` (S-bit slices: at most 8
-    terms below 2**53 each) and :func:`_carry` applies.
+    float eigenvector, ``|v| <= 2**53``, for d <= 32), else of S bits: ``d 2**(S - 1) 2**wide <= 2**52``,
+    so every partial sum of ``M_p v_q`` (over the d columns) is an integer of magnitude below 2**53,
+    exact in any summation order.  With ``wide = S + r`` (r <= 6) the high slice, stored times ``2**r``
+    (exact, a power of two), has weight ``2**S``: its products go to limb p + 1 of z and are below
+    ``d 2**(S - 1) 2**(wide - 1) 2**r <= 2**57``, so every limb of z starts below ``2**52 + 2**57 < 2**59``
+    (S-bit slices: at most 8 terms below 2**53 each) and :func:`_carry` applies.
 
-    z needs ``nl = ceil((bz + 1) / S)`` limbs for ``|z| < 2**bz``, ``bz = mbits + bits(|v|) + ceil(log2 d)``
-    (``|M| < 2**mbits``): after the carries the limbs below the top lie in [-1, 2**S], so their sum is below
-    ``2**(S (nl - 1)) (1 + 2**(1 - S))`` and the top limb below ``2**(S - 1) + 2 <= 2**S``: every limb is
-    at most 2**S, as the second product needs."""
+    z needs ``nl = ceil((bz + 1) / S)`` limbs for ``|z| < 2**bz``, ``bz = mbits + bits(|v|) + ceil(log2 d)``:
+    after the carries the limbs below the top lie in ``[-2**(S - 4), 2**S + 2**(S - 4)]``, so their sum is
+    below ``2**(S (nl - 1)) (1 + 2**-3)`` in magnitude and the top limb below ``2**(S - 1) + 2``: every limb
+    is below ``2**(S + 1)``, and a product of a limb with a slice below ``2**(2 S) = 2**42``, exact over
+    ``2**11`` rows."""
 
     def __init__(self, A: np.ndarray, k: int, sh: int, prec: int, mbits: int | None = None):
         self.A, self.k, self.sh, self.prec = A, k, sh, prec
@@ -212,10 +215,10 @@ class _Exact:
             for q in range(1, m):
                 Z[q:q + k] += P[:, :, q].astype(np.int64)
             _carry(Z, ws[nl * n:(2 * nl - 1) * n].view(np.int64).reshape(nl - 1, n), k + m - 1)
-            Lf[:nl] = Z  # |limb| <= 2**S: exact in float
+            Lf[:nl] = Z  # |limb| < 2**(S + 1): exact in float
             if ones:
                 Lf[nl] = 1.0
-            Wb = np.matmul(Lf, Mc)  # <= 2**11 rows of products <= 2**42 (times 2**(S p)): exact
+            Wb = np.matmul(Lf, Mc)  # <= 2**11 rows of products < 2**42 (times 2**(S p - u)): exact
             Wb *= sw
             W = Wb.astype(np.int64) if W is None else W + Wb.astype(np.int64)
         if ones:  # the column sums of the slices, < 2**(S + 11) per block: s_j = sum_p W[p, nl, j] 2**(S p)
@@ -335,10 +338,10 @@ def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int
     eta_d, k_g, g_d = _gram_step_constants(d, ex.prec)
     gfro = (flint.arb(gg) * k_g + eta_d).sqrt()
     cn = flint.arb(cc).sqrt()
-    qa = flint.arb(N) * flint.arb(2) ** (2 * (sh + e))
+    qa = flint.arb(N) * _pow2(2 * (sh + e))
     eta_c = flint.arb((qa * (cn * (g_d * gfro + info["err"] + N * flint.arb(info["dsq"])) + eta_d)).upper())
-    eta = eta_c * flint.arb(2) ** t
-    wid = flint.arb(2) ** (2 * t) * cn * eta_c
+    eta = eta_c * _pow2(t)
+    wid = _pow2(2 * t) * cn * eta_c
     nva = flint.arb(nv)
     Ea = flint.arb(flint.fmpq(EK, 1 << K))
     rho = (Ea - wid).union(Ea + wid) / nva
@@ -404,10 +407,10 @@ def _top_eigenvalue(A: np.ndarray, mx: float, fs: tuple[int, int], bits: int) ->
     v = np.rint(V[:, -1] * 2.0 ** 53).astype(np.int64).tolist()  # |V| <= 1: integers of at most 54 bits
     rest, ratio = V[:, :-1], w[:-1] / w[-1] - 1.0  # (lambda_i - rho) / rho for the other eigenpairs
     with arb_precision(ex.prec):
-        den = flint.arb(N * N) * flint.arb(2) ** (2 * sh)  # C = X / den; exact (an integer times 2**k)
+        den = flint.arb(N * N) * _pow2(2 * sh)  # C = X / den; exact (an integer times 2**k)
         # >= lambda_2(X): the upper end of the next cluster, exactly (d >= 2 when the top is simple)
-        alpha = flint.arb(ends[-2][1]) * flint.arb(2) ** info["scale"] * den if len(ends) > 1 else None
-        goal = flint.arb(2) ** -(bits + 4)
+        alpha = flint.arb(ends[-2][1]) * _pow2(info["scale"]) * den if len(ends) > 1 else None
+        goal = _pow2(-(bits + 4))
         Xv = ex.apply(v)
         for step in range(2 + -(-bits // 50)):
             vXv, nv = _dot(v, Xv), _dot(v, v)

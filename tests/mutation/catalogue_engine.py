@@ -450,7 +450,7 @@ MUTATIONS += [
        "if e2n.bit_length() - 1 <= 2 * vXv.bit_length() - bits - 4:", "if False:",
        "the bit-length shortcut skips Kato-Temple always: even an exact eigenvector gets no enclosure"),
     _r("numerics.rayleigh.lambda2_from_the_top_cluster",
-       "alpha = flint.arb(ends[-2][1]) * flint.arb(2)", "alpha = flint.arb(ends[-1][1]) * flint.arb(2)",
+       "alpha = flint.arb(ends[-2][1]) * _pow2(", "alpha = flint.arb(ends[-1][1]) * _pow2(",
        "the gap bound alpha >= lambda_2 read from the top cluster: no Kato-Temple bound, always the exact "
        "route"),
     _m("engine.derivation_zero_test_any_expression", _DERIVATION,
