@@ -115,13 +115,20 @@ def symmetric_enclosures(G: np.ndarray, err: Any = 0) -> list[EigenCluster] | No
         return [EigenCluster((flint.arb(lo) * f).union(flint.arb(hi) * f), cnt, False) for lo, hi, cnt in ivs]
 
 
+@functools.lru_cache(maxsize=1)
+def _dsyev() -> Any:
+    """scipy's LAPACK ``dsyev``, looked up once (scipy.linalg resolves its submodules lazily, at a cost
+    on every ``from scipy.linalg import lapack``)."""
+    from scipy.linalg import lapack
+
+    return lapack.dsyev
+
+
 def _eigh(G: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Float ``(w, V)`` of the symmetric G by LAPACK ``dsyev`` (implicit QL/QR).  Not numpy's eigh: its
     divide and conquer (``dsyevd``, n > 25) synchronises threaded BLAS calls, which stall for
     milliseconds on a loaded machine.  Only an approximation either way (the callers verify it)."""
-    from scipy.linalg import lapack
-
-    w, V, info = lapack.dsyev(G)
+    w, V, info = _dsyev()(G)
     if info != 0:
         raise np.linalg.LinAlgError(f"dsyev did not converge (info {info})")
     return w, V

@@ -59,7 +59,13 @@ def _v_slices(v: list[int], vm: int, wide: int) -> tuple[np.ndarray, int]:
     either way.  Every entry is an integer below 2**53 in magnitude: its float is exact."""
     if vm < 1 << (2 * wide - 1):
         mask, r = (1 << wide) - 1, wide - _S  # the high slice times 2**r (exact): weight 2**S, limb offset 1
-        return np.array([[x & mask, (x >> wide) << r] for x in v], dtype=float), wide
+        if len(v) < 8:
+            return np.array([[x & mask, (x >> wide) << r] for x in v], dtype=float), wide
+        vi = np.array(v, dtype=np.int64)  # |v| < 2**53: the same integers, in int64
+        out = np.empty((len(v), 2))
+        out[:, 0] = vi & mask
+        out[:, 1] = (vi >> wide) << r
+        return out, wide
     m = max(1, -(-(vm.bit_length() + 1) // _S))
     top = _S * (m - 1)
     rows = [[(x >> (_S * q)) & _MASK for q in range(m - 1)] + [x >> top] for x in v]
@@ -88,18 +94,18 @@ _WS = threading.local()
 
 
 def _workspace(n: int, slot: int = 0) -> np.ndarray:
-    """A thread-local float scratch vector of at least n entries, one per slot, kept between calls (up to
-    32 MB each): fresh memory for the slices and the limb arrays costs more in page faults than the
-    products themselves.  Always written before read; slot 0 holds the slices, which stay resident
-    between the products of one :class:`_Exact`, slot 1 the per-product temporaries."""
+    """A thread-local float scratch vector of at least n entries, kept between calls (up to 32 MB): fresh
+    memory costs page faults, and memory last touched a data set ago cache misses.  Always written before
+    read.  Slot 0 holds the slices, which stay resident between the products of one :class:`_Exact`; it is
+    numerics.aposteriori's N x d scratch (|A| for :func:`magnitudes`, then the centred data), dead by the
+    time the slices are cut, so one buffer serves the three.  Slot 1 holds the per-product temporaries."""
+    if slot == 0:
+        return _scratch((n,))
     if n > 1 << 22:  # beyond 32 MB: not kept
         return np.empty(n)
-    bufs = getattr(_WS, "bufs", None)
-    if bufs is None:
-        bufs = _WS.bufs = [None, None]
-    buf = bufs[slot]
+    buf = getattr(_WS, "buf", None)
     if buf is None or buf.size < n:
-        buf = bufs[slot] = np.empty(max(n, 1 << 16))
+        buf = _WS.buf = np.empty(max(n, 1 << 16))
     return buf[:n]
 
 
