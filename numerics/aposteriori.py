@@ -306,8 +306,9 @@ _SCRATCH = threading.local()
 
 def _scratch(shape: tuple[int, ...]) -> np.ndarray:
     """A thread-local float array of the given shape, its memory kept between calls (up to 32 MB): a
-    fresh N x d temporary costs page faults on every call.  Always written before read, and dead before
-    the next call (never returned)."""
+    fresh N x d temporary costs page faults on every call.  Always written before read and never returned
+    to a caller; its users take turns: the centred data here, and in numerics.rayleigh |A|
+    (``magnitudes``) before it and the slices of the exact products after it."""
     n = math.prod(shape)
     if n > 1 << 22:
         return np.empty(shape)

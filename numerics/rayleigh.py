@@ -27,6 +27,14 @@ starts as the float eigenvector (error ~2**-53) and each refinement step
 Rump, Acta Numerica 19, 2010, §13) gains ~53 bits, so one step already gives a relative radius near
 2**-200.  The working precision is the caller's; a matrix whose top eigenvalue is not isolated, or whose
 bound stays too wide, gets ``None`` (the caller's exact route decides).
+
+The cost is a few float estimates (numpy's eigvalsh of the float covariance), so the implementation counts
+passes and calls: v cut into two 27-bit slices for d <= 32, as few limbs of z as its bit length needs and
+two carry steps (:class:`_Exact`, bounds in its docstring), the slices cut from A in its own units, one
+kept scratch buffer for |A|, the centred data and the slices, dot products of the refinement expanded by
+bilinearity instead of vectors of big integers (:func:`_float_gram_step`), one ``np.errstate`` and one arb
+precision per route.  None of it changes a value that reaches an enclosure: the floats are those of the
+plain formulation and every integer is exact (tests/unit/engine/test_engine_rayleigh.py compares both).
 """
 
 from __future__ import annotations
@@ -153,6 +161,9 @@ class _Exact:
     (exact, a power of two), has weight ``2**S``: its products go to limb p + 1 of z and are below
     ``d 2**(S - 1) 2**(wide - 1) 2**r <= 2**57``, so every limb of z starts below ``2**52 + 2**57 < 2**59``
     (S-bit slices: at most 8 terms below 2**53 each) and :func:`_carry` applies.
+
+    The slices live in the thread's shared scratch (:func:`_workspace`): resident between the products
+    of one route, overwritten by the next user of that scratch.
 
     z needs ``nl = ceil((bz + 1) / S)`` limbs for ``|z| < 2**bz``, ``bz = mbits + bits(|v|) + ceil(log2 d)``:
     after the carries the limbs below the top lie in ``[-2**(S - 4), 2**S + 2**(S - 4)]``, so their sum is
