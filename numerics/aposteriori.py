@@ -41,6 +41,11 @@ import numpy as np
 from .eigencluster import EigenCluster
 from .precision import arb_precision, to_arb
 
+try:  # numpy >= 2: np.einsum's C core, without its Python-level wrapper (~1 us a call)
+    from numpy._core.multiarray import c_einsum as _einsum
+except ImportError:  # pragma: no cover - numpy 1.x
+    _einsum = np.einsum
+
 __all__ = ["covariance_spectrum", "covariance_spectrum_and_vectors", "refine_eigenvectors",
            "symmetric_enclosures"]
 
@@ -171,14 +176,14 @@ def _float_intervals(G: np.ndarray, err: Any, top: bool = False) -> tuple[list[l
     if G.ndim != 2 or G.shape[0] != G.shape[1] or G.shape[0] == 0:
         return None
     n = G.shape[0]
-    if not (G == G.T).all():
+    if not np.logical_and.reduce(G == G.T, axis=None):  # (G == G.T).all(), no Python wrapper
         G = np.triu(G) + np.triu(G, 1).T
-    mx = float(np.abs(G).max())
+    mx = float(np.maximum.reduce(np.abs(G), axis=None))
     if not math.isfinite(mx):
         return None
     sh = math.frexp(mx)[1] if mx else 0  # work on G 2**-sh, exact unless an entry drops into subnormals
     Gs = np.ldexp(G, -sh)
-    if sh > 0 and not (np.ldexp(Gs, sh) == G).all():  # scaling up (sh <= 0) is exact: |G 2**-sh| < 1
+    if sh > 0 and not np.logical_and.reduce(np.ldexp(Gs, sh) == G, axis=None):  # sh <= 0: scaling up, exact
         Gs, sh = G, 0
     e = abs(err if type(err) is flint.arb else to_arb(err)) * _pow2(-sh)
     e_s = 0.0 if e == 0 else _fup(e)
@@ -230,15 +235,14 @@ def _enclosures(G: np.ndarray, top: bool = False) -> tuple[list[list[float]], An
     hi = np.nextafter(c + rho, np.inf)
     # every lo_i, hi_i finite iff min lo and max hi are: NaN propagates through min / max, lo_i = +inf
     # needs c_i = +inf (rho >= 0), and then hi_i = +inf; likewise hi_i = -inf forces lo_i = -inf.  The
-    # top route takes the interval with the highest lower end out first (argmax returns a NaN's index:
-    # its ends are checked as floats) and tests the others' min and max, which it needs anyway.
+    # top route reads the n ends as Python floats (n <= 2000, a few microseconds) and picks in them what
+    # argmax / min / max would: the first interval with the highest lower end, then the others' hull
+    # (without NaN, which is refused first, both order floats alike; a signed zero cannot occur, every end
+    # being one ulp outward of a rounded value, and would not matter downstream either)
     split = top and n > 1
     if split:
-        t = int(lo.argmax())
-        lo_t, hi_t = float(lo[t]), float(hi[t])
-        lo[t], hi[t] = np.inf, -np.inf  # out of the others' min / max
-        lo_r, hi_r = float(np.minimum.reduce(lo)), float(np.maximum.reduce(hi))
-        finite = math.isfinite(lo_t) and math.isfinite(hi_t) and math.isfinite(lo_r) and math.isfinite(hi_r)
+        lo_l, hi_l = lo.tolist(), hi.tolist()
+        finite = all(map(math.isfinite, lo_l)) and all(map(math.isfinite, hi_l))
     else:
         finite = math.isfinite(np.minimum.reduce(lo)) and math.isfinite(np.maximum.reduce(hi))
     if not finite:
@@ -256,7 +260,11 @@ def _enclosures(G: np.ndarray, top: bool = False) -> tuple[list[list[float]], An
     if not d_lo > 0:
         return None
     if split:  # the Gershgorin interval with the highest lower end, and the hull of the others
-        ivs = _merge([[lo_r, hi_r, n - 1], [lo_t, hi_t, 1]])
+        lo_t = max(lo_l)
+        t = lo_l.index(lo_t)
+        hi_t = hi_l[t]
+        del lo_l[t], hi_l[t]  # out of the others' min / max
+        ivs = _merge([[min(lo_l), max(hi_l), n - 1], [lo_t, hi_t, 1]])
     else:
         ivs = _merge([[float(a), float(b), 1] for a, b in zip(lo, hi)])
     # Ostrowski: lambda_k(G) = lambda_k(T) / theta_k, theta_k in [1 - delta, 1 + delta] (outward)
@@ -325,7 +333,7 @@ def _column_sums(Y: np.ndarray) -> np.ndarray:
     in einsum) or another layout takes reduce.  The bounds below hold for any summation order (Higham,
     Lemma 3.1), so only the reproduction of earlier floats rests on this."""
     if Y.shape[1] >= 2 and Y.shape[0] >= 64 and Y.flags.c_contiguous:  # fewer rows: reduce's setup is cheaper
-        return np.einsum("ij->j", Y)
+        return _einsum("ij->j", Y)
     return np.add.reduce(Y, axis=0)
 
 

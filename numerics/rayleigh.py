@@ -244,10 +244,10 @@ class _Exact:
             for r in rows[-2::-1]:
                 s = [(x << _S) + y for x, y in zip(s, r)]
             self.s = s
-        Wc = np.zeros((k + nl, d), dtype=np.int64)
-        for p in range(k):  # (M^T z)_j = sum_p sum_t W[p, t, j] 2**(S (p + t)); < 2**62
+        Wc = np.zeros((k + nl - 1, d), dtype=np.int64)
+        for p in range(k):  # (M^T z)_j = sum_p sum_t W[p, t, j] 2**(S (p + t)), p + t <= k + nl - 2; < 2**62
             Wc[p:p + nl] += W[p, :nl]
-        Mz = Wc.T.astype(object).dot(_powers(k + nl)).tolist()  # M^T z in Python integers
+        Mz = Wc.T.astype(object).dot(_powers(k + nl - 1)).tolist()  # M^T z in Python integers
         s = self.s
         sv = sum(map(operator.mul, s, v))
         return [N * x - y * sv for x, y in zip(Mz, s)]
@@ -285,7 +285,7 @@ def _correction(v: list[int], Xv: list[int], vXv: int, nv: int, rest: np.ndarray
     q = vXv << sc
     g = np.array([(nv * x - vXv * y) / q for x, y in zip(Xv, v)])  # in units of 2**sc
     dv = rest @ ((rest.T @ g) / ratio)
-    mx = float(np.abs(dv).max())
+    mx = float(np.maximum.reduce(np.abs(dv)))  # ufunc reductions: no Python-level wrapper
     if not (math.isfinite(mx) and mx > 0):
         return None
     t = math.frexp(mx)[1] - 52  # |dv| 2**-t < 2**52
@@ -333,7 +333,7 @@ def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int
     N, d = ex.N, ex.d
     G, e = info["G"], info["e"]
     y = G @ np.array(c, dtype=float)  # exact conversion: |c| < 2**53
-    gg = float(np.sum(G * G))
+    gg = float(np.add.reduce(G * G, axis=None))  # np.sum(G * G)
     if not math.isfinite(gg):
         return None
     mant, ex2 = np.frexp(y)
