@@ -360,11 +360,13 @@ def _float_gram_step(ex: _Exact, info: dict, sh: int, v: list[int], Xv: list[int
     eta = eta_c * _pow2(t)
     wid = _pow2(2 * t) * cn * eta_c
     nva = flint.arb(nv)
-    Ea = flint.arb(flint.fmpq(EK, 1 << K))
+    # a quotient of exact integers rounded once at the working precision (as arb(fmpq(p, q)) rounds it: the
+    # same correctly rounded midpoint and one-ulp radius, without fmpq's gcd of big integers)
+    Ea = flint.arb(EK) / flint.arb(1 << K)
     rho = (Ea - wid).union(Ea + wid) / nva
     if alpha is None or not rho > alpha:
         return None
-    r2 = flint.arb(flint.fmpq(bK * nv - aK * aK, nv << (2 * K)))  # |Xt - mu v1|^2, mu = aK / (nv 2**K)
+    r2 = flint.arb(bK * nv - aK * aK) / flint.arb(nv << (2 * K))  # |Xt - mu v1|^2, mu = aK / (nv 2**K)
     eps = (r2.sqrt() + eta) / nva.sqrt()
     lo = flint.arb(rho.lower())
     up = flint.arb((rho.upper() + eps * eps / (lo - alpha)).upper())  # Kato-Temple, rho in an interval

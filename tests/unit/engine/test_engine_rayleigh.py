@@ -202,3 +202,13 @@ def test_float_gram_step_expansion_matches_the_vectors(seed):
     assert (got is None) == (want is None)
     if got is not None:
         assert got.mid() == want.mid() and got.rad() == want.rad()
+
+
+@settings(deadline=None, max_examples=fuzz_examples(300))
+@given(p=st.integers(-(2**900), 2**900), q=st.integers(1, 2**500), prec=st.sampled_from([53, 96, 192, 256]))
+def test_quotient_of_exact_integers_as_fmpq(p, q, prec):
+    """_float_gram_step divides exact integers in arb instead of building an fmpq: both round the same
+    exact quotient once (arb_fmpz_div_fmpz / arb_div of exact balls), so the balls agree bit for bit."""
+    with arb_precision(prec):
+        a, b = flint.arb(p) / flint.arb(q), flint.arb(flint.fmpq(p, q))
+        assert flint.arb(p).is_exact() and a.mid() == b.mid() and a.rad() == b.rad()
