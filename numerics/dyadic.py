@@ -51,7 +51,7 @@ def fixed_point_format(A: np.ndarray) -> tuple[int, int] | None:
 
 def _smallest_nonzero(a: np.ndarray) -> float:
     """The smallest non-zero entry of the non-negative array a (not all 0)."""
-    mn = float(a.min())  # one fast pass when no entry is 0 (the common case)
+    mn = float(np.minimum.reduce(a, axis=None))  # one fast pass when no entry is 0 (the common case)
     return mn if mn else float(np.min(a, where=a != 0, initial=np.inf))
 
 
@@ -107,7 +107,8 @@ def exact_covariance_of_floats(A: np.ndarray) -> list[list[Fraction]] | None:
             for j, v in enumerate(blk[p].sum(axis=0).tolist()):  # |sum| < 2**(S + 11): exact
                 s[j] += int(v) << (_S * p)
             for q in range(p, k):
-                P = flint.fmpz_mat((blk[p].T @ blk[q]).astype(np.int64).tolist())  # partial sums < 2**53: exact
+                # partial sums < 2**53: exact
+                P = flint.fmpz_mat((blk[p].T @ blk[q]).astype(np.int64).tolist())
                 if p != q:
                     P = P + P.transpose()  # M_q^T M_p = (M_p^T M_q)^T
                 G += P * (1 << (_S * (p + q)))

@@ -24,7 +24,7 @@ import numpy as np
 
 from numerics.errors import InputError, InputTypeError
 from numerics.dyadic import exact_covariance_of_floats
-from numerics.rayleigh import covariance_top_eigenvalue
+from numerics.rayleigh import covariance_top_eigenvalue, magnitudes
 from numerics.linalg import ball_spectrum, exact_spectrum, inertia, symmetric_ball_spectrum
 from numerics.precision import Tri, arb_precision, arb_to_float, tri_positive
 
@@ -354,8 +354,8 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
         raise InputTypeError("bits", "must be an integer number of bits", bits)
     if not 32 <= int(bits) <= 1 << 16:
         raise InputError("bits", "must lie in [32, 65536]", bits)
-    if rtol is not None and (isinstance(rtol, (bool, np.bool_)) or not isinstance(rtol, (int, float, np.number))
-                             or not 0 <= float(rtol) < 1):
+    if rtol is not None and (isinstance(rtol, (bool, np.bool_))
+                             or not isinstance(rtol, (int, float, np.number)) or not 0 <= float(rtol) < 1):
         raise InputError("rtol", "must be None or a number in [0, 1)", rtol)
     if not certified:
         Cs, e, N = _scaled_float_covariance(data)
@@ -374,7 +374,14 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
             raise InputError("data", "tau_c lies outside the float64 range; use certified=True for an "
                              "enclosure", has_value=False)
         return CriticalTemperature(mode, c, None, "float", val, lam)
-    A = _finite_float_array(data)
+    mags = None
+    if type(data) is np.ndarray and data.dtype == np.float64 and data.ndim == 2 and data.size:
+        A = data  # the common case, checked once: max |A_ij| is finite iff every entry is (NaN propagates)
+        mags = magnitudes(A)
+        if not math.isfinite(mags[0]):
+            raise InputError("data", "must be finite (no NaN or infinity)")
+    else:
+        A = _finite_float_array(data)
     top, method, prec = None, "arb", int(bits)
     if A is not None:  # fast exact path for float arrays: integers over a power of two
         if A.shape[0] < 2:
@@ -382,7 +389,7 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
         fast = _aposteriori_top(A, mode, c, rtol) if rtol is not None else None
         if fast is not None:
             return fast
-        top = covariance_top_eigenvalue(A, int(bits))  # exact Rayleigh quotient + Kato-Temple
+        top = covariance_top_eigenvalue(A, int(bits), mags=mags)  # exact Rayleigh quotient + Kato-Temple
         if top is not None:
             method, prec = "kato-temple", int(bits) + 64  # its ball carries bits + 64: c is a power of two
         else:
@@ -396,7 +403,21 @@ def critical_temperature(data: Any, mode: str = "full", *, certified: bool = Tru
         top = _top_eigenvalue_enclosure(C, int(bits))
     with arb_precision(prec):
         enc = top * c
-    return CriticalTemperature(mode, c, enc, method, arb_to_float(enc), arb_to_float(top))
+    return CriticalTemperature(mode, c, enc, method, _ball_summary(enc), _ball_summary(top))
+
+
+def _ball_summary(b: Any) -> float | None:
+    """``arb_to_float(b)`` (numerics.precision), read directly where the midpoint ``man 2**exp`` certainly
+    lies in ``[2**-1000, 2**1000)`` with ``|man| < 2**1000``: ``float(man)`` is man correctly rounded to 53
+    bits (round half to even, as ``float(Fraction)``), and scaling by ``2**exp`` is exact and commutes with
+    that rounding in the normal range, so ``ldexp(float(man), exp)`` is the midpoint rounded once."""
+    if b.is_finite():
+        man, exp = b.mid().man_exp()
+        man, exp = int(man), int(exp)
+        top = exp + man.bit_length()  # 2**(top - 1) <= |mid| < 2**top
+        if man.bit_length() < 1000 and -999 < top < 1000:
+            return math.ldexp(float(man), exp)
+    return arb_to_float(b)
 
 
 def _aposteriori_top(A: np.ndarray, mode: str, c: int, rtol: float) -> CriticalTemperature | None:
@@ -455,7 +476,8 @@ def collapse_is_stable(data: Any, K: int, tau: Any, mode: str = "full") -> Stabi
     d = len(C)
     M = [[t * (1 if a == b else 0) - c * C[a][b] for b in range(d)] for a in range(d)]
     inn = inertia(M)
-    ev = {"c": c, "K": K, "tau": str(t), "d": d, "inertia(tau I - c C)": (inn.positive, inn.zero, inn.negative),
+    ev = {"c": c, "K": K, "tau": str(t), "d": d,
+          "inertia(tau I - c C)": (inn.positive, inn.zero, inn.negative),
           "method": "exact inertia (Descartes) of tau I - c C, C exact covariance"}
     if K == 1:
         return Stability(Tri.TRUE, {**ev, "reason": "K = 1: no relative mode"})

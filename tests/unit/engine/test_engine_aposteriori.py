@@ -128,7 +128,7 @@ def top_datasets(draw):
     rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
     scales = np.exp(rng.uniform(-3, 3, d))
     if d > 1 and draw(st.booleans()):
-        scales[:2] = scales.max() * (1 + draw(st.sampled_from([0.0, 1e-12, 1e-6, 1e-2])))  # a (near) tie on top
+        scales[:2] = scales.max() * (1 + draw(st.sampled_from([0.0, 1e-12, 1e-6, 1e-2])))  # (near) tie on top
     Z = rng.standard_normal((N, d)) * scales
     if d > 2 and draw(st.booleans()):
         Z[:, 1] = Z[:, 0]  # a repeated direction
@@ -176,7 +176,8 @@ def test_refined_eigenvectors_give_tight_ball_spectra():
         A = flint.arb_mat([[flint.arb(flint.fmpq(x.numerator, x.denominator)) for x in r] for r in J])
         X = refine_eigenvectors(A, 256)
         R = X.transpose() * X
-        assert all(abs(R[i, j] - (1 if i == j else 0)) < flint.arb(2) ** -240 for i in range(n) for j in range(n))
+        assert all(abs(R[i, j] - (1 if i == j else 0)) < flint.arb(2) ** -240
+                   for i in range(n) for j in range(n))
         cl = symmetric_ball_spectrum(J, bits=256)
         assert [c.multiplicity for c in cl] == [n - 1, 1]
         assert cl[0].enclosure.contains(0) and cl[0].enclosure.rad() < flint.arb(2) ** -200
@@ -226,3 +227,28 @@ def test_covariance_enclosures_survive_the_worst_gram_rounding(monkeypatch, sign
     cl = covariance_spectrum(Z)
     assert cl is not None
     _assert_encloses(cl, _exact_eigenvalues(_exact_cov(_fractions(Z))))
+
+
+def _merge_by_sweep(ivs):
+    """The reference merge: sort by lower end, sweep, merge overlapping or touching intervals."""
+    out = []
+    for lo, hi, c in sorted(([a, b, k] for a, b, k in ivs), key=lambda t: t[0]):
+        if out and lo <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], hi)
+            out[-1][2] += c
+        else:
+            out.append([lo, hi, c])
+    return out
+
+
+@settings(deadline=None, max_examples=fuzz_examples(300))
+@given(ivs=st.lists(st.tuples(st.sampled_from([-1.0, 0.0, 0.5, 1.0, 2.0]),
+                              st.sampled_from([0.0, 0.5, 1.0, 3.0]), st.integers(1, 3)),
+                    min_size=0, max_size=4))
+def test_merge_equals_the_sorted_sweep(ivs):
+    """numerics.aposteriori._merge (two intervals unrolled) against the plain sorted sweep: the same
+    intervals and counts, touching ends merged, in any input order."""
+    from numerics.aposteriori import _merge
+
+    ivs = [[a, a + w, k] for a, w, k in ivs]
+    assert _merge([list(t) for t in ivs]) == _merge_by_sweep(ivs)
