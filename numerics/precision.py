@@ -239,7 +239,10 @@ def arb_to_float(x: Any) -> float | None:
         return None
     man, exp = m.man_exp()
     man, exp = int(man), int(exp)
-    return float(Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp)))
+    try:  # a midpoint just above the largest float rounds to 2**1024: out of range, no summary
+        return float(Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp)))
+    except OverflowError:
+        return None
 
 
 def tri_positive(x: Any) -> Tri:

@@ -34,8 +34,8 @@ def test_ball_summary_is_arb_to_float(man, exp, rad):
 
 
 def _summary_or_error(f, b):
-    """f(b), or the type of the error it raises: arb_to_float itself raises OverflowError for a midpoint
-    between the largest float and 2**1024 (numerics.precision; _ball_summary defers to it there)."""
+    """f(b), or the type of the error it raises (neither may raise: an error would show here as a
+    mismatch with the other, or as the non-None result the out-of-range test below refuses)."""
     try:
         return f(b)
     except OverflowError as e:
@@ -45,3 +45,12 @@ def _summary_or_error(f, b):
 def test_ball_summary_of_non_finite_balls():
     for b in (flint.arb("nan"), flint.arb("inf"), flint.arb(1, "inf")):
         assert _ball_summary(b) is None and arb_to_float(b) is None
+
+
+def test_a_midpoint_rounding_beyond_the_largest_float_has_no_summary():
+    """Between the largest float and 2**1024 the midpoint rounds to 2**1024: no float summary (was an
+    OverflowError out of arb_to_float)."""
+    with arb_precision(600):
+        for man, exp in ((2**54 - 1, 970), (-(2**54 - 1), 970), (2**60 - 1, 964)):
+            b = flint.arb(flint.fmpq(man) * flint.fmpq(2) ** exp)
+            assert arb_to_float(b) is None and _ball_summary(b) is None
