@@ -28,9 +28,21 @@ from typing import Any, Sequence
 
 from numerics.arithmetic import ArbArithmetic, MPArithmetic
 
-__all__ = ["ARITHMETICS", "Working"]
+__all__ = ["ARITHMETICS", "POLISH_BACKEND", "Working", "polish_precision"]
 
 ARITHMETICS = ("arb", "mpmath")
+
+POLISH_BACKEND = "python-flint arb (Newton polish, Hessian) + mpmath"
+
+
+def polish_precision(dps: int) -> str:
+    """The ``precision`` of a check reading points polished at ``dps`` digits: the nominal digits, the
+    working precision (dps + 20 digits, in bits: the same for the arb iteration as for mpmath) and which
+    arithmetic computes what."""
+    from numerics.precision import mp_context
+
+    return (f"dps={dps} (working {dps + 20} digits = {mp_context(dps + 20).prec} bits: arb midpoints in the "
+            "polish and Hessian, mpmath evidence)")
 
 
 class Working:
