@@ -9,6 +9,7 @@ from ._model import Mutation
 
 POP = "theorems/focus_dilution/population.py"
 CRIT = "theorems/focus_dilution/critical_points.py"
+WORK = "theorems/focus_dilution/_working.py"
 FLOW = "theorems/focus_dilution/flow.py"
 MARKOV = "numerics/markov.py"
 BATCHED = "theorems/focus_dilution/_batched.py"
@@ -202,8 +203,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.critical.in_manifold_hessian_step",
         path=CRIT,
-        old="H[i, j] = -(fp[i] - fm[i]) / (2 * h)",
-        new="H[i, j] = -(fp[i] - fm[i]) / h",
+        old="H[i][j] = -(fp[i] - fm[i]) / (2 * h)",
+        new="H[i][j] = -(fp[i] - fm[i]) / h",
         kills=("focus.stage4.stall",),
         why=("the central difference of the reduced Hessian loses its 1/2 (every eigenvalue doubled, signs "
              "kept): survived before stall_spectrum cross-checked the Hessian against torch autograd (it is "
@@ -257,7 +258,8 @@ MUTATIONS: list[Mutation] = [
         old="W1[0, :] = beta1",
         new="W1[0, :] = beta1 * 51 / 50",
         kills=("focus.stage2.saddle_eigenstructure", "focus.stage2.focus_direction"),
-        why="flow.theta_c1 places W1 2 % off the saddle (the float Hessian anchors and the saddle starts read it)",
+        why="flow.theta_c1 places W1 2 % off the saddle (the float Hessian anchors and the saddle starts "
+            "read it)",
         family="construction",
     ),
     Mutation(
@@ -280,7 +282,8 @@ MUTATIONS: list[Mutation] = [
         equivalent=("numerically indistinguishable on every observable the claims read (measured on E1 to "
                     "T = 3e4: every event time on the same grid point, F max within 1e-7, final loss within "
                     "2e-16); even rtol 1e-3 moves them less than their derived budgets (focus -0.43 of 1.9, "
-                    "third direction +8.4 of 18): the claims' budgets rightly do not resolve solver tolerance"),
+                    "third direction +8.4 of 18): the claims' budgets rightly do not resolve solver "
+                    "tolerance"),
     ),
     Mutation(
         id="focus.flow.R1_inequality_flipped",
@@ -313,7 +316,8 @@ MUTATIONS: list[Mutation] = [
         id="focus.markov.lazy_index",
         path=MARKOV,
         old="P = [[lm * (one if i == j else 0) + (one - lm) * p[j] for j in range(d)] for i in range(d)]",
-        new="P = [[lm * (one if i == j else 0) + (one - lm) * p[(j + 1) % d] for j in range(d)] for i in range(d)]",
+        new="P = [[lm * (one if i == j else 0) + (one - lm) * p[(j + 1) % d] for j in range(d)] for i in "
+            "range(d)]",
         kills=("focus.stage3.dilution", "focus.stage2.focus_direction"),
         why=("F1 resamples from pi shifted by one index: still stochastic, stationary law the relabelled pi "
              "(every permutation-invariant quantity -- mu0, c, spectra -- is unchanged; the token-indexed "
@@ -400,9 +404,11 @@ MUTATIONS: list[Mutation] = [
         id="focus.markov.mixture_not_affine",
         path=MARKOV,
         old="P = [[th * x + (1 - th) * y for x, y in zip(ra, rb)] for ra, rb in zip(a.P_exact, b.P_exact)]",
-        new="P = [[th * th * x + (1 - th * th) * y for x, y in zip(ra, rb)] for ra, rb in zip(a.P_exact, b.P_exact)]",
+        new="P = [[th * th * x + (1 - th * th) * y for x, y in zip(ra, rb)] for ra, rb in zip(a.P_exact, "
+            "b.P_exact)]",
         kills=("focus.ext.anti_focus",),
-        why=("P(theta) = theta^2 F1 + (1 - theta^2) F6: same endpoints, not the affine mixture theta* is defined "
+        why=("P(theta) = theta^2 F1 + (1 - theta^2) F6: same endpoints, not the affine mixture theta* is "
+             "defined "
              "on; the theta* check used to raise ValueError here, it now returns REFUTED evidence naming the "
              "entry"),
         family="construction",
@@ -415,7 +421,8 @@ MUTATIONS: list[Mutation] = [
         kills=("focus.stage4.stall_all_lambda",),
         why=("the reduced (in-manifold) Hessian is 1 % too large: the top eigenvalue at lam = 7/10 stays "
              "positive, so the expected-REFUTED stall_all_lambda kept its verdict; its check now voids the "
-             "evidence (UNKNOWN) when the Hessian disagrees with autograd or drifts from the pinned 0.020079"),
+             "evidence (UNKNOWN) when the Hessian disagrees with autograd or drifts from the pinned "
+             "0.020079"),
         family="construction",
     ),
     Mutation(
@@ -423,8 +430,10 @@ MUTATIONS: list[Mutation] = [
         path=POP,
         old="c = sc2 / n2 * K1 * K2 / tau",
         new="c = sc2 / n2 * K1 * K2 / tau * 101 / 100",
-        kills=("pytest:tests/unit/focus_dilution/test_focus_symbolic_product.py::test_eigen_symbolic_proves_the_products_c",),
-        why=("the product's c 1 % too large: the PROVED sympy eigenstructure (eigen_symbolic) used to prove an "
+        kills=("pytest:tests/unit/focus_dilution/test_focus_symbolic_product.py"
+               "::test_eigen_symbolic_proves_the_products_c",),
+        why=("the product's c 1 % too large: the PROVED sympy eigenstructure (eigen_symbolic) used to prove "
+             "an "
              "inline c = a^2 K1 K2 and could not see it; it now evaluates reference_formulas on sympy "
              "expressions and equates its c with the Hessian's attention entry at theta_c^1"),
         family="formula",
@@ -444,9 +453,12 @@ MUTATIONS: list[Mutation] = [
         path=FLOW,
         old="steps = np.concatenate([E, -E], axis=0)",
         new="steps = np.concatenate([E, E], axis=0)",
-        kills=("pytest:tests/unit/focus_dilution/test_focus_perf_caches.py::test_full_jac_is_central_differences",),
-        why=("full_jac's precomputed steps lose the minus sign of y - h e_i: the Jacobian LSODA uses in its stiff "
-             "phases is 0 (the error control still bounds the trajectory, so the unit test pins the Jacobian)"),
+        kills=("pytest:tests/unit/focus_dilution/test_focus_perf_caches.py"
+               "::test_full_jac_is_central_differences",),
+        why=("full_jac's precomputed steps lose the minus sign of y - h e_i: the Jacobian LSODA uses in its "
+             "stiff "
+             "phases is 0 (the error control still bounds the trajectory, so the unit test pins the "
+             "Jacobian)"),
         family="construction",
     ),
     Mutation(
@@ -466,8 +478,10 @@ MUTATIONS: list[Mutation] = [
         old="return MarkovChain.lazy([p1] + [pl] * (d - 1), lam)",
         new="return MarkovChain.lazy([p1] + [pl] * (d - 1), lam * 1001 / 1000)",
         kills=("focus.stage4.stall_all_lambda",),
-        why=("F4's self-transition weight 0.1 % too large: at lam = 7/10 theta_c2 stays unstable and the flow "
-             "still escapes, so the expected-REFUTED stall_all_lambda kept its verdict; its checks now void the "
+        why=("F4's self-transition weight 0.1 % too large: at lam = 7/10 theta_c2 stays unstable and the "
+             "flow "
+             "still escapes, so the expected-REFUTED stall_all_lambda kept its verdict; its checks now void "
+             "the "
              "evidence (UNKNOWN) when the pinned counterexample drifts from its regression values"),
         family="construction",
     ),
@@ -661,8 +675,10 @@ MUTATIONS: list[Mutation] = [
         old="lq = float(ctx.sqrt(pt.kappa))",
         new="lq = float(ctx.sqrt(pt.kappa)) * (1 + 1e-7)",
         kills=("focus.stage4.lyapunov_schmidt", "focus.stage4.transverse_mode"),
-        why=("the full-model embedding of theta^2_delta takes W_Q = W_K = sqrt(kappa)(1 + 1e-7): off the critical "
-             "point the top Jacobian eigenvalue moves by ~4e-11, inside the old fixed 1e-9 tolerance but outside "
+        why=("the full-model embedding of theta^2_delta takes W_Q = W_K = sqrt(kappa)(1 + 1e-7): off the "
+             "critical "
+             "point the top Jacobian eigenvalue moves by ~4e-11, inside the old fixed 1e-9 tolerance but "
+             "outside "
              "the derived float64 budget (~5e-12)"),
         family="tolerance",
     ),
@@ -670,8 +686,10 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.statement.lumped_loss_rare_split",
         path=ST_S4,
-        old='return p1 * s["H_P1"] + (1 - p1) * (-(1 - lm) * p1 * sp.log((1 - lm) * p1) - rl * sp.log(rl / (d - 1)))',
-        new='return p1 * s["H_P1"] + (1 - p1) * (-(1 - lm) * p1 * sp.log((1 - lm) * p1) - rl * sp.log(rl / d))',
+        old='return p1 * s["H_P1"] + (1 - p1) * (-(1 - lm) * p1 * sp.log((1 - lm) * p1) - rl * sp.log(rl / '
+            '(d - 1)))',
+        new='return p1 * s["H_P1"] + (1 - p1) * (-(1 - lm) * p1 * sp.log((1 - lm) * p1) - rl * sp.log(rl / '
+            'd))',
         kills=("focus.stage4.degenerate_point",),
         why="the statement's L_lump splits the rare mass rho_l over d tokens instead of the d - 1 rare ones",
         family="formula",
@@ -682,7 +700,8 @@ MUTATIONS: list[Mutation] = [
         old='"kappa_T": sp.Eq(s["kappa_T"], sp.Rational(767, 10000)),',
         new='"kappa_T": sp.Eq(s["kappa_T"], sp.Rational(770, 10000)),',
         kills=("focus.stage4.lyapunov_schmidt", "focus.stage4.transverse_mode"),
-        why="the statement's kappa_T is 0.0770 (3e-4 off the extrapolated 0.07666, outside the printed +-1e-4)",
+        why="the statement's kappa_T is 0.0770 (3e-4 off the extrapolated 0.07666, outside the printed "
+            "+-1e-4)",
         family="formula",
     ),
     Mutation(
@@ -691,7 +710,8 @@ MUTATIONS: list[Mutation] = [
         old='AllOf(saddle_rate=sp.Eq(s["r_kappa"], 2 * s["c"]),',
         new='AllOf(saddle_rate=sp.Eq(s["r_kappa"], s["c"]),',
         kills=("focus.stage2.focus_direction",),
-        why="the statement says kappa grows at rate c near theta_c1 (W_Q and W_K each grow at c: kappa at 2c)",
+        why="the statement says kappa grows at rate c near theta_c1 (W_Q and W_K each grow at c: kappa at "
+            "2c)",
         family="formula",
     ),
     Mutation(
@@ -748,10 +768,36 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.critical.polish_stale_equations",
         path=CRIT,
-        old="    if not converged:  # the last step moved x: evaluate there",
-        new="    if False:",
-        kills=("pytest:tests/unit/focus_dilution/test_focus_perf_fastpaths.py",),
-        why="a polish stopped at max_iter returns the equations of the point before its last step",
+        old="    F, GM, GPhi = _critical_equations(pi_m, P_m, xs[:d], xs[d:], kap_mp, mp)",
+        new="    F, GM, GPhi = _critical_equations(pi_m, P_m, [ctx.mpf(float(v)) for v in z[:d]], xs[d:], "
+            "kap_mp, mp)",
+        kills=("pytest:tests/unit/focus_dilution/test_focus_perf_fastpaths.py",
+               "focus.stage4.degenerate_point"),
+        why="the polished point's G_M, G_Phi and residual are evaluated with gamma of the float start, not "
+            "at "
+            "the returned point (stale evidence)",
+        family="construction",
+    ),
+    # -- the arb working arithmetic of the polish and the in-manifold Hessian (_working.py) -----------------
+    Mutation(
+        id="focus.critical.arb_to_mp_sign",
+        path=WORK,
+        old="return self.ctx.mpf((int(m), int(e)))",
+        new="return self.ctx.mpf((abs(int(m)), int(e)))",
+        kills=("pytest:tests/unit/focus_dilution/test_focus_polish_arb.py", "focus.stage4.degenerate_point"),
+        why="an arb midpoint comes back to mpmath without its sign: the returned point is |x| (the Newton "
+            "test reads |F|, harmless) -- beta's negative entries flip; the mpmath reference does not",
+        family="construction",
+    ),
+    Mutation(
+        id="focus.critical.arb_newton_step_sign",
+        path=WORK,
+        old='step = (Jt * Jm).mid().solve(-(Jt * Fm).mid(), algorithm="approx")',
+        new='step = (Jt * Jm).mid().solve((Jt * Fm).mid(), algorithm="approx")',
+        kills=("pytest:tests/unit/focus_dilution/test_focus_polish_arb.py", "focus.stage4.degenerate_point",
+               "focus.stage4.lyapunov_schmidt"),
+        why="the arb Gauss-Newton step solves (J^T J) s = +J^T F: the polish walks away from the zero "
+            "(the mpmath reference step is unchanged)",
         family="construction",
     ),
 ]

@@ -16,9 +16,10 @@ from numerics.strategies import symmetric_rare_params
 from verify import Evidence, Observation, Profile, Tally, Verdict, explore, refuted, reject, statement_of
 
 from ._stage4_reference import DPS, LAM, PI1, D, F, _top_in_manifold
+from ._symbolic import reduced_residual
+from ._working import POLISH_BACKEND, polish_precision
 from .critical_points import degenerate_point
 from .population import chain_mp
-from ._symbolic import reduced_residual
 
 
 # -- §4.13 lumped point -----------------------------------------------------------------------------------
@@ -28,9 +29,10 @@ def lumped_point(*, seed: int, profile: Profile, variant: str = "statement") -> 
     the gauges 1^T beta = 0, |gamma|^2 - |beta|^2 = 2 kappa.  Asserts |G_M|, |G_Phi| <= 1e-25 and
     L = L_lump to 1e-25 (tolerance_for(35)); anchors g1 = 1.86470, g_l = -0.40558, kappa = 1.17319,
     b = 1.49529 (+-1e-5) for F4 at lam = 1/2; the same point from lam_Q in {1e-5, 1e-3} (quick) and 1e-7
-    (thorough).  Variants: 'stall_at_H' (the limit loss is H(pi)), 'GM_nonzero' (|G_M| > 1e-3 at the limit)."""
+    (thorough).  Variants: 'stall_at_H' (the limit loss is H(pi)), 'GM_nonzero' (|G_M| > 1e-3 at the
+    limit)."""
     tol = tolerance_for(35)
-    tally = Tally(precision=f"dps={DPS}", backend="mpmath", tolerance=tol, seeds=(seed,))
+    tally = Tally(precision=polish_precision(DPS), backend=POLISH_BACKEND, tolerance=tol, seeds=(seed,))
     rows = []
     for lq in profile.pick((1e-5, 1e-3), (1e-7, 1e-5, 1e-3), (1e-7, 1e-5, 1e-3)):
         pt, Ll = degenerate_point(D, PI1, LAM, dps=DPS, lam_q=lq)
@@ -64,7 +66,8 @@ def lumped_point(*, seed: int, profile: Profile, variant: str = "statement") -> 
             tally.statement(stmt, {"G_max": max(gm, gp)}, part="gradient", tol=tol)
             F4 = {"pi_1": PI1, "lambda": LAM, "d": D, "H_P1": h1}
             tally.statement(stmt, {"L": pt.loss, **F4}, part="loss_value", tol=tol)
-            # the product's own L_lump (population.lumped_loss, returned with the point) is the same closed form
+            # the product's own L_lump (population.lumped_loss, returned with the point) is the same closed
+            # form
             tally.statement(stmt, {"L": Ll, **F4}, part="loss_value", tol=tol)
             for v, a in zip(vals, (1.86470, -0.40558, 1.17319, 1.49529)):
                 tally.close(v, a, 1e-5)
@@ -84,7 +87,8 @@ def symmetry_lemma(*, seed: int, profile: Profile, variant: str = "statement") -
     Pred is the lumped prediction softmax(T_q e_1).  Then D = diag(pi)(Pred - P) (its rare rows are
     lam pi_l (1_R/(d-1) - e_q) on the rare coordinates), A = row-softmax(kappa gamma gamma^T + 1 log pi^T)
     with gamma = (g1, g_l, ..., g_l), and (G_M, G_Phi) = population.grads_from_residual(A, D, gamma beta^T):
-    every entry is 0 (:func:`._symbolic.reduced_residual`) as a rational function of (pi1, lam, g1, g_l, b) and the exponentials.
+    every entry is 0 (:func:`._symbolic.reduced_residual`) as a rational function of (pi1, lam, g1, g_l, b)
+    and the exponentials.
     Variant 'beta_not_lumped': beta = (b, 0, c, 0, ...) with a free c -- the lemma needs beta constant on
     the rare tokens, so some entry must not vanish."""
     import sympy as sp
@@ -100,7 +104,8 @@ def symmetry_lemma(*, seed: int, profile: Profile, variant: str = "statement") -
     for d in (3, 4):
         pl = (1 - p1) / (d - 1)
         pi = np.array([p1] + [pl] * (d - 1), dtype=object)
-        P = np.array([[lm * int(i == j) + (1 - lm) * pi[j] for j in range(d)] for i in range(d)], dtype=object)
+        P = np.array([[lm * int(i == j) + (1 - lm) * pi[j] for j in range(d)] for i in range(d)],
+                     dtype=object)
         gamma = np.array([g1] + [gl] * (d - 1), dtype=object)
         beta = np.array([b] + [0] * (d - 1), dtype=object)
         if variant == "beta_not_lumped":
@@ -144,14 +149,17 @@ def _sym_reduced_flow(ch: Any, z0: np.ndarray, T: float) -> tuple[np.ndarray, np
 
 def regime_classification(*, seed: int, profile: Profile) -> Evidence:
     """S_sym (1 example at quick, 20 at thorough; draws with c < 0.01 are N/A), plus pinned (5, 0.6, 0.5),
-    (5, 0.6, 0.7), (3, 0.5, 0.65), (8, 0.5, 0.8) from the spec's map: each lumped point is polished at 30 digits and classified by its top in-manifold
-    flow eigenvalue (stable if <= 1e-12: the zero modes come out at 1e-35..1e-19 from the 50-digit
-    central-difference Hessian, positive ones at >= 1e-4 in the spec's map).  The linear classification is then tested dynamically: from the
-    lumped point plus an asymmetric perturbation of size 1e-6 in (gamma, beta), the reduced flow over
-    T = 3000 (stable) or 20/eigenvalue (unstable, >= 20 e-folds) stays (M within 1e-4) when stable and
-    leaves (>= 1e-3) when unstable.  Pinned regression case: (8, 67/200, 23/50), a weakly unstable point
-    (eigenvalue 1.5e-3) that an earlier, too short horizon (30/max(eig, 1e-2)) misclassified.  The boundary map is recorded in the details."""
-    tally = Tally(precision=f"dps={DPS} + float64", backend="mpmath + scipy", seeds=(seed,))
+    (5, 0.6, 0.7), (3, 0.5, 0.65), (8, 0.5, 0.8) from the spec's map: each lumped point is polished at 30
+    digits and classified by its top in-manifold flow eigenvalue (stable if <= 1e-12: the zero modes come
+    out at 1e-35..1e-19 from the 50-digit central-difference Hessian, of either sign, positive ones at
+    >= 1e-4 in the spec's map).  The linear classification is then tested dynamically: from the lumped
+    point plus an asymmetric perturbation of size 1e-6 in (gamma, beta), the reduced flow over T = 3000
+    (stable) or 20/eigenvalue (unstable, >= 20 e-folds) stays (M within 1e-4) when stable and leaves
+    (>= 1e-3) when unstable.  Pinned regression case: (8, 67/200, 23/50), a weakly unstable point
+    (eigenvalue 1.5e-3) that an earlier, too short horizon (30/max(eig, 1e-2)) misclassified.  The boundary
+    map is recorded in the details."""
+    tally = Tally(precision=f"{polish_precision(DPS)} + float64", backend=f"{POLISH_BACKEND} + scipy",
+                  seeds=(seed,))
     rows = []
     rng = np.random.default_rng(seed)
 
@@ -196,8 +204,8 @@ def regime_classification(*, seed: int, profile: Profile) -> Evidence:
 
 
 # -- §4.13 certified existence (Krawczyk) --------------------------------------------------------------
-# |equation| over the box of radius 1e-20: Lipschitz constant (~1e2) x 1e-20 ~ 1e-18; 1e-15 leaves three digits
-# for the width of the arb enclosure (the same budget as transverse_existence's gradient bound)
+# |equation| over the box of radius 1e-20: Lipschitz constant (~1e2) x 1e-20 ~ 1e-18; 1e-15 leaves three
+# digits for the width of the arb enclosure (the same budget as transverse_existence's gradient bound)
 EQ_TOL = 1e-15
 
 

@@ -9,15 +9,14 @@ import numpy as np
 from numerics.flows import first_time, integrate
 from numerics.markov import perturbed_rare
 from numerics.precision import float_tolerance, tolerance_for
-from verify import (Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted,
-                    statement_of)
+from verify import Evidence, Observation, Profile, Tally, Verdict, explore, observe, refuted, statement_of
 
 from ._stage4_reference import C_DIR, DPS, LAM, PI1, D, F, _top_in_manifold
+from ._working import POLISH_BACKEND, polish_precision
 from .critical_points import full_jacobian_float, perturbed_point
 from .flow import Shapes, full_jac, full_rhs, pack, run_flow
 
-
-# -- §4.14 Lyapunov-Schmidt -----------------------------------------------------------------------------------
+# -- §4.14 Lyapunov-Schmidt ------------------------------------------------------------------------------
 LS_ID = "focus.stage4.lyapunov_schmidt"
 # kappa_T is printed to 4 significant digits (0.0767) and the spec's table / extrapolations span 0.0766-0.0768
 KAPPA_T_HALF_WIDTH = 1e-4
@@ -28,12 +27,13 @@ def ls_ratios(*, seed: int, profile: Profile, variant: str = "statement", claim:
     differences bounded: |d(lambda_perp/delta)/d delta| <= 1); lambda_perp/delta^2 diverges like 1/delta;
     anchors lambda_perp/delta = 0.07665 (5e-4), 0.07661 (1e-3) to 1e-5; kappa_T extrapolated from
     lambda_perp/delta = kappa_T - b delta^2 (the observed correction is O(delta^2), i.e. lambda_perp =
-    kappa_T delta - b delta^3) lies in [0.0766, 0.0768] (the spec's 0.07668 came from a linear fit).  Variants: 'delta_squared' (lambda_perp ∝ delta^2: the ratio to
-    delta^2 must converge), 'delta_zero' (lambda_perp ∝ delta^0)."""
+    kappa_T delta - b delta^3) lies in [0.0766, 0.0768] (the spec's 0.07668 came from a linear fit).
+    Variants: 'delta_squared' (lambda_perp ∝ delta^2: the ratio to delta^2 must converge), 'delta_zero'
+    (lambda_perp ∝ delta^0)."""
     from .critical_points import symmetry_breaking_rate
 
     deltas = [F(1, 10000), F(2, 10000), F(5, 10000), F(1, 1000)]
-    tally = Tally(precision=f"dps={DPS}", backend="mpmath", seeds=(seed,))
+    tally = Tally(precision=polish_precision(DPS), backend=POLISH_BACKEND, seeds=(seed,))
     lp = [float(symmetry_breaking_rate(PI1, D, LAM, C_DIR, dl, dps=DPS)) for dl in deltas]
     dl = np.array([float(x) for x in deltas])
     lp = np.array(lp)
@@ -42,7 +42,8 @@ def ls_ratios(*, seed: int, profile: Profile, variant: str = "statement", claim:
     # r = lambda_perp/delta^power; for the statement r = kappa_T + O(delta): Lipschitz in delta with a
     # small constant (|dr/ddelta| <= 1 on this range) and the delta^2-ratio diverges like 1/delta.
     slopes = np.abs(np.diff(r) / np.diff(dl))
-    fit = np.polyfit(dl ** 2, r, 1)  # observed: r - kappa_T is O(delta^2) (lambda_perp = kappa_T delta - b delta^3)
+    # observed: r - kappa_T is O(delta^2) (lambda_perp = kappa_T delta - b delta^3)
+    fit = np.polyfit(dl ** 2, r, 1)
     kT = float(fit[1])
     loglog = float(np.polyfit(np.log(dl), np.log(lp), 1)[0])  # log-log slope of lambda_perp against delta
     rel_change = abs(r[0] - r[-1]) / abs(r[-1])
@@ -57,23 +58,25 @@ def ls_ratios(*, seed: int, profile: Profile, variant: str = "statement", claim:
             f"converge", ratios=r.tolist(), sub_check="convergence"))
         return tally.evidence(level_cap=Verdict.CONSISTENT)
     stmt = statement_of(claim)   # lambda_perp/delta Lipschitz in delta (<= 1) and its limit kappa_T
-    tally.statement(stmt, {"R_Lip": float(slopes.max())}, part="lipschitz", tol=0.0, counterexample=lambda: refuted(
-        "lambda_perp/delta is not Lipschitz in delta", ratios=r.tolist(), sub_check="lipschitz"))
+    tally.statement(stmt, {"R_Lip": float(slopes.max())}, part="lipschitz", tol=0.0,
+                    counterexample=lambda: refuted("lambda_perp/delta is not Lipschitz in delta",
+                                                   ratios=r.tolist(), sub_check="lipschitz"))
     r2 = lp / dl ** 2
     tally.exact(bool(np.all(r2[:-1] / r2[1:] >= 0.9 * dl[1:] / dl[:-1])), level=Verdict.CONSISTENT,
                 counterexample=lambda: refuted("lambda_perp/delta^2 does not diverge like 1/delta",
                                                sub_check="divergence"))
     for v, a in ((r[2], 0.07665), (r[3], 0.07661)):
         tally.close(v, a, 1e-5)
-    # kappa_T to the spec's printed precision (0.0767 +- 1e-4: its table and extrapolations span 0.0766-0.0768)
+    # kappa_T to the spec's printed precision (0.0767 +- 1e-4: its table and extrapolations span
+    # 0.0766-0.0768)
     tally.statement(stmt, {"kappa_T": kT}, part="kappa_T", tol=KAPPA_T_HALF_WIDTH)
     tally.note(f"kappa_T = {kT:.6f} (fit lambda_perp/delta = kappa_T - b delta^2, b = {-fit[0]:.2f}); "
                f"log-log slope of lambda_perp against delta {loglog:.5f}")
     tally.figure(
         title="Symmetry breaking: lambda_perp(delta) = sigma_max(G_M(theta2_delta)) on log-log axes",
-        caption=(f"{claim}: 30-digit lambda_perp at delta in {{1e-4, 2e-4, 5e-4, 1e-3}} (F5, c = (1, -1, 1/2, "
-                 f"-1/2), lam = 1/2); fitted log-log slope {loglog:.4f} (linear law: 1), extrapolated kappa_T = "
-                 f"{kT:.5f}; the line is kappa_T delta"),
+        caption=(f"{claim}: 30-digit lambda_perp at delta in {{1e-4, 2e-4, 5e-4, 1e-3}} (F5, "
+                 f"c = (1, -1, 1/2, -1/2), lam = 1/2); fitted log-log slope {loglog:.4f} (linear law: 1), "
+                 f"extrapolated kappa_T = {kT:.5f}; the line is kappa_T delta"),
         series=[{"label": "lambda_perp (30 digits)", "x": dl.tolist(), "y": lp.tolist(), "kind": "scatter"},
                 {"label": f"kappa_T delta, kappa_T = {kT:.5f}", "x": dl.tolist(), "y": (kT * dl).tolist()}],
         xlabel="delta", ylabel="lambda_perp", xscale="log", yscale="log")
@@ -95,8 +98,9 @@ def ls_directions(*, seed: int, profile: Profile, variant: str = "statement", cl
 
     lo, hi = {"statement": (1.8, 2.2), "delta_squared": (3.6, 4.4)}[variant]
     delta = F(1, 1000)
-    tally = Tally(precision="dps=20", backend="mpmath", seeds=(seed,))
-    anchors_1e3 = {(F(-1), F(1), F(-1, 2), F(1, 2)): (0.07661, 1e-5), (F(3), F(-1), F(-1), F(-1)): (0.1411, 1e-4)}
+    tally = Tally(precision=polish_precision(20), backend=POLISH_BACKEND, seeds=(seed,))
+    anchors_1e3 = {(F(-1), F(1), F(-1, 2), F(1, 2)): (0.07661, 1e-5),
+                   (F(3), F(-1), F(-1), F(-1)): (0.1411, 1e-4)}
     richardson = {(F(1), F(1), F(-1), F(-1)): (0.0971, 5e-4)}
     rows = []
 
@@ -112,7 +116,8 @@ def ls_directions(*, seed: int, profile: Profile, variant: str = "statement", cl
                 tally.close(r1, *anchors_1e3[c])
             if c in richardson:
                 tally.close(2 * r2 - r1, *richardson[c])
-        if variant == "statement":  # the claim's statement: lambda_perp(delta)/lambda_perp(delta/2) = 2 +- 1/5
+        # the claim's statement: lambda_perp(delta)/lambda_perp(delta/2) = 2 +- 1/5
+        if variant == "statement":
             return observe.statement(statement_of(claim), {"lambda_perp": lp1, "lambda_perp_half": lp2},
                                      part="ratio_window", tol=RATIO_WINDOW, counterexample=lambda: refuted(
                 f"lambda_perp(1e-3)/lambda_perp(5e-4) = {ratio:.4f}, outside 2 +- {RATIO_WINDOW}",
@@ -148,9 +153,9 @@ def top_vs_sigma_tolerance(J: np.ndarray, d: int) -> float:
 def ls_jacobian(*, seed: int, profile: Profile, variant: str = "statement", claim: str = LS_ID) -> Evidence:
     """At theta^2_delta (delta = 1e-3, 30-digit point) embedded in the full model with m = 2, m_k = 1
     (W0 = gamma e1^T, W1 = e1 beta^T, W_Q = W_K = sqrt(kappa) e1): the top eigenvalue of the full float
-    Jacobian equals sigma_max(G_M) within :func:`top_vs_sigma_tolerance` and its eigenvector lies in the transverse block (second hidden
-    direction); the top in-manifold eigenvalue stays below 1e-11.  Variant 'tangential_top': the top mode
-    is tangential (inside the rank-one manifold)."""
+    Jacobian equals sigma_max(G_M) within :func:`top_vs_sigma_tolerance` and its eigenvector lies in the
+    transverse block (second hidden direction); the top in-manifold eigenvalue stays below 1e-11.  Variant
+    'tangential_top': the top mode is tangential (inside the rank-one manifold)."""
     delta = F(1, 1000)
     pt = perturbed_point(D, PI1, LAM, C_DIR, delta, dps=DPS)
     ch = perturbed_rare(D, PI1, LAM, C_DIR, delta)
@@ -181,7 +186,8 @@ def ls_jacobian(*, seed: int, profile: Profile, variant: str = "statement", clai
     trans = float(np.linalg.norm(vec[mask]))
     top_in = _top_in_manifold(pt, ch)
     tol = top_vs_sigma_tolerance(J, ch.d)
-    tally = Tally(precision="float64 + dps=30", backend="torch autograd Hessian + mpmath", tolerance=tol,
+    tally = Tally(precision=f"float64 + {polish_precision(DPS)}",
+                  backend=f"torch autograd Hessian + {POLISH_BACKEND}", tolerance=tol,
                   seeds=(seed,))
     tally.details.update({"sigma_max_GM": sig, "top_full": top, "transverse_weight": trans,
                           "top_in_manifold": top_in, "lambda_perp_over_delta": sig / 1e-3,
@@ -205,8 +211,9 @@ def ls_escape(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     theta^2_delta plus a random perturbation of size 1e-3 (seeded), for delta in {0.0025, 0.005, 0.01, 0.02};
     t_esc = first t with sigma2(W0) > 0.1; the log-log slope of t_esc against delta lies in [-1.15, -0.85]
     and t_esc kappa_T delta in [2, 12] (derived: log(0.1/|eps_perp|) + O(1) with the initial transverse
-    component |eps_perp| in [1e-5, 1e-3], i.e. 4.6..9.2, widened by the O(1) transient).  Thorough: the spec's E2 runs from random
-    initialisation (m = m_k = 8, delta in {0.005, 0.01, 0.02}), with (t_esc - 300) kappa_T delta in [2, 8].
+    component |eps_perp| in [1e-5, 1e-3], i.e. 4.6..9.2, widened by the O(1) transient).  Thorough: the
+    spec's E2 runs from random initialisation (m = m_k = 8, delta in {0.005, 0.01, 0.02}), with
+    (t_esc - 300) kappa_T delta in [2, 8].
     Variant 'delta_minus2': the slope is -2 (+-0.15)."""
     kT = 0.07668
     tally = Tally(precision="float64 LSODA", backend="scipy", seeds=(seed,))

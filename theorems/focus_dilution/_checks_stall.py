@@ -13,6 +13,7 @@ from numerics.markov import symmetric_rare
 from verify import Evidence, Profile, Tally, Verdict, refuted, statement_of
 
 from ._stage4_reference import DPS, PI1, D, F, _hessian_cross_check, _top_in_manifold, hessian_cross_check
+from ._working import POLISH_BACKEND, polish_precision
 from .critical_points import degenerate_point
 from .flow import run_flow
 
@@ -117,7 +118,7 @@ def stall_spectrum(*, seed: int, profile: Profile, variant: str = "statement") -
     pinned lam = 7/10 (lam = 1/2 only through the soundness gate), 'unstable_at_half' asserts an instability
     (> 1e-20) at lam = 1/2, 'hessian_sign' asserts the in-manifold Hessian equals +J (the cross-check's
     control; only that sub-check is asserted)."""
-    tally = Tally(precision=f"dps={DPS}", backend="mpmath", tolerance=1e-20, seeds=(seed,))
+    tally = Tally(precision=polish_precision(DPS), backend=POLISH_BACKEND, tolerance=1e-20, seeds=(seed,))
     if variant == "all_lambda":
         void = _stall_all_soundness(seed)
         if void is not None:
@@ -184,8 +185,9 @@ def stall_flow(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
     tally = Tally(precision="float64 LSODA rtol 1e-9", backend="scipy", seeds=(seed,))
     # the claim's statement (thresholds are the statement's: 10 eps and 1e-9, spec §4.13; tol 0)
     stmt = _statement("all_lambda" if variant == "lam_0.7" else variant)
-    tally.statement(stmt, {"sigma_2": s2, "epsilon": 1e-3}, part="sigma2", tol=0.0, counterexample=lambda: refuted(
-        f"sigma2(W0) reaches {s2:.3g} > 10 eps: the flow escapes", lam=str(lam), T=T, sub_check="sigma2"))
+    tally.statement(stmt, {"sigma_2": s2, "epsilon": 1e-3}, part="sigma2", tol=0.0,
+                    counterexample=lambda: refuted(f"sigma2(W0) reaches {s2:.3g} > 10 eps: the flow escapes",
+                                                   lam=str(lam), T=T, sub_check="sigma2"))
     tally.statement(stmt, {"Delta_L": dev}, part="loss_dev", tol=0.0, counterexample=lambda: refuted(
         f"|L - L_lump| reaches {dev:.3g} on [300, {T:g}]", lam=str(lam), sub_check="loss_dev"))
     tally.details.update({"lam": str(lam), "T": T, "sigma2_max": s2, "loss_dev": dev, "L_lump": Ll})

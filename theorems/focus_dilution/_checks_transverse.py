@@ -11,6 +11,7 @@ from numerics.precision import tolerance_for
 from verify import Evidence, Observation, Profile, Tally, Verdict, refuted, statement_of
 
 from ._stage4_reference import C_DIR, DPS, LAM, PI1, D, F, _hessian_cross_check
+from ._working import POLISH_BACKEND, polish_precision
 from .critical_points import degenerate_point, in_manifold_eigenvalues, perturbed_point
 
 # -- §4.14 certified (Krawczyk + sigma_max enclosure) ------------------------------------------------------
@@ -39,17 +40,17 @@ def transverse_existence(*, seed: int, profile: Profile, variant: str = "stateme
         rows.append({"delta": str(delta), "kappa": str(cp.kappa), **cp.existence.as_dict(),
                      "dropped": list(cp.drop), "beta_gap": str(cp.beta_gap),
                      "gradient_bound": None if cp.gradient_bound is None else float(cp.gradient_bound)})
-        tally.ball(cp.decision, margin=None if cp.existence.contraction is None else 1 - cp.existence.contraction,
-                   counterexample=lambda: refuted(
-                       f"no critical point within {cp.radius} of the Newton point (variant {variant}): equation "
-                       f"{cp.existence.excluded_component} excludes 0 over the box", delta=str(delta),
-                       variant=variant, sub_check="existence"))
+        margin = None if cp.existence.contraction is None else 1 - cp.existence.contraction
+        tally.ball(cp.decision, margin=margin, counterexample=lambda: refuted(
+            f"no critical point within {cp.radius} of the Newton point (variant {variant}): equation "
+            f"{cp.existence.excluded_component} excludes 0 over the box", delta=str(delta),
+            variant=variant, sub_check="existence"))
         if cp.gradient_bound is not None:
             # over a box of radius 1e-20 the gradient is at most (Lipschitz constant ~ 1e2) x 1e-20 ~ 1e-18
             # (observed 4.3e-18); 1e-15 leaves three digits for the width of the enclosure itself
             tally.ball(Tri.TRUE if cp.gradient_bound < 1e-15 else Tri.FALSE, counterexample=lambda: refuted(
-                f"closed-form gradient up to {float(cp.gradient_bound):.3g} over the box: the factored system "
-                f"disagrees with spec §2.5", delta=str(delta), sub_check="gradient_bound"))
+                f"closed-form gradient up to {float(cp.gradient_bound):.3g} over the box: the factored "
+                f"system disagrees with spec §2.5", delta=str(delta), sub_check="gradient_bound"))
         if tally.counterexample is not None:
             break
     tally.details["rows"] = rows
@@ -64,7 +65,7 @@ def zero_modes(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
     Variant 'three_zero_modes': exactly 3 (the §2.8 gauges alone)."""
     expected = {"statement": 4, "three_zero_modes": 3}[variant]
     tol = tolerance_for(35)
-    tally = Tally(precision=f"dps={DPS}", backend="mpmath", tolerance=tol, seeds=(seed,))
+    tally = Tally(precision=polish_precision(DPS), backend=POLISH_BACKEND, tolerance=tol, seeds=(seed,))
     rows = {}
     for delta in (F(0), F(1, 1000)):
         if delta == 0:

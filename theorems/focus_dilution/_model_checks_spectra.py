@@ -53,7 +53,8 @@ def _jacobian(model: Any, ch: Any, theta: Any, m: int = M, mk: int = MK) -> tupl
         return model.population_loss(pi, P, W0, W1, WQ, WK)
 
     with warnings.catch_warnings():  # torch.func's forward mode scripts a helper on first use
-        warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", message="`torch.jit.script` is deprecated",
+                                category=DeprecationWarning)
         with one_thread():
             H = hessian(loss)(torch.as_tensor(theta, dtype=torch.float64))
     J = -(H + H.T) / 2
@@ -77,8 +78,8 @@ def origin_spectrum(model: Any, *, seed: int, profile: Profile) -> Evidence:
         pi = np.asarray(ch.pi, dtype=float)
         inst = {"chain": ch.P.tolist()}
         tally.statement(st, {"n_+": int((ev > thr).sum()), "n_-": int((ev < -thr).sum()),
-                             "n_0": int((ev.abs() <= thr).sum()), "m": M, "m_k": MK, "d": d, "instance": inst},
-                        part="charpoly")
+                             "n_0": int((ev.abs() <= thr).sum()), "m": M, "m_k": MK, "d": d,
+                             "instance": inst}, part="charpoly")
         top = float(ev.max())
         tally.statement(st, {"mu_0^2": top * top, r"\|\pi\|^2": float(pi @ pi),
                              r"\|v\|^2": float(((pi - 1 / d) ** 2).sum()), "instance": inst},
@@ -129,11 +130,13 @@ def transverse_mode(model: Any, *, seed: int, profile: Profile) -> Evidence:
     from numerics.markov import perturbed_rare
     from numerics.precision import float_tolerance, tolerance_for
 
+    from ._working import polish_precision
     from .critical_points import perturbed_point
     from .flow import Shapes, pack
 
     st = statement_of("focus.stage4.transverse_mode")
-    tally = Tally(precision="float64 (user model, torch.func.hessian) + mpmath dps=30", backend="torch.func",
+    tally = Tally(precision=f"float64 (user model, torch.func.hessian) + {polish_precision(30)}",
+                  backend="torch.func",
                   seeds=(seed,))
     d, m, mk = F5_D, 2, 1
     pt = perturbed_point(d, F5_PI1, F5_LAM, F5_C, F5_DELTA, dps=30)

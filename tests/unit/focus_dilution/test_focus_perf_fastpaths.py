@@ -66,8 +66,8 @@ def test_reduced_residual_is_cancels_reduction(expr):
 
 
 def test_polish_returns_the_equations_at_its_point():
-    """polish_reduced reuses the converged iteration's evaluation: GM, GPhi and the residual are those of
-    a fresh evaluation at the returned point (converged, and stopped at max_iter)."""
+    """polish_reduced's GM, GPhi and residual are those of a fresh mpmath evaluation at the returned point
+    (converged, and stopped at max_iter; in both working arithmetics)."""
     from fractions import Fraction as F
 
     import numpy as np
@@ -79,15 +79,18 @@ def test_polish_returns_the_equations_at_its_point():
 
     ch = symmetric_rare(5, F(3, 5), F(1, 2))
     z = _flow_to_point(ch, 1000.0, True)
-    for max_iter in (30, 1):
-        pt = polish_reduced(ch, z, dps=20, max_iter=max_iter)
-        ops = MPArithmetic(pt.ctx.dps)
-        pi, P = chain_mp(ch, ops.ctx)
-        Fr, GM, GPhi = _critical_equations(np.array(pi, dtype=object), np.array(P, dtype=object), pt.gamma,
-                                           pt.beta, pt.kappa, ops.ctx, ops)
-        assert pt.residual == max(abs(f) for f in Fr)
-        assert all(a == b for a, b in zip(pt.GM.flat, GM.flat)) and all(a == b for a, b in zip(pt.GPhi.flat, GPhi.flat))
-    assert pt.iterations == 1
+    for arithmetic in ("arb", "mpmath"):
+        for max_iter in (30, 1):
+            pt = polish_reduced(ch, z, dps=20, max_iter=max_iter, arithmetic=arithmetic)
+            ops = MPArithmetic(pt.ctx.dps)
+            pi, P = chain_mp(ch, ops.ctx)
+            Fr, GM, GPhi = _critical_equations(np.array(pi, dtype=object), np.array(P, dtype=object),
+                                               pt.gamma, pt.beta, pt.kappa, ops)
+            assert pt.residual == max(abs(f) for f in Fr)
+            assert all(a == b for a, b in zip(pt.GM.flat, GM.flat))
+            assert all(a == b for a, b in zip(pt.GPhi.flat, GPhi.flat))
+            assert all(type(x) is pt.ctx.mpf for x in pt.gamma + pt.beta + list(pt.GM.flat) + [pt.loss])
+        assert pt.iterations == 1
 
 
 def test_in_manifold_eigenvalues_memo_is_a_fresh_computation():
