@@ -126,6 +126,16 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="focus.stage4.top_in_manifold_max",
+        path=S4REF,
+        old="return float(-min(in_manifold_eigenvalues(ch, pt)))",
+        new="return float(-max(in_manifold_eigenvalues(ch, pt)))",
+        kills=("focus.stage4.degenerate_point",),
+        why="the top in-manifold flow eigenvalue is read from the largest Hessian eigenvalue: every lumped "
+            "point reads as stable, and regime_classification's reduced flow leaves the unstable ones",
+        family="formula",
+    ),
+    Mutation(
         id="focus.lumped.loss_d",
         path=POP,
         old="rl * log(rl / (d - 1)))",
