@@ -19,11 +19,16 @@ from .flow import run_flow
 
 # Regression values of the pinned counterexample (pi = (0.6, 0.1 x 4), lam = 7/10), from the 30-digit lumped
 # point: the top in-manifold eigenvalue (printed to 16 significant digits) and the point itself (12
-# significant digits).  Budgets: the eigenvalue comes from a 30-digit point and a central-difference Hessian
-# at working precision 50 (error < 1e-19), converted to float64 (ulp 3.5e-18 at 0.02) and printed with a
-# half-unit of 5e-19: total < 4.1e-18; budget 1e-16 (safety factor ~25).  The point's coordinates: printed
-# half-unit 5e-12, polish error < 1e-25; budget 1e-11 (safety 2).
-STALL_07_TOP = (0.02007901282596534, 1e-16)
+# significant digits).  The lumped point is not isolated in the reduced coordinates: it lies on a family of
+# critical points (a gauge direction of (gamma, beta, lam_Q, lam_K)), and the polish converges to the member
+# nearest the float flow's end point, which moves with scipy/libm at the flow's tolerance (observed: the end
+# points at T = 1000, 1200, 1500 give polished points 1.3e-11 apart in g1).  The point's coordinates:
+# printed half-unit 5e-12 plus that drift; budget 1e-11.  The eigenvalue is not invariant along the family
+# (a Hessian in non-orthonormal coordinates): observed slope ~0.02 (2.3e-13 for 1.3e-11), so the point's
+# budget moves it by <= 2e-13, against which the 50-digit Hessian error (< 1e-19) and the float conversion
+# (ulp 3.5e-18) are negligible; budget 1e-12 (safety factor 5).  An earlier budget of 1e-16 left the
+# family out and voided the check on a scipy whose LSODA ended 6e-13 away (top 2.5e-14 off).
+STALL_07_TOP = (0.02007901282596534, 1e-12)
 STALL_07_POINT = {"g1": 2.01148085637, "g_l": -0.527353408373, "kappa": 1.44948847493, "b": 1.68058202529}
 STALL_07_POINT_TOL = 1e-11
 # the full flow at lam = 7/10 to T = 800 (seed 0, LSODA rtol 1e-9): L_lump (lumped_loss in float64, 15
