@@ -36,9 +36,10 @@ class Entry:
     unit: str = "x"
 
     @property
-    def vs_goal(self) -> float:
+    def vs_goal(self) -> float | None:
+        """value/goal ("max") or goal/value ("min"); None without a goal (nothing to compare with)."""
         if self.goal is None:
-            return float("nan")
+            return None
         if self.kind == "max":
             return self.value / self.goal
         return self.goal / self.value if self.value else float("inf")
@@ -154,11 +155,12 @@ def main(argv: list[str] | None = None) -> dict:
     for e in entries:
         op = "<=" if e.kind == "max" else ">="
         goal = f"{op}{e.goal:>6g}{e.unit}" if e.goal is not None else f"{'-':>9}"
-        status = "info" if e.goal is None else ("met" if e.vs_goal <= 1 else "MISSED")
-        print(f"{e.name:<46} {e.value:>9.3g}{e.unit} {goal} {e.vs_goal:>8.2f}  {status}")
+        r = e.vs_goal
+        status = "info" if r is None else ("met" if r <= 1 else "MISSED")
+        print(f"{e.name:<46} {e.value:>9.3g}{e.unit} {goal} {'-' if r is None else f'{r:.2f}':>8}  {status}")
     out = {"quick": args.quick, "load_before": load0, "load_after": load1, "seconds": secs,
-           "entries": [{**asdict(e), "vs_goal": None if e.goal is None else e.vs_goal,
-                        "met": None if e.goal is None else e.vs_goal <= 1} for e in entries], "raw": raw}
+           "entries": [{**asdict(e), "vs_goal": e.vs_goal,
+                        "met": None if e.vs_goal is None else e.vs_goal <= 1} for e in entries], "raw": raw}
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1, default=str))
     return out

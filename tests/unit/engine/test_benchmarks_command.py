@@ -53,7 +53,7 @@ def test_selection_and_goal_direction():
                                          "interpolation.bondy"]
     assert Entry("a", 6.0, 3.0, "max").vs_goal == 2.0  # twice over a cost goal
     assert Entry("b", 5.0, 10.0, "min").vs_goal == 2.0  # half of a speed-up goal
-    assert math.isnan(Entry("c", 5.0, None, "max").vs_goal)
+    assert Entry("c", 5.0, None, "max").vs_goal is None  # no goal: no ratio (not NaN)
     assert main(["--list", "--only", "focus.saddle"]) == {"suites": ["focus.saddle"]}
     with pytest.raises(SystemExit):
         main(["--only", "no_such_benchmark"])
