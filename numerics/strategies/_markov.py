@@ -25,7 +25,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ._core import StrategyArgumentError, check_int, check_number
+from ._core import StrategyArgumentError, check_int, check_number, shared_strategy
 
 __all__ = [
     "stationary_laws",
@@ -49,6 +49,7 @@ def _check_d_range(min_d: int, max_d: int) -> None:
         raise StrategyArgumentError(f"min_d={min_d} > max_d={max_d}")
 
 
+@shared_strategy
 def stationary_laws(d: int | None = None, *, min_d: int = 2, max_d: int = 8, distinct: bool = False
                     ) -> st.SearchStrategy[tuple[Fraction, ...]]:
     """S_pi(d): exact probability vectors, sorted descending, min >= 1e-3, |v| >= 1e-2."""
@@ -89,6 +90,7 @@ def _lam(max_lam: Any) -> st.SearchStrategy[Fraction]:
     return st.integers(0, 20).map(lambda k: Fraction(k, 20) * Fraction(max_lam))
 
 
+@shared_strategy
 def lazy_chains(d: int | None = None, *, min_d: int = 2, max_d: int = 8, max_lam: Any = Fraction(19, 20),
                 distinct: bool = False) -> st.SearchStrategy[Any]:
     """F1 chains P = lam I + (1 - lam) 1 pi^T with pi from S_pi and lam in {0, ..., max_lam}/20 grid."""
@@ -100,6 +102,7 @@ def lazy_chains(d: int | None = None, *, min_d: int = 2, max_d: int = 8, max_lam
     return st.builds(lambda pi, lam: MarkovChain.lazy(pi, lam), laws, _lam(max_lam))
 
 
+@shared_strategy
 def metropolis_chains(d: int | None = None, *, min_d: int = 2, max_d: int = 8) -> st.SearchStrategy[Any]:
     """F2: pi-reversible Metropolis chains; Q symmetric, zero diagonal, connected (a random spanning
     path plus extra edges), rows <= 0.9 (entries are 9/10 / (d - 1) times a weight in (0, 1])."""
@@ -127,6 +130,7 @@ def metropolis_chains(d: int | None = None, *, min_d: int = 2, max_d: int = 8) -
     return _draw()
 
 
+@shared_strategy
 def positive_chains(d: int | None = None, *, min_d: int = 2, max_d: int = 8) -> st.SearchStrategy[Any]:
     """F3: entries k/20 with k in [1, 20], rows normalised; pi is computed (exactly)."""
     if d is not None:
@@ -149,6 +153,7 @@ def positive_chains(d: int | None = None, *, min_d: int = 2, max_d: int = 8) -> 
     return _draw()
 
 
+@shared_strategy
 def chains(d: int | None = None, *, min_d: int = 2, max_d: int = 8,
            families: tuple[str, ...] = ("lazy", "metropolis", "positive")) -> st.SearchStrategy[Any]:
     """S_P: a chain from the listed families (F1 'lazy', F2 'metropolis', F3 'positive')."""
@@ -158,6 +163,7 @@ def chains(d: int | None = None, *, min_d: int = 2, max_d: int = 8,
     return st.one_of(*[known[f](d, min_d=min_d, max_d=max_d) for f in families])
 
 
+@shared_strategy
 def symmetric_rare_params(*, min_d: int = 3, max_d: int = 8, min_lam: Any = Fraction(1, 5),
                           max_lam: Any = Fraction(9, 10)) -> st.SearchStrategy[tuple[int, Fraction, Fraction]]:
     """S_sym: (d, pi1, lam) with pi1 in [max(0.3, 1/d + 1/100), 0.85] on a 1/200 grid (so pi1 > pi_l)."""
@@ -184,6 +190,7 @@ def symmetric_rare_params(*, min_d: int = 3, max_d: int = 8, min_lam: Any = Frac
     return _draw()
 
 
+@shared_strategy
 def zero_sum_directions(n: int) -> st.SearchStrategy[tuple[Fraction, ...]]:
     """S_c: c in Q^n with sum 0 and max |c| = 1 (n >= 2)."""
     check_int("n", n, 2, 16)

@@ -20,7 +20,7 @@ from itertools import combinations
 
 from hypothesis import strategies as st
 
-from ._core import StrategyArgumentError, check_int
+from ._core import StrategyArgumentError, check_int, shared_strategy
 
 __all__ = ["interpolation_datasets", "invalid_datasets", "edge_case_datasets", "token_lists",
            "INVALID_KINDS", "NESTED_CHAIN"]
@@ -84,6 +84,7 @@ def _target_value():
                      st.tuples(st.integers(-16, 16), st.sampled_from([2, 4, 8])).map(lambda t: F(t[0], t[1])))
 
 
+@shared_strategy
 def interpolation_datasets(*, d_min: int = 2, d_max: int = 5, N_max: int = 6, n_max: int = 8,
                            pool: int = 3, m_max: int | None = None) -> st.SearchStrategy:
     """Valid datasets ``(inputs, outputs)`` with tokens shared across sequences (spec §4.0)."""
@@ -133,6 +134,7 @@ def interpolation_datasets(*, d_min: int = 2, d_max: int = 5, N_max: int = 6, n_
     return draw()
 
 
+@shared_strategy
 def invalid_datasets(kind: str) -> st.SearchStrategy:
     """Datasets violating exactly one assumption; ``kind`` is one of :data:`INVALID_KINDS`."""
     if kind not in INVALID_KINDS:
@@ -175,6 +177,7 @@ def invalid_datasets(kind: str) -> st.SearchStrategy:
     return draw()
 
 
+@shared_strategy
 def token_lists(*, d_min: int = 1, d_max: int = 5, n_min: int = 1, n_max: int = 8, lo: int = -6,
                 hi: int = 6, max_denominator: int = 4) -> st.SearchStrategy:
     """Lists of ``n`` rational tokens in ``Q^d`` (entries p/q with |p/q| bounded), duplicates allowed."""

@@ -10,11 +10,19 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from ._core import StrategyArgumentError, check_int, check_number, rational_vectors, simplex_rows
+from ._core import (
+    StrategyArgumentError,
+    check_int,
+    check_number,
+    rational_vectors,
+    shared_strategy,
+    simplex_rows,
+)
 
 __all__ = ["dictionary_instances"]
 
 
+@shared_strategy
 def dictionary_instances(*, n_max: int = 6, k_max: int = 5, d_max: int = 4, bound: int = 10,
                          max_denominator: int = 8
                          ) -> st.SearchStrategy[tuple[list[tuple[Fraction, ...]], list[tuple[Fraction, ...]], list[list[Fraction]]]]:
@@ -67,6 +75,7 @@ def haar_orthogonal(d: int, rng: _np.random.Generator) -> _np.ndarray:
     return Q * _np.sign(_np.diag(R))
 
 
+@shared_strategy
 def spd_matrices(d_min: int = 1, d_max: int = 6, *, kinds: tuple[str, ...] = _SPD_KINDS,
                  log10_range: tuple[float, float] = (-2.0, 2.0)) -> st.SearchStrategy[_np.ndarray]:
     """Symmetric PSD matrices ``O diag(lambda) O^T`` (O Haar, lambda log-uniform in 10^log10_range).
@@ -106,6 +115,7 @@ def spd_matrices(d_min: int = 1, d_max: int = 6, *, kinds: tuple[str, ...] = _SP
     return _draw()
 
 
+@shared_strategy
 def traceless_spectra(d_min: int = 2, d_max: int = 12, *, repeats: bool = True
                       ) -> st.SearchStrategy[_np.ndarray]:
     """Symmetric traceless ``S = O diag(lambda) O^T`` with eigenvalues shifted to sum zero (repeated
@@ -134,6 +144,7 @@ def traceless_spectra(d_min: int = 2, d_max: int = 12, *, repeats: bool = True
     return _draw()
 
 
+@shared_strategy
 def bilinear_heads(d: int, H: int, *, kinds: tuple[str, ...] = ("gaussian", "plane", "zero", "symmetric")
                    ) -> st.SearchStrategy[list[_np.ndarray]]:
     """H bilinear forms M^h (d x d): Gaussian ``W_Q W_K^T`` with d_k in [1, d]; plane generators
@@ -169,6 +180,7 @@ def bilinear_heads(d: int, H: int, *, kinds: tuple[str, ...] = ("gaussian", "pla
 __all__ += ["exact_covariance_data"]
 
 
+@shared_strategy
 def exact_covariance_data(n_min: int = 20, n_max: int = 200, d_min: int = 1, d_max: int = 6
                           ) -> st.SearchStrategy[tuple[_np.ndarray, _np.ndarray]]:
     """``(Z, C)``: N x d data whose empirical covariance (1/N) is C up to rounding (spec §2.1): Xi
