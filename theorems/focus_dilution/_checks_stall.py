@@ -19,10 +19,11 @@ from .flow import run_flow
 
 # Regression values of the pinned counterexample (pi = (0.6, 0.1 x 4), lam = 7/10), from the 30-digit lumped
 # point: the top in-manifold eigenvalue (printed to 16 significant digits) and the point itself (12
-# significant digits).  The lumped point is not isolated in the reduced coordinates: it lies on a family of
-# critical points (a gauge direction of (gamma, beta, lam_Q, lam_K)), and the polish converges to the member
-# nearest the float flow's end point, which moves with scipy/libm at the flow's tolerance (observed: the end
-# points at T = 1000, 1200, 1500 give polished points 1.3e-11 apart in g1).  The point's coordinates:
+# significant digits).  The lumped point is not isolated in the reduced coordinates: L is unchanged under
+# gamma -> s gamma, beta -> beta / s, (lam_Q, lam_K) -> (lam_Q, lam_K) / s (M and Phi are), and the point is
+# degenerate besides (stage IV), so the polish lands on a critical point near the float flow's end point,
+# which moves with scipy/libm at the flow's tolerance (observed: the end points at T = 1000, 1200, 1500 give
+# polished points 1.3e-11 apart in g1).  The point's coordinates:
 # printed half-unit 5e-12 plus that drift; budget 1e-11.  The eigenvalue is not invariant along the family
 # (a Hessian in non-orthonormal coordinates): observed slope ~0.02 (2.3e-13 for 1.3e-11), so the point's
 # budget moves it by <= 2e-13, against which the 50-digit Hessian error (< 1e-19) and the float conversion
