@@ -112,6 +112,13 @@ class Check:
     disjoint parts of its instances with the same seed; :func:`verify._verdict.merge_shards` merges
     them.  Shards that interleave the instances put each counterexample's instance index in its
     ``data["order"]``, so the merged counterexample is the unsharded run's first.
+
+    ``seed_of`` makes the task draw its instances from another check's seed instead of its own: the
+    name of a check of the same claim, or ``(claim id, check name)`` of another claim (a check without
+    ``seed_of`` of its own; the registry enforces both).  A control that re-runs a check's function
+    with a false ``variant`` names that check, so that the variant is refuted on the very instances on
+    which the statement was evaluated -- and an expensive variant-independent part (a simulation, a
+    flow) memoised on its exact inputs runs once per process instead of once per task.
     """
 
     name: str
@@ -120,6 +127,7 @@ class Check:
     description: str = ""
     role: str = "decisive"
     shards: int | Mapping[str, int] = 1
+    seed_of: str | tuple[str, str] = ""
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
@@ -143,10 +151,24 @@ class Check:
                 "shipped to a worker process"
             )
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        so = self.seed_of
+        if not (isinstance(so, str) or (isinstance(so, tuple) and len(so) == 2
+                                         and all(isinstance(x, str) and x for x in so))):
+            raise CheckError(f"check {self.name!r}: seed_of must be a check name or a (claim id, check "
+                             f"name) pair of non-empty strings, got {so!r}")
 
     def __reduce__(self) -> tuple[Any, ...]:  # MappingProxyType does not pickle
         shards = dict(self.shards) if isinstance(self.shards, Mapping) else self.shards
-        return (Check, (self.name, self.fn, dict(self.params), self.description, self.role, shards))
+        return (Check, (self.name, self.fn, dict(self.params), self.description, self.role, shards,
+                        self.seed_of))
+
+    def seed_key(self, claim_id: str, own: str) -> tuple[str, str]:
+        """The (claim id, check name) whose derived seed this task uses (:func:`derive_seed`): its own
+        ``(claim_id, own)`` -- ``own`` is the check's, or its control's, name -- unless ``seed_of``
+        names another check."""
+        if not self.seed_of:
+            return (claim_id, own)
+        return (claim_id, self.seed_of) if isinstance(self.seed_of, str) else tuple(self.seed_of)
 
     def shard_count(self, profile: str) -> int:
         """How many independent tasks this check runs as at ``profile`` (1: not sharded)."""
@@ -157,7 +179,7 @@ class Check:
     def shard(self, index: int, count: int) -> Check:
         """The task running shard ``index`` of ``count`` (the function gets ``shard=(index, count)``)."""
         return Check(self.name, self.fn, {**dict(self.params), "shard": (index, count)},
-                     self.description, self.role)
+                     self.description, self.role, seed_of=self.seed_of)
 
     @property
     def target(self) -> str:

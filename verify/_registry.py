@@ -8,6 +8,8 @@ rejects (with :class:`~verify.RegistryError`):
 * a claim without an expected verdict;
 * a claim without a check, or with two checks/controls of the same name;
 * a ``uses`` entry naming an id that is not in the catalogue;
+* a check or control whose ``seed_of`` names no check of its claim (or of the claim it names), or a
+  check that itself takes its seed from another (a seed is borrowed from its owner, never relayed);
 * a claim without a valid ``strength`` (as-stated, strengthened, repaired, code, derived), or an
   ``as-stated`` claim without ``quote`` and ``quote_source`` (also enforced when the Claim is built).
 """
@@ -48,7 +50,23 @@ def _problems(claim: Claim) -> list[str]:
     if not any(c.role == "decisive" for c in claim.checks):
         out.append("has no decisive check")
     out.extend(strength_problems(claim))
+    for chk in list(claim.checks) + [c.check for c in claim.controls]:
+        if isinstance(chk.seed_of, str) and chk.seed_of:
+            out.extend(_seed_of_problems(claim, chk, claim))
     return out
+
+
+def _seed_of_problems(claim: Claim, chk: Any, owner: Claim) -> list[str]:
+    """Why ``chk.seed_of`` (resolved in ``owner``, the claim it names) is not a check that owns its seed."""
+    name = chk.seed_of if isinstance(chk.seed_of, str) else chk.seed_of[1]
+    target = next((c for c in owner.checks if c.name == name), None)
+    if target is None:
+        return [f"check {chk.name!r} takes its seed from {owner.id!r} check {name!r}, which does not exist "
+                f"(its checks: {[c.name for c in owner.checks]})"]
+    if target.seed_of:
+        return [f"check {chk.name!r} takes its seed from {owner.id!r} check {name!r}, which takes its own "
+                f"from {target.seed_of!r}: name the owner of the seed"]
+    return []
 
 
 class Registry:
@@ -69,6 +87,14 @@ class Registry:
             for u in c.uses:
                 if u not in seen:
                     errors.append(f"claim {c.id!r} uses unknown id {u!r}")
+            for chk in list(c.checks) + [k.check for k in c.controls]:
+                if isinstance(chk.seed_of, tuple):
+                    owner = seen.get(chk.seed_of[0])
+                    if owner is None:
+                        errors.append(f"claim {c.id!r} check {chk.name!r} takes its seed from unknown "
+                                      f"claim {chk.seed_of[0]!r}")
+                    else:
+                        errors.extend(f"claim {c.id!r} {p}" for p in _seed_of_problems(c, chk, owner))
         if errors:
             raise RegistryError("invalid catalogue:\n  " + "\n  ".join(errors))
         self._claims = dict(seen)

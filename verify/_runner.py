@@ -410,7 +410,8 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
         context[claim.id] = (claim.id, claim.resolved_statement(), claim.resolved_derivation())
         for kind, items in (("check", claim_checks(claim)), ("control", claim.controls)):
             for item in items:
-                plan.append((claim, kind, item, derive_seed(seed, claim.id, item.name)))
+                chk = item if kind == "check" else item.check
+                plan.append((claim, kind, item, derive_seed(seed, *chk.seed_key(claim.id, item.name))))
     # tasks: every (shard of a) check or control; a sharded check runs as independent tasks whose
     # evidence is merged afterwards (merge_shards), identical to one task's but for the timing
     tasks: list[tuple[int, Check, int]] = []  # (plan index, the check to run, shard index)

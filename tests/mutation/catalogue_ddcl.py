@@ -710,6 +710,25 @@ MUTATIONS: list[Mutation] = [
             "wrongly); at quick one seed per run, so the unit tests must catch it",
         family="check",
     ),
+    Mutation(
+        id="ddcl.checks.temperature_sim_memo_shared_object",
+        path=_TS,
+        old="    return copy.deepcopy(out)\n",
+        new="    return out\n",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py::test_memo_gives_the_run_and_a_fresh_copy",),
+        why="the memo hands every caller the same object: a caller that changes its result changes what "
+            "the next control evaluates",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.checks.temperature_sim_memo_key_without_seeds",
+        path=_TS,
+        old="key = (tuple(lams), mode, drive, steps, tuple(seeds), K, N,",
+        new="key = (tuple(lams), mode, drive, steps, K, N,",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py::test_memo_gives_the_run_and_a_fresh_copy",),
+        why="the memo key forgets the seeds: another seed's run is served from the memo",
+        family="check",
+    ),
     # ------------------------------------------------ statement observables, _checks_mlp.py
     Mutation(
         id="ddcl.checks.mlp_ky_fan_sum_of_smallest",

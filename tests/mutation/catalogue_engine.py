@@ -512,4 +512,18 @@ MUTATIONS += [
        "            donors = []\n",
        ("pytest:tests/unit/engine/test_engine_schedule.py",),
        "an idle worker waits while the other worker's queue is full"),
+    # Check.seed_of (issue 14): a control evaluates its false statement on its check's own instances
+    _m("engine.seed_of_ignored", _RUNNER,
+       "derive_seed(seed, *chk.seed_key(claim.id, item.name))",
+       "derive_seed(seed, claim.id, item.name)",
+       ("pytest:tests/unit/engine/test_engine_registry.py::test_seed_of_gives_the_named_checks_seed",),
+       "seed_of is ignored: a control runs on other instances than the check it declares it shares"),
+    _m("engine.seed_of_relay_allowed", "verify/_registry.py",
+       "    if target.seed_of:\n", "    if False:\n",
+       ("pytest:tests/unit/engine/test_engine_registry.py::test_seed_of_must_name_a_check_that_owns_its_seed",),
+       "a seed borrowed from a check that borrows its own: the task's seed is not the named check's"),
+    _m("engine.seed_of_cross_claim_unchecked", "verify/_registry.py",
+       "                if isinstance(chk.seed_of, tuple):\n", "                if False:\n",
+       ("pytest:tests/unit/engine/test_engine_registry.py::test_seed_of_across_claims_is_checked",),
+       "a seed_of naming another claim's check is never validated (an unknown claim or check passes)"),
 ]

@@ -15,16 +15,18 @@ _CANDIDATE_CACHE: dict[tuple, Evidence] = {}
 
 def run_candidates(which: str, candidates, *, seed: int, profile: Profile,
                    variant: str = "statement") -> Evidence:
-    """Run each candidate reading's decisive check (the same functions, arguments and seed as the
-    candidate claims).  ``variant="statement"``: the seed's reading is undetermined, so the verdict is
-    UNKNOWN with the candidates' verdicts in ``details`` (UNKNOWN too when a candidate fails to give a
-    verdict).  ``variant="determined"`` (control): "the reading is determined: all candidate readings
+    """Run each candidate reading's decisive check (the same functions and arguments as the candidate
+    claims, at this check's ``seed``: the candidate claims' own seed where the claim declares it with
+    ``Check.seed_of``, as ddcl.temperature.scale_specialisation does).  ``variant="statement"``: the
+    seed's reading is undetermined, so the verdict is UNKNOWN with the candidates' verdicts in
+    ``details`` (UNKNOWN too when a candidate fails to give a verdict).  ``variant="determined"`` (control): "the reading is determined: all candidate readings
     agree", REFUTED when two candidates reach opposite definite verdicts (one holds, one refuted)."""
     from verify import get_profile
 
     # the candidates run at the profile, capped at ci: their thorough sweeps are their own claims' runs
     # (the headline needs their verdicts, not a second copy of the sweep); one run per (which,
-    # candidate, seed, profile) per process (the runner gives the check and its control their own seeds)
+    # candidate, seed, profile) per process: the control takes the check's seed (Check.seed_of), so in
+    # one process the control re-reads the check's candidate runs
     cand_profile = get_profile("ci") if profile.name == "thorough" else profile
     verdicts: dict[str, str] = {}
     evs: dict[str, Evidence] = {}

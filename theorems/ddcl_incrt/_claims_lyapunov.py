@@ -101,9 +101,10 @@ LYAPUNOV_AS_STATED = Claim(
              "but p_2 grows without bound).  The check runs both candidates' decisive checks (at the run's "
              "profile capped at ci) and returns UNKNOWN with their verdicts in details."),
     checks=(Check("candidates", _fg.lyapunov_as_stated,
-                  description="the candidates' decisive checks (same functions and seed)"),),
+                  description="the candidates' decisive checks (same functions and arguments)"),),
     controls=(Control("determined", "the reading is determined: all candidate readings agree",
-                      Check("candidates", _fg.lyapunov_as_stated, {"variant": "determined"}),
+                      Check("candidates", _fg.lyapunov_as_stated, {"variant": "determined"},
+                            seed_of="candidates"),
                       targets="candidates_agree"),),
     expected=Verdict.UNKNOWN,
 )

@@ -91,9 +91,10 @@ MLP_AS_STATED = Claim(
              "rank-m basis keeps m/d: the control isotropic_strict of R1).  UNKNOWN with both verdicts in "
              "details (candidates run at the run's profile capped at ci)."),
     checks=(Check("candidates", _fai.undetermined, {"which": "mlp"},
-                  description="the candidates' decisive checks (same functions and seed)"),),
+                  description="the candidates' decisive checks (same functions and arguments)"),),
     controls=(Control("determined", "the reading is determined: all candidate readings agree",
-                      Check("candidates", _fai.undetermined, {"which": "mlp", "variant": "determined"}),
+                      Check("candidates", _fai.undetermined, {"which": "mlp", "variant": "determined"},
+                            seed_of="candidates"),
                       targets="candidates_agree"),),
     expected=Verdict.UNKNOWN,
 )

@@ -274,10 +274,11 @@ OBJECTIVE_ALONE = Claim(
              "and returns UNKNOWN with their verdicts in details; it would return their common verdict if "
              "they agreed."),
     checks=(Check("candidates", _fai.undetermined, {"which": "objective_alone"},
-                  description="the candidates' decisive checks (same functions and seed)"),),
+                  description="the candidates' decisive checks (same functions and arguments)"),),
     controls=(Control("determined", "the reading is determined: all candidate readings agree",
                       Check("candidates", _fai.undetermined, {"which": "objective_alone",
-                                                               "variant": "determined"}),
+                                                               "variant": "determined"},
+                            seed_of="candidates"),
                       targets="candidates_agree"),),
     expected=Verdict.UNKNOWN,
 )

@@ -15,6 +15,9 @@ from ._claims_common import PAPER
 # (_temperature_sim): ci 3 seeds in 3 tasks; thorough 10 seeds in 2 tasks of 5 (a batch of 5 seeds
 # costs ~3 single-seed runs; a task is ~13 s CPU, short enough to balance 2 workers)
 _SEED_SHARDS = {"ci": 3, "thorough": 2}
+# the heads of ddcl.temperature.divergence's full-mode check: its controls, the F-driven probe and the
+# as-stated claim's candidates run on them (Check.seed_of), one memoised simulation per drive
+_LQ_FULL = ("ddcl.temperature.divergence", "full")
 
 # -------------------------------------------------------------------------------------------------
 # §3.5 temperature (seed Theorem 3)
@@ -72,13 +75,13 @@ TEMP_DIVERGENCE = Claim(
     ),
     controls=(
         Control("reversed", "large-lambda heads keep a high tau",
-                Check("full", _tem.divergence, {"mode": "full", "variant": "reversed"}),
+                Check("full", _tem.divergence, {"mode": "full", "variant": "reversed"}, seed_of="full"),
                 targets="high"),
         Control("sign_reversed", "L_q-driven tau never decreases",
-                Check("full", _tem.divergence, {"mode": "full", "variant": "sign_reversed"}),
+                Check("full", _tem.divergence, {"mode": "full", "variant": "sign_reversed"}, seed_of="full"),
                 targets="sign"),
         Control("low_hard", "small-lambda heads become hard (tau <= 0.1 tau_0)",
-                Check("full", _tem.divergence, {"mode": "full", "variant": "low_hard"}),
+                Check("full", _tem.divergence, {"mode": "full", "variant": "low_hard"}, seed_of="full"),
                 targets="low"),
     ),
     expected=Verdict.CONSISTENT,
@@ -99,16 +102,20 @@ TEMP_F = Claim(
     reading=("Under F-driven training every tau_h rises (dF/dtau = -H < 0) without bound, F -> -oo: all "
              "heads stay soft, no split.  Counterexample (seed 0, full mode, 4000 steps): every tau_h "
              "rises far above tau_0 = 1 (to about 277 after the 4000 quick steps) and the lambda_h = 0.05 head is no longer at tau_0."),
+    # the same heads (channels, initial prototypes) as ddcl.temperature.divergence, driven by F
     checks=(Check("full", _tem.divergence, {"mode": "full", "drive": "F"}, shards=_SEED_SHARDS,
-                  description="the per-head simulation with F-driven tau"),),
+                  description="the per-head simulation with F-driven tau, on the L_q claim's heads",
+                  seed_of=_LQ_FULL),),
     # The former control "reversed" (large-lambda heads keep a high tau) is *true* under F drive (every
     # tau rises); it was refuted only by the low-lambda sub-test, which ignored the variant.  Each
     # control below is refuted through its own quantity.
     controls=(Control("sign_reversed", "F-driven tau never increases (the L_q sign law)",
-                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "sign_reversed"}),
+                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "sign_reversed"},
+                            seed_of=_LQ_FULL),
                       targets="sign"),
               Control("low_hard", "F-driven small-lambda heads become hard (tau <= 0.1 tau_0)",
-                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "low_hard"}),
+                      Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "low_hard"},
+                            seed_of=_LQ_FULL),
                       targets="low"),),
     expected=Verdict.REFUTED,
     condition=("tau driven by L_q through live assignments, common tau_0, prototypes near collapse "
@@ -137,11 +144,11 @@ TEMP_AS_STATED = Claim(
              "is not a claim yet.  The check runs both candidates' decisive checks (at the run's profile "
              "capped at ci) and returns UNKNOWN with their verdicts in details; it would return their "
              "common verdict if they agreed."),
-    checks=(Check("candidates", _fai.undetermined, {"which": "temperature"},
-                  description="the candidates' decisive checks (same functions and seed)"),),
+    checks=(Check("candidates", _fai.undetermined, {"which": "temperature"}, seed_of=_LQ_FULL,
+                  description="the candidates' decisive checks (same functions, arguments and seed)"),),
     controls=(Control("determined", "the reading is determined: all candidate readings agree",
                       Check("candidates", _fai.undetermined, {"which": "temperature",
-                                                               "variant": "determined"}),
+                                                               "variant": "determined"}, seed_of=_LQ_FULL),
                       targets="candidates_agree"),),
     uses=("ddcl.temperature.divergence", "ddcl.temperature.divergence_free_energy"),
     expected=Verdict.UNKNOWN,

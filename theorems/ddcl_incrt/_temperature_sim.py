@@ -17,6 +17,7 @@ loop, so each head's trajectory is the same bit for bit whatever the batch
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -187,7 +188,40 @@ def simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int
                          record_every: Sequence[int] | int = 0) -> list[dict[str, Any]]:
     """The per-head model for each seed of ``seeds`` (one run per seed, all heads of all seeds
     batched); ``record_every`` is one interval for all or one per seed (0: no trajectory).  Returns,
-    per seed, what :func:`simulate_heads` returns for it alone (the same numbers bit for bit)."""
+    per seed, what :func:`simulate_heads` returns for it alone (the same numbers bit for bit).
+
+    Memoised per process on the exact arguments (the run is a deterministic function of them): a
+    claim's controls evaluate their false statements on the check's own run (``Check.seed_of``), and
+    ddcl.temperature.scale_specialisation re-runs both candidate claims' checks.  Each call returns a
+    fresh copy, so a caller cannot alter what the next one gets."""
+    def run() -> list[dict[str, Any]]:
+        return _simulate_heads_batch(lams, mode=mode, drive=drive, steps=steps, seeds=seeds, K=K, N=N,
+                                     tau0=tau0, tau_min=tau_min, eta_p=eta_p, eta_s=eta_s,
+                                     record_every=record_every)
+
+    if not all(type(v) is int for v in (steps, K, N)):
+        return run()  # the run names the bad argument (a float 4000.0 == 4000 must not hit the memo)
+    try:  # the arguments as given: equal values (0.5 and np.float64(0.5)) give the same run
+        every = (record_every,) if isinstance(record_every, int) else tuple(record_every)
+        key = (tuple(lams), mode, drive, steps, tuple(seeds), K, N, tau0, tau_min, eta_p, eta_s, every)
+        out = _SIM_MEMO.get(key)
+    except TypeError:
+        return run()  # unhashable, so not a memo key: the run itself names the bad argument
+    if out is None:
+        out = run()
+        if len(_SIM_MEMO) >= _SIM_MEMO_SIZE:
+            _SIM_MEMO.pop(next(iter(_SIM_MEMO)))  # the oldest entry
+        _SIM_MEMO[key] = out
+    return copy.deepcopy(out)
+
+
+_SIM_MEMO: dict[tuple, list[dict[str, Any]]] = {}
+_SIM_MEMO_SIZE = 16  # a quick catalogue needs 3 (L_q full, F full, L_q stopgrad), thorough a few per shard
+
+
+def _simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int, seeds: Sequence[int],
+                          K: int, N: int, tau0: float, tau_min: float, eta_p: float, eta_s: float,
+                          record_every: Sequence[int] | int) -> list[dict[str, Any]]:
     check_arg(mode in ("full", "stopgrad"), "mode", "must be 'full' or 'stopgrad'", mode)
     check_arg(drive in ("L_q", "F"), "drive", "must be 'L_q' or 'F'", drive)
     check_arg(K >= 2, "K", "must be at least 2 (H is read relative to log K)", K)

@@ -10,6 +10,7 @@ formulas the strengthened bundles add.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from numerics.linalg import ball_cholesky_pd, symmetric_ball_spectrum
@@ -327,44 +328,12 @@ def escape_as_stated(*, seed: int, profile: Profile, variant: str = "statement")
     Variant 'trapped': sigma2(W0) stays below 0.1 for delta > 0 as well (refuted by the escapes)."""
     if variant not in ESCAPE_VARIANTS:
         raise ValueError(f"unknown variant {variant!r}")
-    import numpy as np
-
-    from numerics.flows import first_time, integrate
-    from numerics.markov import perturbed_rare
-
-    from ._stage4_reference import C_DIR, D, LAM, PI1
-    from .critical_points import perturbed_point
-    from .flow import Shapes, full_jac, full_rhs, pack
-
     tally = Tally(precision="float64 LSODA (rtol 1e-9, atol 1e-12)", backend="scipy", seeds=(seed,))
-    rng = np.random.default_rng(seed)
     deltas = profile.pick((0.01, 0.02), (0.0025, 0.005, 0.01, 0.02), (0.0025, 0.005, 0.01, 0.02))
-    m, mk = 2, 1
-    sh = Shapes(D, m, mk)
     rows: dict[str, Any] = {}
-
-    def run(delta: float, T: float) -> tuple[float | None, float]:
-        dF = Fraction(delta).limit_denominator(100000)
-        ch = perturbed_rare(D, PI1, LAM, C_DIR, dF)
-        pt = perturbed_point(D, PI1, LAM, C_DIR, dF, dps=20)
-        W0 = np.zeros((D, m))
-        W0[:, 0] = [float(x) for x in pt.gamma]
-        W1 = np.zeros((m, D))
-        W1[0] = [float(x) for x in pt.beta]
-        WQ, WK = np.zeros((m, mk)), np.zeros((m, mk))
-        WQ[0, 0] = WK[0, 0] = float(pt.ctx.sqrt(pt.kappa))
-        y0 = pack(W0, W1, WQ, WK) + 1e-3 * rng.standard_normal(sh.size) / np.sqrt(2 * D + 2)
-        grid = np.linspace(0, T, 2000)
-        # the batched closed-form Jacobian (as run_flow passes): LSODA's stiff phases then need ~2x fewer
-        # field evaluations than with its own finite differences
-        _, Y = integrate(full_rhs(ch, sh), y0, grid, method="LSODA", rtol=1e-9, atol=1e-12,
-                         jac=full_jac(ch, sh))
-        s2 = np.linalg.svd(Y[:, :D * m].reshape(-1, D, m), compute_uv=False)[:, 1]
-        return first_time(grid, s2 > 0.1), float(s2.max())
-
-    for delta in deltas:
+    for k, delta in enumerate(deltas):
         T = E_FOLDS / (KAPPA_T * delta)
-        t_esc, s2max = run(delta, T)
+        t_esc, s2max = _escape_run(seed, k, delta, T)
         rows[str(delta)] = {"T": T, "t_esc": t_esc, "sigma2_max": s2max}
         if variant == "trapped":
             tally.le(s2max, 0.1, 0.0, counterexample=lambda delta=delta, t_esc=t_esc: refuted(
@@ -376,10 +345,50 @@ def escape_as_stated(*, seed: int, profile: Profile, variant: str = "statement")
                                 delta=delta, sub_check="escape"))
     if variant == "statement":
         T0 = E_FOLDS / (KAPPA_T * max(min(deltas), 0.005))
-        t0, s20 = run(0.0, T0)
+        t0, s20 = _escape_run(seed, len(deltas), 0.0, T0)
         rows["0"] = {"T": T0, "t_esc": t0, "sigma2_max": s20}
         tally.le(s20, 0.1, 0.0, counterexample=lambda: refuted(
             f"at delta = 0 the flow also escapes (sigma2 max {s20:.3g} by T = {T0:.0f}): delta is not the cause",
             sub_check="delta_zero_trapped"))
     tally.details["runs"] = rows
     return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+@lru_cache(maxsize=16)
+def _escape_run(seed: int, k: int, delta: float, T: float) -> tuple[float | None, float]:
+    """(t_esc, max sigma2(W0)) of :func:`escape_as_stated`'s flow at ``delta`` to ``T``, perturbed by the
+    k-th draw of ``default_rng(seed)`` (the draws of one check are consecutive: delta by delta, then
+    the delta = 0 contrast).  Deterministic in its arguments and memoised per process: the control
+    ``trapped`` reads the check's own runs (``Check.seed_of``)."""
+    import numpy as np
+
+    from numerics.flows import first_time, integrate
+    from numerics.markov import perturbed_rare
+
+    from ._stage4_reference import C_DIR, D, LAM, PI1
+    from .critical_points import perturbed_point
+    from .flow import Shapes, full_jac, full_rhs, pack
+
+    m, mk = 2, 1
+    sh = Shapes(D, m, mk)
+    rng = np.random.default_rng(seed)
+    for _ in range(k):  # the draws of the runs before this one
+        rng.standard_normal(sh.size)
+    dF = Fraction(delta).limit_denominator(100000)
+    ch = perturbed_rare(D, PI1, LAM, C_DIR, dF)
+    pt = perturbed_point(D, PI1, LAM, C_DIR, dF, dps=20)
+    W0 = np.zeros((D, m))
+    W0[:, 0] = [float(x) for x in pt.gamma]
+    W1 = np.zeros((m, D))
+    W1[0] = [float(x) for x in pt.beta]
+    WQ, WK = np.zeros((m, mk)), np.zeros((m, mk))
+    WQ[0, 0] = WK[0, 0] = float(pt.ctx.sqrt(pt.kappa))
+    y0 = pack(W0, W1, WQ, WK) + 1e-3 * rng.standard_normal(sh.size) / np.sqrt(2 * D + 2)
+    grid = np.linspace(0, T, 2000)
+    # the batched closed-form Jacobian (as run_flow passes): LSODA's stiff phases then need ~2x fewer
+    # field evaluations than with its own finite differences
+    _, Y = integrate(full_rhs(ch, sh), y0, grid, method="LSODA", rtol=1e-9, atol=1e-12,
+                     jac=full_jac(ch, sh))
+    s2 = np.linalg.svd(Y[:, :D * m].reshape(-1, D, m), compute_uv=False)[:, 1]
+    return first_time(grid, s2 > 0.1), float(s2.max())
+

@@ -4,6 +4,8 @@ transverse directions, the full Jacobian, the escape time of the perturbed flows
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from numerics.flows import first_time, integrate
@@ -217,36 +219,8 @@ def ls_escape(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
     Variant 'delta_minus2': the slope is -2 (+-0.15)."""
     kT = 0.07668
     tally = Tally(precision="float64 LSODA", backend="scipy", seeds=(seed,))
-    rng = np.random.default_rng(seed)
     deltas = profile.pick((0.0025, 0.005, 0.01, 0.02), (0.0025, 0.005, 0.01, 0.02), (0.005, 0.01, 0.02))
-    tesc = []
-    for delta in deltas:
-        dF = F(delta).limit_denominator(100000)
-        ch = perturbed_rare(D, PI1, LAM, C_DIR, dF)
-        if profile.name == "thorough":
-            T = {0.005: 2e4, 0.01: 1.2e4, 0.02: 8e3}[delta]
-            tr = run_flow(ch, T=T, per_decade=100)
-            t = first_time(tr.t, tr.sv_W0[:, 1] > 0.1)
-            tesc.append(None if t is None else t - 300.0)
-            continue
-        pt = perturbed_point(D, PI1, LAM, C_DIR, dF, dps=20)
-        m, mk = 2, 1
-        W0 = np.zeros((D, m))
-        W0[:, 0] = [float(x) for x in pt.gamma]
-        W1 = np.zeros((m, D))
-        W1[0] = [float(x) for x in pt.beta]
-        WQ = np.zeros((m, mk))
-        WK = np.zeros((m, mk))
-        WQ[0, 0] = WK[0, 0] = float(pt.ctx.sqrt(pt.kappa))
-        y0 = pack(W0, W1, WQ, WK) + 1e-3 * rng.standard_normal(Shapes(D, m, mk).size) / np.sqrt(2 * D + 2)
-        T = 12.0 / (kT * delta)
-        grid = np.linspace(0, T, 2000)
-        sh = Shapes(D, m, mk)  # LSODA with the batched closed-form Jacobian, as run_flow
-        _, Y = integrate(full_rhs(ch, sh), y0, grid, method="LSODA", rtol=1e-9, atol=1e-12,
-                         jac=full_jac(ch, sh))
-        W0s = Y[:, :D * m].reshape(-1, D, m)
-        s2 = np.linalg.svd(W0s, compute_uv=False)[:, 1]
-        tesc.append(first_time(grid, s2 > 0.1))
+    tesc = list(_escape_times(seed, deltas, profile.name == "thorough", kT))
     tally.details["t_esc"] = dict(zip(map(str, deltas), tesc))
     if any(t is None for t in tesc):
         tally.note("no escape within T for some delta")
@@ -270,3 +244,41 @@ def ls_escape(*, seed: int, profile: Profile, variant: str = "statement") -> Evi
             tally.le(2.0, p, 0.0)
             tally.le(p, hi, 0.0)
     return tally.evidence(level_cap=Verdict.CONSISTENT)
+
+
+@lru_cache(maxsize=8)
+def _escape_times(seed: int, deltas: tuple[float, ...], thorough: bool, kT: float
+                  ) -> tuple[float | None, ...]:
+    """t_esc per delta of :func:`ls_escape` (None: no escape within T), a deterministic function of its
+    arguments, memoised per process: the control ``escape_delta_minus2`` reads the check's own runs
+    (``Check.seed_of``)."""
+    rng = np.random.default_rng(seed)
+    tesc: list[float | None] = []
+    for delta in deltas:
+        dF = F(delta).limit_denominator(100000)
+        ch = perturbed_rare(D, PI1, LAM, C_DIR, dF)
+        if thorough:
+            T = {0.005: 2e4, 0.01: 1.2e4, 0.02: 8e3}[delta]
+            tr = run_flow(ch, T=T, per_decade=100)
+            t = first_time(tr.t, tr.sv_W0[:, 1] > 0.1)
+            tesc.append(None if t is None else t - 300.0)
+            continue
+        pt = perturbed_point(D, PI1, LAM, C_DIR, dF, dps=20)
+        m, mk = 2, 1
+        W0 = np.zeros((D, m))
+        W0[:, 0] = [float(x) for x in pt.gamma]
+        W1 = np.zeros((m, D))
+        W1[0] = [float(x) for x in pt.beta]
+        WQ = np.zeros((m, mk))
+        WK = np.zeros((m, mk))
+        WQ[0, 0] = WK[0, 0] = float(pt.ctx.sqrt(pt.kappa))
+        y0 = pack(W0, W1, WQ, WK) + 1e-3 * rng.standard_normal(Shapes(D, m, mk).size) / np.sqrt(2 * D + 2)
+        T = 12.0 / (kT * delta)
+        grid = np.linspace(0, T, 2000)
+        sh = Shapes(D, m, mk)  # LSODA with the batched closed-form Jacobian, as run_flow
+        _, Y = integrate(full_rhs(ch, sh), y0, grid, method="LSODA", rtol=1e-9, atol=1e-12,
+                         jac=full_jac(ch, sh))
+        W0s = Y[:, :D * m].reshape(-1, D, m)
+        s2 = np.linalg.svd(W0s, compute_uv=False)[:, 1]
+        tesc.append(first_time(grid, s2 > 0.1))
+    return tuple(tesc)

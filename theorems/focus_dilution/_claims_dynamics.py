@@ -234,7 +234,7 @@ ANTI_FOCUS = Claim(
     ),
     controls=(
         Control("universal_focus", "A_11 rises for every P (refuted on F6, theta < theta* and F7)",
-                Check("simulation", _anti.anti_focus, {"variant": "universal_focus"}),
+                Check("simulation", _anti.anti_focus, {"variant": "universal_focus"}, seed_of="simulation"),
                 targets="attention_sign"),
     ),
     expected=Verdict.CONSISTENT,

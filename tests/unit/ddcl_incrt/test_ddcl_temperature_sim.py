@@ -169,3 +169,22 @@ def test_bad_arguments_raise_input_error(kw):
     args = {"mode": "full", "drive": "L_q", "steps": 2, "seeds": [0], "N": 8} | kw
     with pytest.raises(InputError):
         simulate_heads_batch(LAMS, **args)
+
+
+def test_memo_gives_the_run_and_a_fresh_copy():
+    """simulate_heads_batch memoises on its exact arguments: a second call returns the same numbers as
+    the unmemoised run, in a fresh copy (changing a result does not change the next); other arguments
+    are another run; the memo stays bounded."""
+    from theorems.ddcl_incrt import _temperature_sim as ts
+
+    kw = {"mode": "full", "drive": "L_q", "steps": 60, "seeds": [2], "N": 32}
+    first = simulate_heads_batch(LAMS, **kw)
+    first[0]["tau"][0] = -1.0
+    again = simulate_heads_batch(LAMS, **kw)
+    fresh = ts._simulate_heads_batch(LAMS, K=4, tau0=1.0, tau_min=1e-3, eta_p=0.1, eta_s=0.05, record_every=0,
+                                     **kw)
+    assert again == fresh and again[0]["tau"][0] != -1.0
+    assert simulate_heads_batch(LAMS, **{**kw, "seeds": [3]}) != again
+    for s in range(ts._SIM_MEMO_SIZE + 3):
+        simulate_heads_batch(LAMS, **{**kw, "steps": 2, "seeds": [100 + s]})
+    assert len(ts._SIM_MEMO) <= ts._SIM_MEMO_SIZE

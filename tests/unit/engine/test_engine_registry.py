@@ -78,3 +78,59 @@ def test_catalogue_is_valid_and_every_claim_has_a_control():
         assert claim.controls and isinstance(claim.expected, Verdict)
         pickle.dumps(claim.checks)
         pickle.dumps(claim.controls)
+
+
+# -- Check.seed_of: a task that draws its instances from another check's seed -------------------------
+def _seeded(cid="demo.seed.a", *, control_seed_of="", check_seed_of=""):
+    return Claim(
+        id=cid, title="t", source=Source("0000.00000", "Thm 1", "§1"), statement="s", reading="r",
+        checks=(Check("c", _ok), Check("d", _ok, seed_of=check_seed_of)),
+        controls=(Control("k", "false variant", Check("c", _ok, {"variant": 1}, seed_of=control_seed_of)),),
+        expected=Verdict.CERTIFIED, strength="derived",
+    )
+
+
+def test_seed_of_gives_the_named_checks_seed():
+    """A control with seed_of="c" runs at check c's seed (its own name's seed otherwise); a check may name
+    another claim's check; the seeds are derive_seed(base, claim id, check name) of the owner."""
+    from verify import derive_seed, run_claims
+
+    own = run_claims([_seeded()], seed=5).outcomes[0]
+    assert own.controls[0].seed == derive_seed(5, "demo.seed.a", "k") != own.checks[0].seed
+    shared = run_claims([_seeded(control_seed_of="c")], seed=5).outcomes[0]
+    assert shared.controls[0].seed == shared.checks[0].seed == derive_seed(5, "demo.seed.a", "c")
+    assert shared.controls[0].evidence.seeds == (shared.checks[0].seed,)
+    other = _seeded("demo.seed.b", check_seed_of=("demo.seed.a", "c"))
+    Registry([_seeded(), other])  # valid
+    got = run_claims([other], seed=5).outcomes[0]  # the owner need not run
+    assert got.checks[1].seed == derive_seed(5, "demo.seed.a", "c")
+
+
+def test_seed_of_survives_pickle_and_shards():
+    chk = Check("d", _ok, seed_of=("demo.seed.a", "c"))
+    assert pickle.loads(pickle.dumps(chk)).seed_of == ("demo.seed.a", "c")
+    assert chk.shard(0, 2).seed_of == ("demo.seed.a", "c")
+
+
+@pytest.mark.parametrize("kw,match", [
+    ({"control_seed_of": "zzz"}, "check 'zzz', which does not exist"),
+    ({"control_seed_of": "k"}, "check 'k', which does not exist"),  # a control owns no borrowable seed
+    ({"control_seed_of": "d", "check_seed_of": "c"}, "which takes its own from 'c'"),
+    ({"check_seed_of": "d"}, "which takes its own from 'd'"),
+])
+def test_seed_of_must_name_a_check_that_owns_its_seed(kw, match):
+    with pytest.raises(RegistryError, match=match):
+        Registry([_seeded(**kw)])
+
+
+def test_seed_of_across_claims_is_checked():
+    with pytest.raises(RegistryError, match="unknown claim 'demo.nope'"):
+        Registry([_seeded(check_seed_of=("demo.nope", "c"))])
+    with pytest.raises(RegistryError, match="check 'x', which does not exist"):
+        Registry([_seeded(), _seeded("demo.seed.b", check_seed_of=("demo.seed.a", "x"))])
+
+
+@pytest.mark.parametrize("bad", [3, ("a",), ("a", ""), ["a", "b"], ("a", "b", "c")])
+def test_seed_of_type_is_checked(bad):
+    with pytest.raises(CheckError, match="seed_of must be"):
+        Check("c", _ok, seed_of=bad)
