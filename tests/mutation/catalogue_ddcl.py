@@ -723,8 +723,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.temperature_sim_memo_key_without_seeds",
         path=_TS,
-        old="key = (tuple(lams), mode, drive, steps, tuple(seeds), K, N,",
-        new="key = (tuple(lams), mode, drive, steps, K, N,",
+        old="keys = [base + (sd, e) for sd, e in zip(seeds, every)]",
+        new="keys = [base + (e,) for sd, e in zip(seeds, every)]",
         kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py::test_memo_gives_the_run_and_a_fresh_copy",),
         why="the memo key forgets the seeds: another seed's run is served from the memo",
         family="check",

@@ -16,7 +16,9 @@ from ._claims_common import PAPER
 # costs ~3 single-seed runs; a task is ~13 s CPU, short enough to balance 2 workers)
 _SEED_SHARDS = {"ci": 3, "thorough": 2}
 # the heads of ddcl.temperature.divergence's full-mode check: its controls, the F-driven probe and the
-# as-stated claim's candidates run on them (Check.seed_of), one memoised simulation per drive
+# as-stated claim's candidates run on them (Check.seed_of), each seed simulated once per drive and
+# process (the memo of simulate_heads_batch); the controls are sharded as their checks, so that a
+# shard's tasks, which the scheduler gives one worker, share its seeds' runs
 _LQ_FULL = ("ddcl.temperature.divergence", "full")
 
 # -------------------------------------------------------------------------------------------------
@@ -75,13 +77,16 @@ TEMP_DIVERGENCE = Claim(
     ),
     controls=(
         Control("reversed", "large-lambda heads keep a high tau",
-                Check("full", _tem.divergence, {"mode": "full", "variant": "reversed"}, seed_of="full"),
+                Check("full", _tem.divergence, {"mode": "full", "variant": "reversed"}, seed_of="full",
+                      shards=_SEED_SHARDS),
                 targets="high"),
         Control("sign_reversed", "L_q-driven tau never decreases",
-                Check("full", _tem.divergence, {"mode": "full", "variant": "sign_reversed"}, seed_of="full"),
+                Check("full", _tem.divergence, {"mode": "full", "variant": "sign_reversed"}, seed_of="full",
+                      shards=_SEED_SHARDS),
                 targets="sign"),
         Control("low_hard", "small-lambda heads become hard (tau <= 0.1 tau_0)",
-                Check("full", _tem.divergence, {"mode": "full", "variant": "low_hard"}, seed_of="full"),
+                Check("full", _tem.divergence, {"mode": "full", "variant": "low_hard"}, seed_of="full",
+                      shards=_SEED_SHARDS),
                 targets="low"),
     ),
     expected=Verdict.CONSISTENT,
@@ -111,11 +116,11 @@ TEMP_F = Claim(
     # control below is refuted through its own quantity.
     controls=(Control("sign_reversed", "F-driven tau never increases (the L_q sign law)",
                       Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "sign_reversed"},
-                            seed_of=_LQ_FULL),
+                            seed_of=_LQ_FULL, shards=_SEED_SHARDS),
                       targets="sign"),
               Control("low_hard", "F-driven small-lambda heads become hard (tau <= 0.1 tau_0)",
                       Check("full", _tem.divergence, {"mode": "full", "drive": "F", "variant": "low_hard"},
-                            seed_of=_LQ_FULL),
+                            seed_of=_LQ_FULL, shards=_SEED_SHARDS),
                       targets="low"),),
     expected=Verdict.REFUTED,
     condition=("tau driven by L_q through live assignments, common tau_0, prototypes near collapse "

@@ -190,33 +190,43 @@ def simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int
     batched); ``record_every`` is one interval for all or one per seed (0: no trajectory).  Returns,
     per seed, what :func:`simulate_heads` returns for it alone (the same numbers bit for bit).
 
-    Memoised per process on the exact arguments (the run is a deterministic function of them): a
-    claim's controls evaluate their false statements on the check's own run (``Check.seed_of``), and
-    ddcl.temperature.scale_specialisation re-runs both candidate claims' checks.  Each call returns a
-    fresh copy, so a caller cannot alter what the next one gets."""
-    def run() -> list[dict[str, Any]]:
-        return _simulate_heads_batch(lams, mode=mode, drive=drive, steps=steps, seeds=seeds, K=K, N=N,
+    Memoised per process, seed by seed, on the exact arguments (a seed's run is a deterministic
+    function of them and of its own recording interval, whatever the batch): a claim's controls
+    evaluate their false statements on the check's own runs (``Check.seed_of``), a sharded check's
+    seeds serve its controls and ddcl.temperature.scale_specialisation's candidates, and only the
+    seeds not yet run are simulated (as one batch).  Each call returns fresh copies, so a caller cannot
+    alter what the next one gets."""
+    def run(seeds_: Sequence[int], every_: Sequence[int] | int) -> list[dict[str, Any]]:
+        return _simulate_heads_batch(lams, mode=mode, drive=drive, steps=steps, seeds=seeds_, K=K, N=N,
                                      tau0=tau0, tau_min=tau_min, eta_p=eta_p, eta_s=eta_s,
-                                     record_every=record_every)
+                                     record_every=every_)
 
     if not all(type(v) is int for v in (steps, K, N)):
-        return run()  # the run names the bad argument (a float 4000.0 == 4000 must not hit the memo)
+        return run(seeds, record_every)  # the run names the bad argument (4000.0 == 4000 must not hit)
     try:  # the arguments as given: equal values (0.5 and np.float64(0.5)) give the same run
-        every = (record_every,) if isinstance(record_every, int) else tuple(record_every)
-        key = (tuple(lams), mode, drive, steps, tuple(seeds), K, N, tau0, tau_min, eta_p, eta_s, every)
-        out = _SIM_MEMO.get(key)
+        seeds = list(seeds)
+        every = [record_every] * len(seeds) if isinstance(record_every, int) else list(record_every)
+        if len(every) != len(seeds):
+            return run(seeds, record_every)  # the run names the mismatch
+        base = (tuple(lams), mode, drive, steps, K, N, tau0, tau_min, eta_p, eta_s)
+        keys = [base + (sd, e) for sd, e in zip(seeds, every)]
+        have = {k: _SIM_MEMO[k] for k in keys if k in _SIM_MEMO}
     except TypeError:
-        return run()  # unhashable, so not a memo key: the run itself names the bad argument
-    if out is None:
-        out = run()
-        if len(_SIM_MEMO) >= _SIM_MEMO_SIZE:
-            _SIM_MEMO.pop(next(iter(_SIM_MEMO)))  # the oldest entry
-        _SIM_MEMO[key] = out
-    return copy.deepcopy(out)
+        return run(seeds, record_every)  # unhashable, so not a memo key: the run names the bad argument
+    todo = {k: (sd, e) for k, sd, e in zip(keys, seeds, every) if k not in have}
+    if todo:
+        outs = run([sd for sd, _ in todo.values()], [e for _, e in todo.values()])
+        for k, out in zip(todo, outs):
+            have[k] = out
+            if len(_SIM_MEMO) >= _SIM_MEMO_SIZE:
+                _SIM_MEMO.pop(next(iter(_SIM_MEMO)))  # the oldest entry
+            _SIM_MEMO[k] = out
+    return copy.deepcopy([have[k] for k in keys])
 
 
-_SIM_MEMO: dict[tuple, list[dict[str, Any]]] = {}
-_SIM_MEMO_SIZE = 16  # a quick catalogue needs 3 (L_q full, F full, L_q stopgrad), thorough a few per shard
+_SIM_MEMO: dict[tuple, dict[str, Any]] = {}
+# one entry per (seed, arguments): a thorough shard holds 5 seeds per drive and mode, ci 1-3
+_SIM_MEMO_SIZE = 48
 
 
 def _simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int, seeds: Sequence[int],

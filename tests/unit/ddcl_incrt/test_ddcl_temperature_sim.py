@@ -171,20 +171,33 @@ def test_bad_arguments_raise_input_error(kw):
         simulate_heads_batch(LAMS, **args)
 
 
-def test_memo_gives_the_run_and_a_fresh_copy():
-    """simulate_heads_batch memoises on its exact arguments: a second call returns the same numbers as
-    the unmemoised run, in a fresh copy (changing a result does not change the next); other arguments
-    are another run; the memo stays bounded."""
+def test_memo_gives_the_run_and_a_fresh_copy(monkeypatch):
+    """simulate_heads_batch memoises seed by seed on its exact arguments: a second call returns the
+    unmemoised run's numbers, in a fresh copy (changing a result does not change the next); a batch
+    simulates only the seeds not yet run; other seeds or recording intervals are other runs; the memo
+    stays bounded."""
     from theorems.ddcl_incrt import _temperature_sim as ts
 
-    kw = {"mode": "full", "drive": "L_q", "steps": 60, "seeds": [2], "N": 32}
-    first = simulate_heads_batch(LAMS, **kw)
+    monkeypatch.setattr(ts, "_SIM_MEMO", {})
+    inner = ts._simulate_heads_batch
+    ran: list[list[int]] = []
+
+    def counting(*a, **k):
+        ran.append(list(k["seeds"]))
+        return inner(*a, **k)
+
+    monkeypatch.setattr(ts, "_simulate_heads_batch", counting)
+    kw = {"mode": "full", "drive": "L_q", "steps": 60, "N": 32}
+    fixed = {"K": 4, "tau0": 1.0, "tau_min": 1e-3, "eta_p": 0.1, "eta_s": 0.05}
+    first = simulate_heads_batch(LAMS, seeds=[2], **kw)
     first[0]["tau"][0] = -1.0
-    again = simulate_heads_batch(LAMS, **kw)
-    fresh = ts._simulate_heads_batch(LAMS, K=4, tau0=1.0, tau_min=1e-3, eta_p=0.1, eta_s=0.05, record_every=0,
-                                     **kw)
-    assert again == fresh and again[0]["tau"][0] != -1.0
-    assert simulate_heads_batch(LAMS, **{**kw, "seeds": [3]}) != again
+    again = simulate_heads_batch(LAMS, seeds=[2], **kw)
+    assert again == inner(LAMS, seeds=[2], record_every=0, **kw, **fixed) and again[0]["tau"][0] != -1.0
+    both = simulate_heads_batch(LAMS, seeds=[3, 2], record_every=[0, 5], **kw)
+    assert both == inner(LAMS, seeds=[3, 2], record_every=[0, 5], **kw, **fixed)
+    assert ran == [[2], [3, 2]]  # seed 2 recording every 5 steps is another run; seed 2 unrecorded is not
+    assert simulate_heads_batch(LAMS, seeds=[3, 2], record_every=[0, 5], **kw) == both and len(ran) == 2
+    assert both[0] != again[0]
     for s in range(ts._SIM_MEMO_SIZE + 3):
         simulate_heads_batch(LAMS, **{**kw, "steps": 2, "seeds": [100 + s]})
     assert len(ts._SIM_MEMO) <= ts._SIM_MEMO_SIZE
