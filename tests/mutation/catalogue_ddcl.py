@@ -713,8 +713,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="ddcl.checks.temperature_sim_memo_shared_object",
         path=_TS,
-        old="    return copy.deepcopy(out)\n",
-        new="    return out\n",
+        old="    return copy.deepcopy([have[k] for k in keys])\n",
+        new="    return [have[k] for k in keys]\n",
         kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_temperature_sim.py::test_memo_gives_the_run_and_a_fresh_copy",),
         why="the memo hands every caller the same object: a caller that changes its result changes what "
             "the next control evaluates",
