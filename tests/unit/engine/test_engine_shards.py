@@ -3,10 +3,13 @@ unsharded one (timings aside); the longest tasks go first; timings are remembere
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from verify import Check, CheckError, Claim, Source, Verdict, run_claims
-from verify._timings import load_timings, save_timings
+from verify._timings import load_timings, save_timings, shipped_hints
 
 from ._toy_sharded import no_shard_param, squares
 
@@ -59,7 +62,34 @@ def test_longest_first_order_keeps_the_evidence(tmp_path, monkeypatch):
     save_timings(r1)
     assert load_timings("quick")["toy.shards.squares exact"] >= 0
     (tmp_path / "timings-ci.json").write_text("not json")
-    assert load_timings("ci") == {}
+    assert load_timings("ci") == shipped_hints("ci")  # an unreadable cache is no hint of its own
+
+
+def test_remembered_timings_override_the_shipped_hints(tmp_path, monkeypatch):
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path))
+    hints = shipped_hints("thorough")
+    label = max(hints, key=hints.get)  # the longest task a first run must start early
+    assert load_timings("thorough")[label] == hints[label]
+    (tmp_path / "timings-thorough.json").write_text(json.dumps({label: 0.5, "toy.x y": 2.0}))
+    got = load_timings("thorough")
+    assert got[label] == 0.5 and got["toy.x y"] == 2.0
+    save_timings(run_claims([_claim(3)], profile="thorough"))
+    saved = json.loads((tmp_path / "timings-thorough.json").read_text())
+    assert set(saved) == {label, "toy.x y", "toy.shards.squares exact"}  # the hints stay in the package
+
+
+def test_the_shipped_hints_name_tasks_of_the_catalogue():
+    # stale labels are harmless to a run but mean the hints no longer describe the catalogue:
+    # refresh them with benchmarks/engine/timing_hints.py from a run's report
+    from verify._registry import discover
+    from verify._runner import claim_checks
+
+    labels = {f"{c.id} {k.name}" for c in discover() for k in (*claim_checks(c), *c.controls)}
+    for profile in ("quick", "ci", "thorough"):
+        hints = shipped_hints(profile)
+        assert hints, f"no shipped hints for {profile}"
+        assert set(hints) <= labels, sorted(set(hints) - labels)[:5]
+        assert all(s >= 0 for s in hints.values())
 
 
 def test_a_crashed_shard_leaves_the_check_undecided():
@@ -94,3 +124,23 @@ def test_a_detail_one_shard_records_keeps_its_value():
     b = Evidence(Verdict.CERTIFIED, instances=1, details={"seed1": [4], "common": 3})
     m = merge_shards([a, b])
     assert m.details["seed0"] == [1, 2] and m.details["seed1"] == [4] and m.details["common"] == 3
+
+
+def test_the_hints_script_writes_the_labels_the_runner_remembers(tmp_path, monkeypatch):
+    import importlib.util
+
+    from verify._report import to_json
+
+    spec = importlib.util.spec_from_file_location(
+        "timing_hints", Path(__file__).resolve().parents[3] / "benchmarks" / "engine" / "timing_hints.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(script, "HINTS", tmp_path / "hints.json")
+    result = run_claims([_claim(3)], profile="ci")
+    (tmp_path / "report.json").write_text(json.dumps(to_json(result)))
+    assert script.main([str(tmp_path / "report.json")]) == 0
+    save_timings(result)
+    hints = json.loads((tmp_path / "hints.json").read_text())
+    remembered = json.loads((tmp_path / "timings-ci.json").read_text())
+    assert set(hints) == {"ci"} and set(hints["ci"]) == set(remembered) == {"toy.shards.squares exact"}
