@@ -8,8 +8,8 @@ submission depends on it -- every seed is derived per check, so the evidence doe
 unreadable or foreign file is simply no hint.
 
 A first run has no such file, and a pool that packs the thorough profile's 120-170 s tasks by the median
-guess starts them late, idles behind them and splits the parts of a paper across workers (on 2026-12-02,
-two workers: 672 s wall and 1144 s CPU on a first run, 525 s and 1018 s with timings). The package
+guess starts them late and idles behind them (on 2026-12-02, two workers, empty cache: 489 s wall for
+824 s CPU without hints, 430 s for 837 s with them; benchmarks/README.md). The package
 therefore ships hints, ``_timing_hints.json`` (``{profile: {task label: seconds}}``, written from a
 run's JSON report by ``benchmarks/engine/timing_hints.py``), under the remembered timings: a remembered
 task overrides its hint, a task in neither counts as the median of the known ones
