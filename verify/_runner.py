@@ -49,7 +49,7 @@ from ._derivation import derivation_check
 from ._profile import Profile, get_profile
 from ._schedule import AffinityQueues, InOrder, WorkerPool, group_of
 from ._statement import running
-from ._transport import exact
+from ._transport import exact, opened
 from ._verdict import Evidence, Verdict, combine, merge_shards
 
 __all__ = [
@@ -309,12 +309,14 @@ def _run_task(check: Check, seed: int, profile_name: str, claim: tuple[str, Any,
               ) -> Evidence:
     """Run one check; a crash becomes UNKNOWN evidence with the traceback in its notes.
 
-    ``claim`` is ``(claim id, statement, derivation)`` of the claim the check belongs to: the check
-    reads the statement it evaluates from there (:func:`verify.statement_of`), so a claim run with a
+    ``claim`` is ``(claim id, statement, derivation)`` of the claim the check belongs to (sealed by
+    :func:`verify._transport.exact` when the task runs in another process): the check reads the
+    statement it evaluates from there (:func:`verify.statement_of`), so a claim run with a
     replaced statement is checked against that statement, in this process or in a worker."""
     profile = get_profile(profile_name)
     t0 = time.perf_counter()
     try:
+        claim = opened(claim)  # sealed when shipped to a worker (verify/_transport.py)
         if claim is None:
             return check.run(seed=seed, profile=profile)
         with running(*claim):

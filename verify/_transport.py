@@ -7,9 +7,14 @@ of the process pool (or on dask) would then not be the one the claim declares --
 derivation checks of two claims crashed at two workers and not at one (the crash read as UNKNOWN
 evidence, silently, since those checks corroborate).
 
-:func:`exact` wraps a value so that its sympy sums, products, powers and relations are rebuilt with
-``evaluate=False`` from their own arguments: an already evaluated object gets back exactly its
-arguments (``_from_args``), an unevaluated one stays unevaluated.  Everything else pickles as usual.
+:func:`exact` seals a value: it pickles it once, so that its sympy sums, products, powers and relations
+are rebuilt with ``evaluate=False`` from their own arguments (an already evaluated object gets back
+exactly its arguments, ``_from_args``; an unevaluated one stays unevaluated; everything else pickles as
+usual), and keeps the bytes.  The seal survives any number of further pickle round trips unopened, and
+only the task opens it (:func:`opened`): a dask scheduler unpickles a task's arguments and pickles them
+again for the worker, and a wrapper that turned back into its value at the first unpickling arrived at
+the worker re-evaluated (found when both derivation checks above still crashed with
+``--scheduler local:2`` after the process pool had been fixed).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import pickle
 import sys
 from typing import Any
 
-__all__ = ["exact"]
+__all__ = ["exact", "opened"]
 
 
 def _rebuild(cls: type, args: tuple[Any, ...]) -> Any:
@@ -46,25 +51,27 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
-def _loads(data: bytes) -> Any:
-    return pickle.loads(data)
+class _Sealed:
+    """The bytes of a value pickled by :class:`_Pickler`; pickles as those bytes, opened only by
+    :func:`opened` (module docstring)."""
 
+    __slots__ = ("data",)
 
-class _Exact:
-    """Pickles as its value, with the sympy objects in it rebuilt as built (module docstring)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
+    def __init__(self, data: bytes) -> None:
+        self.data = data
 
     def __reduce__(self) -> tuple[Any, ...]:
-        buf = io.BytesIO()
-        _Pickler(buf).dump(self.value)
-        return _loads, (buf.getvalue(),)
+        return _Sealed, (self.data,)
 
 
-def exact(value: Any) -> Any:
-    """``value``, to be pickled so that it arrives as built (the unpickled object is ``value`` itself,
-    not a wrapper).  In-process (nothing pickled) the wrapper must not be used: pass ``value``."""
-    return _Exact(value)
+def exact(value: Any) -> _Sealed:
+    """``value`` sealed for shipping to another process (module docstring); the task gets it back with
+    :func:`opened`.  In-process (nothing pickled) pass ``value`` itself."""
+    buf = io.BytesIO()
+    _Pickler(buf).dump(value)
+    return _Sealed(buf.getvalue())
+
+
+def opened(value: Any) -> Any:
+    """The value a seal of :func:`exact` holds, as it was built; anything else is returned as it is."""
+    return pickle.loads(value.data) if isinstance(value, _Sealed) else value

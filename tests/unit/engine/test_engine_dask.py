@@ -82,6 +82,23 @@ def test_dask_run_matches_the_process_pool(cluster):
             assert ca.seed == cb.seed and ca.evidence.seeds == cb.evidence.seeds
 
 
+def test_a_derivation_fact_reaches_a_dask_worker_as_built(cluster):
+    # the scheduler unpickles a task's arguments and pickles them again: a seal opened at the first
+    # unpickling let Eq(0, 0, evaluate=False) of this claim's derivation arrive as True (UNKNOWN: crashed)
+    cl, client = cluster
+    claims, _ = catalogue().select(["interp.tikhonov.linear_scaling"])
+    info = {"address": cl.scheduler_address, "kind": "local", "workers": 2, "worker_environments": {}}
+
+    def derivation(result):
+        (ev,) = [c.evidence for c in result.outcomes[0].checks if c.name == "derivation"]
+        return ev
+
+    on_dask = derivation(run_claims(claims, workers=2, executor=DaskExecutor(client, info)))
+    here = derivation(run_claims(claims))
+    assert here.level.name == "PROVED", here.notes
+    assert (on_dask.level, on_dask.notes, on_dask.details) == (here.level, here.notes, here.details)
+
+
 def test_cli_scheduler_address_records_workers_and_versions(cluster, tmp_path):
     cl, _ = cluster
     out = tmp_path / "r.json"

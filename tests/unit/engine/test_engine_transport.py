@@ -12,7 +12,7 @@ import pickle
 import sympy as sp
 
 from verify import Check, Claim, Derivation, Source, Step, Verdict, catalogue, run_claims
-from verify._transport import exact
+from verify._transport import exact, opened
 
 from ._toy_sharded import squares
 
@@ -21,7 +21,15 @@ _AFFECTED = ("ddcl.growth.signal_structure", "interp.tikhonov.linear_scaling",
 
 
 def _round_trip(value):
-    return pickle.loads(pickle.dumps(exact(value)))
+    return opened(pickle.loads(pickle.dumps(exact(value))))
+
+
+def test_the_seal_survives_a_hop_that_unpickles_and_pickles_again():
+    # a dask scheduler unpickles a task's arguments and pickles them again for the worker
+    built = (sp.Eq(0, 0, evaluate=False), sp.Mul(sp.Symbol("x"), sp.Symbol("x"), evaluate=False))
+    hop = pickle.loads(pickle.dumps(pickle.loads(pickle.dumps(exact(built)))))
+    assert sp.srepr(opened(hop)) == sp.srepr(built)
+    assert opened(built) is built  # an unsealed value (in-process) is passed through
 
 
 def test_unevaluated_objects_arrive_unevaluated():
