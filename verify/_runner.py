@@ -451,6 +451,7 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
     interrupted = False
 
     sync = isinstance(executor, SerialExecutor)  # runs each task inside submit()
+    sealed: dict[str, Any] = {}  # claim id -> its context sealed for the workers
     on_start = getattr(progress, "started", None)
     seen: set[int] = set()
 
@@ -483,7 +484,10 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
                 claim, _, _, s = plan[k]
                 if sync:
                     note_start(t)
-                ctx = context[claim.id] if sync else exact(context[claim.id])  # pickled: as built
+                if sync:
+                    ctx = context[claim.id]
+                elif (ctx := sealed.get(claim.id)) is None:  # pickled as built, once per claim
+                    ctx = sealed[claim.id] = exact(context[claim.id])
                 args = (_run_task, chk, s, prof.name, ctx)
                 fut = executor.submit(*args) if w is None else executor.submit_to(w, *args)
                 in_flight[fut] = (t, w)

@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["cache_dir", "load_timings", "save_timings", "shipped_hints"]
+__all__ = ["cache_dir", "load_timings", "save_timings", "shipped_hints", "task_times"]
 
 _HINTS = Path(__file__).with_name("_timing_hints.json")
 
@@ -72,12 +72,17 @@ def load_timings(profile: str) -> dict[str, float]:
     return {**shipped_hints(profile), **_remembered(profile)}
 
 
+def task_times(result: Any) -> dict[str, float]:
+    """``"<claim id> <check or control name>" -> seconds`` of a run (the labels the runner looks up;
+    a sharded check: the sum of its shards)."""
+    return {f"{o.claim_id} {ch.name}": float(ch.evidence.wall_time)
+            for o in result.outcomes for ch in o.checks + o.controls}
+
+
 def save_timings(result: Any) -> None:
     """Merge the run's per-task wall times into the profile's file (best effort: never fails a run)."""
     data = _remembered(result.profile)  # the hints stay in the package, not in the cache
-    for o in result.outcomes:
-        for ch in o.checks + o.controls:
-            data[f"{o.claim_id} {ch.name}"] = round(float(ch.evidence.wall_time), 3)
+    data.update((k, round(v, 3)) for k, v in task_times(result).items())
     try:
         p = _path(result.profile)
         p.parent.mkdir(parents=True, exist_ok=True)

@@ -14,16 +14,10 @@ import argparse
 import json
 from pathlib import Path
 
+from verify._report import from_json
+from verify._timings import task_times
+
 HINTS = Path(__file__).resolve().parents[2] / "verify" / "_timing_hints.json"
-
-
-def task_seconds(report: dict) -> dict[str, float]:
-    """``"<claim id> <check or control name>" -> seconds`` of a report (the runner's task labels)."""
-    out: dict[str, float] = {}
-    for claim in report["claims"]:
-        for item in claim["checks"] + claim["controls"]:
-            out[f"{claim['id']} {item['name']}"] = round(float(item["evidence"]["wall_time"]), 2)
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,12 +26,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     hints = json.loads(HINTS.read_text()) if HINTS.exists() else {}
     for path in args.reports:
-        report = json.loads(path.read_text())
-        if report.get("unfinished") or report.get("interrupted"):
+        run = from_json(json.loads(path.read_text()))
+        if run.interrupted or run.unfinished:
             ap.error(f"{path}: an interrupted run's report would leave tasks without hints")
-        hints[report["profile"]] = dict(sorted(task_seconds(report).items()))
-        print(f"{report['profile']}: {len(hints[report['profile']])} tasks, "
-              f"{sum(hints[report['profile']].values()):.0f} s in all, from {path}")
+        hints[run.profile] = {k: round(v, 2) for k, v in sorted(task_times(run).items())}
+        print(f"{run.profile}: {len(hints[run.profile])} tasks, "
+              f"{sum(hints[run.profile].values()):.0f} s in all, from {path}")
     HINTS.write_text(json.dumps(dict(sorted(hints.items())), indent=0) + "\n")
     return 0
 

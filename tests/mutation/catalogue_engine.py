@@ -493,8 +493,8 @@ MUTATIONS += [
        ("pytest:tests/unit/engine/test_engine_derivation_zero_test.py",),
        "Q(x) admits non-integer powers: 1/(sqrt(2) - 1) - sqrt(2) - 1 (zero) is decided 'not 0' by cancel"),
     _m("engine.worker_statement_re_evaluated", _RUNNER,
-       "ctx = context[claim.id] if sync else exact(context[claim.id])",
-       "ctx = context[claim.id]",
+       "ctx = sealed[claim.id] = exact(context[claim.id])",
+       "ctx = sealed[claim.id] = context[claim.id]",
        ("pytest:tests/unit/engine/test_engine_transport.py",),
        "statements and derivations pickled plainly to the workers: Eq(0, 0, evaluate=False) arrives as True"),
     _m("engine.transport_seal_opened_at_first_unpickle", "verify/_transport.py",
@@ -517,7 +517,6 @@ MUTATIONS += [
        "            donors = []\n",
        ("pytest:tests/unit/engine/test_engine_schedule.py",),
        "an idle worker waits while the other worker's queue is full"),
-    # Check.seed_of (issue 14): a control evaluates its false statement on its check's own instances
     # shipped timing hints (issue 14): a first run packs its long tasks first
     _m("engine.timing_hints_ignored", "verify/_timings.py",
        "return {**shipped_hints(profile), **_remembered(profile)}", "return _remembered(profile)",
@@ -533,6 +532,7 @@ MUTATIONS += [
        "    data = load_timings(result.profile)\n",
        ("pytest:tests/unit/engine/test_engine_shards.py::test_remembered_timings_override_the_shipped_hints",),
        "a run copies the shipped hints into the cache, where they would outlive a refreshed package"),
+    # Check.seed_of (issue 14): a control evaluates its false statement on its check's own instances
     _m("engine.seed_of_ignored", _RUNNER,
        "derive_seed(seed, *chk.seed_key(claim.id, item.name))",
        "derive_seed(seed, claim.id, item.name)",
