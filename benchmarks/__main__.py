@@ -70,14 +70,16 @@ def _focus_sweep(quick: bool) -> tuple[list[Entry], Any]:
     from benchmarks.focus_dilution.bench_flows import bench_sweep
 
     rows = bench_sweep(16 if quick else 256, 2 if quick else 16)
-    return [Entry("focus.sweep.rk4_speedup_vs_lsoda", rows[-1][2], 10.0, "min")], rows
+    return [Entry("focus.sweep.rk4_speedup_vs_lsoda", rows[-1][2], 10.0, "min"),
+            Entry("focus.sweep.rk4_speedup_vs_compiled_lsoda", rows[-1][2] / rows[1][2], None, "min")], rows
 
 
 def _focus_flow(quick: bool) -> tuple[list[Entry], Any]:
     from benchmarks.focus_dilution.bench_flows import bench_full_flow
 
     rows = bench_full_flow()
-    return [Entry("focus.e1_full_flow_cpu_s", rows[0][1], 10.0, "max", "s")], rows
+    return [Entry("focus.e1_full_flow_cpu_s", rows[0][1], 10.0, "max", "s"),
+            Entry("focus.flow.compiled_field_speedup", rows[-1][2], 2.0, "min")], rows
 
 
 def _interpolation(quick: bool) -> tuple[list[Entry], Any]:

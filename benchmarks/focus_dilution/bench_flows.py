@@ -6,11 +6,13 @@ Run with OPENBLAS_NUM_THREADS=1: the matrices are tiny and spinning BLAS threads
 20x on a loaded 2-core machine (E1: 3 s CPU with one thread, 9-64 s with two).
 
 1. The full four-stage d = 4 flow (E1, m = m_k = 8, T = 3e4, LSODA rtol 1e-9): CPU time (target < 10 s),
-   and on T = 3000 the batched finite-difference Jacobian against LSODA's own (baseline) Jacobian.
+   and on T = 3000 the batched finite-difference Jacobian against LSODA's own (baseline) Jacobian, and
+   the field compiled from the population gradients (numerics.compiled) against their numpy run.
 2. A sweep of random F1 chains (d = 4, m = m_k = 4, eps = 1e-3, T = 100): batched torch RK4 (dt = 0.5,
    one tensor program for all chains, the closed forms on batch-last arrays, theorems.focus_dilution._batched)
    against scipy LSODA (rtol 1e-8, atol 1e-11) one by one (a sample, cost per trajectory), with the max
-   deviation of the final states as the accuracy check (target: >= 10x cheaper per trajectory).  The same
+   deviation of the final states as the accuracy check (target: >= 10x cheaper per trajectory than LSODA
+   on the numpy field, the first round's baseline; LSODA on the compiled field is timed alongside).  The same
    RK4 on batch-first (B, 4, 4) tensors (TorchArithmetic) is timed alongside: there torch's bmm of 4 x 4 matrices
    runs a scalar loop, and the sweep costs about twice as much.
 3. Certified saddle enclosures per chain (the arb Hessian of L at theta_c1 by second-order forward mode, d = 4,
@@ -37,7 +39,7 @@ def _cpu(fn):
 def bench_full_flow() -> list[tuple[str, float, float]]:
     from numerics.flows import geometric_grid, integrate
     from numerics.markov import MarkovChain
-    from theorems.focus_dilution.flow import Shapes, full_rhs, init_params, run_flow
+    from theorems.focus_dilution.flow import Shapes, _bound_field, full_rhs, init_params, run_flow
 
     ch = MarkovChain.lazy(["0.75", "0.19", "0.05", "0.01"], "1/2")
     tr, t_full = _cpu(lambda: run_flow(ch, T=3e4))
@@ -48,9 +50,19 @@ def bench_full_flow() -> list[tuple[str, float, float]]:
     grid = geometric_grid(0.1, 3000.0, 100)
     _, t_jac = _cpu(lambda: run_flow(ch, T=3000.0, per_decade=100))
     _, t_nojac = _cpu(lambda: integrate(full_rhs(ch, sh), y0, grid, method="LSODA", rtol=1e-9, atol=1e-12))
+    # the field compiled from the population gradients (numerics.compiled) against their numpy run
+    numpy_field = _bound_field(ch, sh, 1.0, "statement", compiled=False)
+    _bound_field(ch, sh, 1.0, "statement")  # compiled once per process: not part of the timing
+    _, t_numpy = _cpu(lambda: integrate(lambda t, y: numpy_field(y), y0, grid, method="LSODA", rtol=1e-9,
+                                        atol=1e-12))
+    _, t_comp = _cpu(lambda: integrate(full_rhs(ch, sh), y0, grid, method="LSODA", rtol=1e-9, atol=1e-12))
+    print(f"E1 T = 3000 LSODA: numpy field {t_numpy:.2f} s, compiled field {t_comp:.2f} s CPU "
+          f"({t_numpy / t_comp:.1f}x)")
     return [("E1 full flow T = 3e4 (batched FD Jacobian)", t_full, float("nan")),
             ("E1 T = 3000, LSODA own Jacobian (baseline)", t_nojac, 1.0),
-            ("E1 T = 3000, batched FD Jacobian", t_jac, t_nojac / t_jac)]
+            ("E1 T = 3000, batched FD Jacobian", t_jac, t_nojac / t_jac),
+            ("E1 T = 3000, LSODA own Jacobian, numpy field (baseline)", t_numpy, 1.0),
+            ("E1 T = 3000, LSODA own Jacobian, compiled field", t_comp, t_numpy / t_comp)]
 
 
 def bench_sweep(n_chains: int, n_scipy: int) -> list[tuple[str, float, float]]:
@@ -60,7 +72,7 @@ def bench_sweep(n_chains: int, n_scipy: int) -> list[tuple[str, float, float]]:
     from numerics.flows import integrate, rk4_torch
     from numerics.markov import MarkovChain
     from theorems.focus_dilution._batched import rk4_sweep
-    from theorems.focus_dilution.flow import Shapes, full_rhs, init_params, unpack
+    from theorems.focus_dilution.flow import Shapes, _bound_field, init_params, unpack
     from numerics.arithmetic import TorchArithmetic
     from theorems.focus_dilution.population import param_grads
 
@@ -98,19 +110,25 @@ def bench_sweep(n_chains: int, n_scipy: int) -> list[tuple[str, float, float]]:
     layout_diff = float((out - out_first).abs().max())
     errs = []
 
-    def scipy_all():
+    def scipy_all(compiled: bool):
         for k in range(n_scipy):
-            _, Y = integrate(full_rhs(chains[k], sh), Y0[k], np.array(grid), method="LSODA", rtol=1e-8, atol=1e-11)
+            field = _bound_field(chains[k], sh, 1.0, "statement", compiled=compiled)
+            _, Y = integrate(lambda t, y: field(y), Y0[k], np.array(grid), method="LSODA", rtol=1e-8, atol=1e-11)
             errs.append(float(np.max(np.abs(Y[-1] - final_b[k]))))
 
-    _, t_scipy = _cpu(scipy_all)
+    # the baseline is the first round's: LSODA on the numpy field; LSODA on the compiled field alongside
+    _, t_scipy = _cpu(lambda: scipy_all(False))
+    _bound_field(chains[0], sh, 1.0, "statement")  # compile outside the timing
+    _, t_scipy_c = _cpu(lambda: scipy_all(True))
     per_b, per_f = t_batch / n_chains, t_first / n_chains
-    per_s = t_scipy / n_scipy
+    per_s, per_c = t_scipy / n_scipy, t_scipy_c / n_scipy
     print(f"sweep: {n_chains} chains batched RK4 {t_batch:.2f} s CPU ({per_b * 1e3:.2f} ms/trajectory; "
           f"batch-first layout {t_first:.2f} s, {per_f * 1e3:.2f} ms/trajectory, max |difference| "
           f"{layout_diff:.1e}); scipy LSODA {n_scipy} chains {t_scipy:.2f} s "
-          f"({per_s * 1e3:.1f} ms/trajectory); max |final state difference| = {max(errs):.2e}")
+          f"({per_s * 1e3:.1f} ms/trajectory; compiled field {per_c * 1e3:.1f} ms); max |final state "
+          f"difference| = {max(errs):.2e}")
     return [("sweep: scipy LSODA per trajectory (baseline)", per_s, 1.0),
+            ("sweep: scipy LSODA per trajectory, compiled field", per_c, per_s / per_c),
             ("sweep: batched torch RK4, batch-first layout", per_f, per_s / per_f),
             ("sweep: batched torch RK4 per trajectory", per_b, per_s / per_b)]
 

@@ -546,4 +546,26 @@ MUTATIONS += [
        "                if isinstance(chk.seed_of, tuple):\n", "                if False:\n",
        ("pytest:tests/unit/engine/test_engine_registry.py::test_seed_of_across_claims_is_checked",),
        "a seed_of naming another claim's check is never validated (an unknown claim or check passes)"),
+    Mutation(
+        id="engine.compiled.max_shift_dropped",
+        path="numerics/compiled.py",
+        old="out[idx + (0,)] = se.Max(*x[idx])",
+        new="out[idx + (0,)] = se.Integer(0)",
+        kills=("pytest:tests/unit/engine/test_engine_compiled.py"
+               "::test_the_traced_max_shift_keeps_a_kernel_finite_where_exp_overflows",),
+        why="the tracing arithmetic's row maximum is 0: compiled softmaxes are unshifted and overflow at "
+            "exp(709), where the float64 run of the same code stays finite",
+        family="construction",
+    ),
+    Mutation(
+        id="engine.compiled.bind_constants_first",
+        path="numerics/compiled.py",
+        old="return fn(cat((x, const)))",
+        new="return fn(cat((const, x)))",
+        kills=("pytest:tests/unit/engine/test_engine_compiled.py::test_bind_and_batches_give_the_unbatched_values",
+               "pytest:tests/unit/focus_dilution/test_focus_perf_caches.py::test_full_jac_is_central_differences"),
+        why="a bound kernel reads its fixed inputs where the state goes: every compiled flow field is "
+            "evaluated at a scrambled state",
+        family="construction",
+    ),
 ]

@@ -459,6 +459,39 @@ MUTATIONS: list[Mutation] = [
         family="tolerance",
     ),
     Mutation(
+        id="focus.flow.compiled_field_ignores_variant",
+        path=FLOW,
+        old="return -pack(*param_grads(pi, P, *unpack(y, sh), tau[0], ar, variant=variant))",
+        new="return -pack(*param_grads(pi, P, *unpack(y, sh), tau[0], ar))",
+        kills=("pytest:tests/unit/engine/test_engine_compiled.py::test_the_variants_compile_to_different_fields",
+               "pytest:tests/unit/engine/test_engine_compiled.py"
+               "::test_the_compiled_flow_field_has_the_numpy_fields_accuracy"),
+        why="the compiled flow field is traced without the gradient variant: the negative controls' "
+            "'drop_phiT_term' flows integrate the true gradient",
+        family="construction",
+    ),
+    Mutation(
+        id="focus.flow.compiled_jac_sign",
+        path=FLOW,
+        old="return (F[:n] - F[n:]).T / (2 * h)",
+        new="return (F[n:] - F[:n]).T / (2 * h)",
+        kills=("pytest:tests/unit/engine/test_engine_compiled.py"
+               "::test_the_compiled_reduced_field_and_jacobian_match_the_numpy_ones",
+               "pytest:tests/unit/focus_dilution/test_focus_perf_caches.py::test_full_jac_is_central_differences"),
+        why="full_jac differences the compiled field the wrong way round: LSODA's Jacobian is -J",
+        family="construction",
+    ),
+    Mutation(
+        id="focus.flow.compiled_reduced_tau_dropped",
+        path=FLOW,
+        old="return reduced_field(pi, P, z, d, tau[0], ar)",
+        new="return reduced_field(pi, P, z, d, 1, ar)",
+        kills=("pytest:tests/unit/engine/test_engine_compiled.py"
+               "::test_the_compiled_reduced_field_and_jacobian_match_the_numpy_ones",),
+        why="the compiled reduced field ignores the temperature (every flow at tau = 1)",
+        family="construction",
+    ),
+    Mutation(
         id="focus.flow.jac_steps_one_sided",
         path=FLOW,
         old="steps = np.concatenate([E, -E], axis=0)",

@@ -137,14 +137,9 @@ def symmetry_lemma(*, seed: int, profile: Profile, variant: str = "statement") -
 
 
 def _sym_reduced_flow(ch: Any, z0: np.ndarray, T: float) -> tuple[np.ndarray, np.ndarray]:
-    from .flow import reduced_field
+    from .flow import reduced_rhs
 
-    d = ch.d
-
-    def f(t: float, z: np.ndarray) -> np.ndarray:
-        return np.asarray(reduced_field(ch.pi, ch.P, z, d, 1.0), dtype=np.float64)
-
-    return integrate(f, z0, np.linspace(0, T, 200), method="LSODA", rtol=1e-10, atol=1e-13)
+    return integrate(reduced_rhs(ch), z0, np.linspace(0, T, 200), method="LSODA", rtol=1e-10, atol=1e-13)
 
 
 def regime_classification(*, seed: int, profile: Profile) -> Evidence:

@@ -174,13 +174,14 @@ def _flow_to_point(chain: MarkovChain, T: float, symmetric: bool, lam_q: float =
     would otherwise break it in the unstable regime, spec §4.13)."""
     from numerics.flows import geometric_grid, integrate
 
-    from .flow import reduced_field
+    from .flow import reduced_rhs
 
     d = chain.d
     z0 = reduced_state(chain, lam_q)
+    rhs = reduced_rhs(chain)
 
     def f(t: float, z: np.ndarray) -> np.ndarray:
-        v = np.asarray(reduced_field(chain.pi, chain.P, z, d, 1.0), dtype=np.float64)
+        v = rhs(t, z)
         if symmetric:
             v[1:d] = v[1:d].mean()
             v[d + 1:2 * d] = v[d + 1:2 * d].mean()

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from numerics.arithmetic import Arithmetic
+from numerics.compiled import Kernel, compile_kernel
 from numerics.errors import InputError, InputTypeError, check_arg
 from numerics.flows import FlowError, Stages, detect_stages, first_time, geometric_grid, integrate
 from numerics.markov import MarkovChain
@@ -93,30 +94,56 @@ def theta_c1(chain: Any, m: int, mk: int, *, attn_scale: float = 0.0) -> np.ndar
     return pack(W0, W1, WQ, WK)
 
 
-def full_rhs(chain: Any, sh: Shapes, tau: float = 1.0, *, variant: str = "statement"):
+@lru_cache(maxsize=32)
+def _field_kernel(d: int, m: int, mk: int, variant: str) -> Kernel | None:
+    """The full flow field -grad L(theta) of :func:`.population.param_grads`, traced and compiled to float64
+    for states of shape (d, m, mk) (inputs y, pi, P, tau; :mod:`numerics.compiled`), or None."""
+    sh = Shapes(d, m, mk)
+
+    def field(ar: Arithmetic, y: Any, pi: Any, P: Any, tau: Any) -> Any:
+        return -pack(*param_grads(pi, P, *unpack(y, sh), tau[0], ar, variant=variant))
+
+    return compile_kernel(field, [("y", (sh.size,)), ("pi", (d,)), ("P", (d, d)), ("tau", (1,))])
+
+
+def _bound_field(chain: Any, sh: Shapes, tau: float, variant: str, *, compiled: bool = True) -> Any:
+    """y -> -grad L(y) for float64 states (a batch along leading axes too): the compiled kernel of
+    :func:`_field_kernel` with the chain and tau bound, or (``compiled=False``, or no LLVM) the numpy run
+    of the same code (the benchmarks' baseline)."""
     pi, P = chain.pi, chain.P
+    kern = _field_kernel(sh.d, sh.m, sh.mk, variant) if compiled else None
+    if kern is not None:
+        return kern.bind(pi, P, [tau])
+
+    def g(y: np.ndarray) -> np.ndarray:
+        out = pack(*param_grads(pi, P, *unpack(y, sh), tau, FLOAT, variant=variant))
+        return np.negative(out, out=out)  # -grad L, in the fresh array pack made
+
+    return g
+
+
+def full_rhs(chain: Any, sh: Shapes, tau: float = 1.0, *, variant: str = "statement"):
+    """The flow's right-hand side f(t, y) = -grad L(y) (compiled from the population gradients when
+    symengine's LLVM backend is present, see :func:`_bound_field`)."""
+    g = _bound_field(chain, sh, float(tau), variant)
 
     def f(t: float, y: np.ndarray) -> np.ndarray:
-        W0, W1, WQ, WK = unpack(y, sh)
-        out = pack(*param_grads(pi, P, W0, W1, WQ, WK, tau, FLOAT, variant=variant))
-        return np.negative(out, out=out)  # -grad L, in the fresh array pack made
+        return g(y)
 
     return f
 
 
 def full_jac(chain: Any, sh: Shapes, tau: float = 1.0, *, variant: str = "statement", h: float = 1e-6):
     """Jacobian of the flow field by central differences, all 2n perturbed states in ONE batched call
-    of the closed-form gradient (used by LSODA in its stiff phases; accuracy O(h^2) suffices there)."""
-    pi, P = chain.pi, chain.P
+    of the field (used by LSODA in its stiff phases; accuracy O(h^2) suffices there)."""
+    g = _bound_field(chain, sh, float(tau), variant)
     E = np.eye(sh.size) * h
     steps = np.concatenate([E, -E], axis=0)  # y + (-E) is y - E exactly (IEEE: a - b := a + (-b))
 
     def jac(t: float, y: np.ndarray) -> np.ndarray:
         n = y.size
-        Yb = y[None, :] + steps  # the 2n states y + h e_i, then y - h e_i
-        W0, W1, WQ, WK = unpack(Yb, sh)
-        g = pack(*param_grads(pi, P, W0, W1, WQ, WK, tau, FLOAT, variant=variant))
-        return -(g[:n] - g[n:]).T / (2 * h)
+        F = g(y[None, :] + steps)  # the field at the 2n states y + h e_i, then y - h e_i
+        return (F[:n] - F[n:]).T / (2 * h)
 
     return jac
 
@@ -335,9 +362,28 @@ def reduced_field(pi: Any, P: Any, z: Any, d: int, tau: Any = 1, ops: Arithmetic
     return list(dg) + list(db) + tail
 
 
+@lru_cache(maxsize=16)
+def _reduced_kernel(d: int) -> Kernel | None:
+    """:func:`reduced_field` traced and compiled to float64 (inputs z, pi, P, tau), or None."""
+    def field(ar: Arithmetic, z: Any, pi: Any, P: Any, tau: Any) -> Any:
+        return reduced_field(pi, P, z, d, tau[0], ar)
+
+    return compile_kernel(field, [("z", (2 * d + 2,)), ("pi", (d,)), ("P", (d, d)), ("tau", (1,))])
+
+
 def reduced_rhs(chain: Any, tau: float = 1.0):
+    """f(t, z) = the reduced field at z (compiled when available, else the numpy run of
+    :func:`reduced_field`)."""
     pi, P = chain.pi, chain.P
     d = chain.d
+    kern = _reduced_kernel(d)
+    if kern is not None:
+        g = kern.bind(pi, P, [float(tau)])
+
+        def f(t: float, z: np.ndarray) -> np.ndarray:
+            return g(z)
+
+        return f
 
     def f(t: float, z: np.ndarray) -> np.ndarray:
         return np.asarray(reduced_field(pi, P, z, d, tau, FLOAT), dtype=np.float64)

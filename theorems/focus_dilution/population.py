@@ -30,6 +30,7 @@ from typing import Any, Callable
 import numpy as np
 
 from numerics.arithmetic import Arithmetic, FloatArithmetic, MPArithmetic, TorchArithmetic
+from numerics.compiled import TracingArithmetic
 
 __all__ = [
     "FLOAT",
@@ -43,13 +44,14 @@ __all__ = [
 FLOAT = FloatArithmetic()  # float64 (numpy arrays): the default of every kernel
 
 
-_ORDERED = (FloatArithmetic, TorchArithmetic, MPArithmetic)
+_ORDERED = (FloatArithmetic, TorchArithmetic, MPArithmetic, TracingArithmetic)
 _EXP = np.exp
 
 
 def _ordered(ar: Arithmetic) -> bool:
     """Whether softmaxes may be shifted by the row maximum (the stable form): only for point arithmetics
-    with an order (float64, torch, mpmath).  Exact rationals have exp only at 0, balls and symbols no max."""
+    with an order (float64, torch, mpmath) and the trace compiled to float64 (numerics.compiled: a traced
+    ``Max``).  Exact rationals have exp only at 0, balls and sympy symbols no max."""
     return isinstance(ar, _ORDERED)
 
 
