@@ -6,7 +6,7 @@ resulting expressions are compiled by symengine's LLVM backend (``Lambdify(..., 
 cse=True)``) into one float64 function.  The compiled kernel computes the same expressions as the numpy
 run of the same code -- same formula, same stable softmax shift (the row maximum is traced as
 ``Max``) -- in another order of the floating-point operations, so the two agree to a few ulps of the
-result's scale (tests/unit/numerics/test_compiled.py measures it), not bitwise.  Because the kernel
+result's scale (tests/unit/engine/test_engine_compiled.py measures it), not bitwise.  Because the kernel
 is traced from the product code on every process start, a change of that code changes the kernel:
 there is no second copy of the formula.
 
@@ -41,7 +41,8 @@ ENV_SWITCH = "VERIFY_COMPILED_KERNELS"
 
 def available() -> bool:
     """Whether kernels can be compiled: symengine with its LLVM backend, and not switched off by
-    ``VERIFY_COMPILED_KERNELS=0``."""
+    ``VERIFY_COMPILED_KERNELS=0`` (read when a kernel is built: callers that keep their kernels per
+    process, as the focus flows do per shape, see the switch as it was at their first build)."""
     if os.environ.get(ENV_SWITCH, "1") == "0":
         return False
     try:

@@ -94,11 +94,20 @@ def theta_c1(chain: Any, m: int, mk: int, *, attn_scale: float = 0.0) -> np.ndar
     return pack(W0, W1, WQ, WK)
 
 
+# Compiled fields only for small models, where numpy's per-call dispatch dominates: trace and compile cost
+# grows with the model (0.2 s at 192 parameters, 1.5 s at 768), numpy's share of useful work with it.
+COMPILE_MAX_PARAMS = 1024
+COMPILE_MAX_D = 32
+
+
 @lru_cache(maxsize=32)
 def _field_kernel(d: int, m: int, mk: int, variant: str) -> Kernel | None:
     """The full flow field -grad L(theta) of :func:`.population.param_grads`, traced and compiled to float64
-    for states of shape (d, m, mk) (inputs y, pi, P, tau; :mod:`numerics.compiled`), or None."""
+    for states of shape (d, m, mk) (inputs y, pi, P, tau; :mod:`numerics.compiled`), or None (no LLVM, or
+    more than COMPILE_MAX_PARAMS parameters)."""
     sh = Shapes(d, m, mk)
+    if sh.size > COMPILE_MAX_PARAMS:
+        return None
 
     def field(ar: Arithmetic, y: Any, pi: Any, P: Any, tau: Any) -> Any:
         return -pack(*param_grads(pi, P, *unpack(y, sh), tau[0], ar, variant=variant))
@@ -364,7 +373,11 @@ def reduced_field(pi: Any, P: Any, z: Any, d: int, tau: Any = 1, ops: Arithmetic
 
 @lru_cache(maxsize=16)
 def _reduced_kernel(d: int) -> Kernel | None:
-    """:func:`reduced_field` traced and compiled to float64 (inputs z, pi, P, tau), or None."""
+    """:func:`reduced_field` traced and compiled to float64 (inputs z, pi, P, tau), or None (no LLVM, or
+    d > COMPILE_MAX_D)."""
+    if d > COMPILE_MAX_D:
+        return None
+
     def field(ar: Arithmetic, z: Any, pi: Any, P: Any, tau: Any) -> Any:
         return reduced_field(pi, P, z, d, tau[0], ar)
 

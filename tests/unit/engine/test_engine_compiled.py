@@ -156,3 +156,13 @@ def test_the_compiled_reduced_field_and_jacobian_match_the_numpy_ones():
     Jn = np.array([(numpy_field(y + e) - numpy_field(y - e)) / (2 * h) for e in E]).T
     # two central differences of fields that agree to ~1e-16 x |f|: they differ by <= ~1e-16 |f| / h
     assert np.max(np.abs(J - Jn)) <= 1e3 * EPS * np.max(np.abs(numpy_field(y))) / h
+
+
+def test_large_models_keep_the_numpy_field():
+    """Above COMPILE_MAX_PARAMS the trace would cost more than it saves: no kernel, the numpy run."""
+    from theorems.focus_dilution import flow
+
+    d, m = 4, 24
+    assert flow.Shapes(d, m, m).size > flow.COMPILE_MAX_PARAMS
+    assert flow._field_kernel(d, m, m, "statement") is None
+    assert flow._reduced_kernel(flow.COMPILE_MAX_D + 1) is None
