@@ -95,18 +95,28 @@ def theta_c1(chain: Any, m: int, mk: int, *, attn_scale: float = 0.0) -> np.ndar
 
 
 # Compiled fields only for small models, where numpy's per-call dispatch dominates: trace and compile cost
-# grows with the model (0.2 s at 192 parameters, 1.5 s at 768), numpy's share of useful work with it.
+# grows with the model, steeply in d (full field: 0.1 s at (4, 8, 8), 1.5 s at (8, 16, 16), 3.5 s at
+# (16, 4, 4), 29 s at (24, 2, 2); reduced: 0.4 s at d = 8, 2.9 s at d = 16, minutes at d = 32), while
+# numpy's share of useful work grows with it.
 COMPILE_MAX_PARAMS = 1024
-COMPILE_MAX_D = 32
+COMPILE_MAX_D_FULL = 8
+COMPILE_MAX_D = 12
+_TAU_MIN = 1.0 / np.finfo(np.float64).max  # below it the kernel's 1/tau (symengine's x * tau**-1) is inf
+
+
+def _compilable_tau(tau: float) -> bool:
+    """Whether the compiled field computes x/tau as numpy does: it forms 1/tau, which overflows for a
+    subnormal tau (numpy's x/tau stays finite there), so such temperatures run the numpy field."""
+    return tau >= _TAU_MIN
 
 
 @lru_cache(maxsize=32)
 def _field_kernel(d: int, m: int, mk: int, variant: str) -> Kernel | None:
     """The full flow field -grad L(theta) of :func:`.population.param_grads`, traced and compiled to float64
-    for states of shape (d, m, mk) (inputs y, pi, P, tau; :mod:`numerics.compiled`), or None (no LLVM, or
-    more than COMPILE_MAX_PARAMS parameters)."""
+    for states of shape (d, m, mk) (inputs y, pi, P, tau; :mod:`numerics.compiled`), or None (no LLVM,
+    more than COMPILE_MAX_PARAMS parameters or d > COMPILE_MAX_D_FULL)."""
     sh = Shapes(d, m, mk)
-    if sh.size > COMPILE_MAX_PARAMS:
+    if sh.size > COMPILE_MAX_PARAMS or d > COMPILE_MAX_D_FULL:
         return None
 
     def field(ar: Arithmetic, y: Any, pi: Any, P: Any, tau: Any) -> Any:
@@ -120,7 +130,7 @@ def _bound_field(chain: Any, sh: Shapes, tau: float, variant: str, *, compiled: 
     :func:`_field_kernel` with the chain and tau bound, or (``compiled=False``, or no LLVM) the numpy run
     of the same code (the benchmarks' baseline)."""
     pi, P = chain.pi, chain.P
-    kern = _field_kernel(sh.d, sh.m, sh.mk, variant) if compiled else None
+    kern = _field_kernel(sh.d, sh.m, sh.mk, variant) if compiled and _compilable_tau(tau) else None
     if kern is not None:
         return kern.bind(pi, P, [tau])
 
@@ -389,7 +399,7 @@ def reduced_rhs(chain: Any, tau: float = 1.0):
     :func:`reduced_field`)."""
     pi, P = chain.pi, chain.P
     d = chain.d
-    kern = _reduced_kernel(d)
+    kern = _reduced_kernel(d) if _compilable_tau(float(tau)) else None
     if kern is not None:
         g = kern.bind(pi, P, [float(tau)])
 

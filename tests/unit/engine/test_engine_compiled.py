@@ -165,4 +165,25 @@ def test_large_models_keep_the_numpy_field():
     d, m = 4, 24
     assert flow.Shapes(d, m, m).size > flow.COMPILE_MAX_PARAMS
     assert flow._field_kernel(d, m, m, "statement") is None
+    assert flow._field_kernel(flow.COMPILE_MAX_D_FULL + 1, 1, 1, "statement") is None
     assert flow._reduced_kernel(flow.COMPILE_MAX_D + 1) is None
+
+
+def test_a_subnormal_temperature_runs_the_numpy_field():
+    """The compiled code forms 1/tau, which is inf for tau = 1e-310 (NaN fields); numpy's x/tau is finite
+    there, so both right-hand sides fall back to it (found by review: FlowError where numpy integrates)."""
+    from numerics.markov import MarkovChain
+    from theorems.focus_dilution import flow
+    from theorems.focus_dilution.population import FLOAT, param_grads
+
+    two = MarkovChain([["1/2", "1/2"], ["1/4", "3/4"]])
+    sh = flow.Shapes(2, 2, 2)
+    y = flow.init_params(2, 2, 2, 1e-3, 0)
+    with np.errstate(all="ignore"):
+        want = -flow.pack(*param_grads(two.pi, two.P, *flow.unpack(y, sh), 1e-310, FLOAT))
+        got = flow.full_rhs(two, sh, 1e-310)(0.0, y)
+        z = flow.reduced_state(two)
+        zr = flow.reduced_rhs(two, 1e-310)(0.0, z)
+        zw = np.asarray(flow.reduced_field(two.pi, two.P, z, 2, 1e-310, FLOAT))
+    assert np.array_equal(got, want) and np.all(np.isfinite(got))
+    assert np.array_equal(zr, zw) and np.all(np.isfinite(zr))
