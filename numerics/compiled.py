@@ -135,9 +135,9 @@ class Kernel:
         cat = np.concatenate
 
         def g(x: np.ndarray) -> np.ndarray:
+            if x.ndim == 0 or x.shape[-1] != n0:
+                raise InputError(self.names[0], f"must end in {n0} entries", x.shape, has_value=True)
             if x.ndim == 1:
-                if x.shape[0] != n0:
-                    raise InputError(self.names[0], f"must have {n0} entries", x.shape, has_value=True)
                 return fn(cat((x, const)))
             return fn(cat((x, np.broadcast_to(const, x.shape[:-1] + const.shape)), axis=-1))
 

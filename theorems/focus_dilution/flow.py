@@ -100,7 +100,7 @@ def theta_c1(chain: Any, m: int, mk: int, *, attn_scale: float = 0.0) -> np.ndar
 # numpy's share of useful work grows with it.
 COMPILE_MAX_PARAMS = 1024
 COMPILE_MAX_D_FULL = 8
-COMPILE_MAX_D = 12
+COMPILE_MAX_D_REDUCED = 12
 _TAU_MIN = 1.0 / np.finfo(np.float64).max  # below it the kernel's 1/tau (symengine's x * tau**-1) is inf
 
 
@@ -384,8 +384,8 @@ def reduced_field(pi: Any, P: Any, z: Any, d: int, tau: Any = 1, ops: Arithmetic
 @lru_cache(maxsize=16)
 def _reduced_kernel(d: int) -> Kernel | None:
     """:func:`reduced_field` traced and compiled to float64 (inputs z, pi, P, tau), or None (no LLVM, or
-    d > COMPILE_MAX_D)."""
-    if d > COMPILE_MAX_D:
+    d > COMPILE_MAX_D_REDUCED)."""
+    if d > COMPILE_MAX_D_REDUCED:
         return None
 
     def field(ar: Arithmetic, z: Any, pi: Any, P: Any, tau: Any) -> Any:

@@ -67,6 +67,8 @@ def test_bad_inputs_are_named():
         k(np.zeros(3))
     with pytest.raises(InputError, match="'x'"):
         k.bind(np.ones(3))(np.zeros(4))
+    with pytest.raises(InputError, match="'x'"):
+        k.bind(np.ones(3))(np.zeros((2, 4)))
 
 
 def test_the_switch_turns_kernels_off(monkeypatch):
@@ -166,7 +168,7 @@ def test_large_models_keep_the_numpy_field():
     assert flow.Shapes(d, m, m).size > flow.COMPILE_MAX_PARAMS
     assert flow._field_kernel(d, m, m, "statement") is None
     assert flow._field_kernel(flow.COMPILE_MAX_D_FULL + 1, 1, 1, "statement") is None
-    assert flow._reduced_kernel(flow.COMPILE_MAX_D + 1) is None
+    assert flow._reduced_kernel(flow.COMPILE_MAX_D_REDUCED + 1) is None
 
 
 def test_a_subnormal_temperature_runs_the_numpy_field():
