@@ -525,6 +525,25 @@ MUTATIONS: list[Mutation] = [
         family="construction",
     ),
     Mutation(
+        id="focus.flow.evaluation_budget_dropped",
+        path="numerics/flows.py",
+        old="if calls[0] > max_evals:",
+        new="if False:",
+        kills=("pytest:tests/unit/focus_dilution/test_focus_fuzz_run_flow.py::test_integrate_budget_counts_calls_only",),
+        why=("integrate never spends its evaluation budget: a flow whose step size collapses (tau = 1e-300 at "
+             "eps = 0.5) crawls without end instead of raising FlowError"),
+        family="construction",
+    ),
+    Mutation(
+        id="focus.flow.run_flow_budget_not_passed",
+        path=FLOW,
+        old="atol=atol, jac=jac, max_evals=max_evals)",
+        new="atol=atol, jac=jac)",
+        kills=("pytest:tests/unit/focus_dilution/test_focus_fuzz_run_flow.py::test_a_collapsing_step_raises_flow_error",),
+        why="run_flow validates max_evals but integrates with the default budget: the caller's budget is ignored",
+        family="construction",
+    ),
+    Mutation(
         id="focus.flow.plateau_read_late",
         path="numerics/flows.py",
         old="k = a + int(np.argmin(S[a:b]))",

@@ -23,7 +23,7 @@ import numpy as np
 from numerics.arithmetic import Arithmetic
 from numerics.compiled import Kernel, compile_kernel
 from numerics.errors import InputError, InputTypeError, check_arg
-from numerics.flows import FlowError, Stages, detect_stages, first_time, geometric_grid, integrate
+from numerics.flows import MAX_EVALS, FlowError, Stages, detect_stages, first_time, geometric_grid, integrate
 from numerics.markov import MarkovChain
 from numerics.validation import check_int, check_positive_real
 
@@ -241,13 +241,16 @@ class Trajectory:
 def run_flow(chain: Any, *, T: float = 3e4, m: int = 8, mk: int = 8, eps: float = 1e-3, seed: int = 0,
              theta0: np.ndarray | None = None, tau: float = 1.0, method: str = "LSODA",
              rtol: float = 1e-9, atol: float = 1e-12, t0: float = 0.1, per_decade: int = 500,
-             variant: str = "statement") -> Trajectory:
+             variant: str = "statement", max_evals: int = MAX_EVALS) -> Trajectory:
     """Integrate the population gradient flow and return the :class:`Trajectory` (spec §5 defaults).
 
     ``traj.stages()`` gives the detected drops/plateaus; :func:`events` the ordered events of §5.1.
     Bad arguments raise :class:`~numerics.errors.InputError` / ``InputTypeError`` naming them; a flow
     that leaves the float64 range (e.g. a temperature so small that Phi/tau overflows) raises
-    :class:`~numerics.flows.FlowError` instead of returning a NaN trajectory.
+    :class:`~numerics.flows.FlowError` instead of returning a NaN trajectory, and so does a flow whose
+    step size collapses (a field made numerically discontinuous, e.g. tau = 1e-300 at eps = 0.5): after
+    ``max_evals`` field evaluations (:data:`numerics.flows.MAX_EVALS`; the catalogue's longest flow takes
+    under 8000) instead of a run that never returns.
     """
     if not isinstance(chain, MarkovChain):
         raise InputTypeError("chain", "must be a MarkovChain (theorems.focus_dilution.MarkovChain)",
@@ -256,6 +259,7 @@ def run_flow(chain: Any, *, T: float = 3e4, m: int = 8, mk: int = 8, eps: float 
     mk = check_int(mk, "mk", minimum=1, maximum=256)
     seed = check_int(seed, "seed", minimum=0)
     per_decade = check_int(per_decade, "per_decade", minimum=1, maximum=100_000)
+    max_evals = check_int(max_evals, "max_evals", minimum=1)
     tau = _finite_positive(tau, "tau")
     t0 = _finite_positive(t0, "t0")
     T = _finite_positive(T, "T")
@@ -284,7 +288,7 @@ def run_flow(chain: Any, *, T: float = 3e4, m: int = 8, mk: int = 8, eps: float 
     jac = full_jac(chain, sh, tau, variant=variant) if method in ("LSODA", "Radau", "BDF") else None
     with np.errstate(all="ignore"):  # non-finite values are detected below and reported as an error
         t, Y = integrate(full_rhs(chain, sh, tau, variant=variant), y0, grid, method=method, rtol=rtol,
-                         atol=atol, jac=jac)
+                         atol=atol, jac=jac, max_evals=max_evals)
     if len(t) != len(grid) or not np.all(np.isfinite(Y)):
         raise FlowError(f"the flow left the float64 range (tau = {tau!r}, T = {T!r}): the trajectory is not "
                         "finite; use a larger temperature or a shorter horizon")

@@ -8,7 +8,6 @@ only a RuntimeWarning; a flow that leaves the float range raises FlowError.
 
 from __future__ import annotations
 
-from tests.fuzzing import fuzz_examples
 import math
 from fractions import Fraction
 
@@ -20,12 +19,13 @@ from hypothesis import strategies as st
 
 from numerics.errors import InputError, InputTypeError, VerifyError
 from numerics.flows import FlowError
+from tests.fuzzing import fuzz_examples
 from theorems.focus_dilution import MarkovChain, run_flow
 
 E1 = MarkovChain.lazy(["0.75", "0.19", "0.05", "0.01"], "1/2")
 TWO = MarkovChain([["1/2", "1/2"], ["1/4", "3/4"]])
 ARGS = {"chain", "T", "m", "mk", "eps", "seed", "theta0", "tau", "method", "rtol", "atol", "t0", "per_decade",
-        "variant"}
+        "variant", "max_evals"}
 junk = st.sampled_from([None, "x", "", True, 1j, float("nan"), float("inf"), -1, 0, 0.0, 10**400, [1], b"1"])
 
 
@@ -43,7 +43,7 @@ def _check(chain, **kw):
     try:
         tr = run_flow(chain, **kw)
     except FlowError as e:
-        assert "float64 range" in str(e) or "failed" in str(e), str(e)
+        assert any(w in str(e) for w in ("float64 range", "failed", "field evaluations")), str(e)
         return None
     except VerifyError as e:
         assert isinstance(e, (InputError, InputTypeError)), type(e)
@@ -94,3 +94,42 @@ def test_run_flow_theta0_fuzz(theta0):
 def test_zero_temperature_is_refused():
     with pytest.raises(InputError, match="'tau'"):
         run_flow(TWO, T=5.0, m=2, mk=2, tau=0.0)
+
+
+def test_a_collapsing_step_raises_flow_error():
+    """tau = 1e-300 at eps = 0.5 makes the softmax a hardmax: LSODA's step collapses near t = 88 and it
+    crawled without end (no FlowError, no return within minutes); the evaluation budget ends it."""
+    with pytest.raises(FlowError, match="within 20000 field evaluations"):
+        run_flow(E1, T=100.0, m=2, mk=2, eps=0.5, tau=1e-300, max_evals=20_000)
+    tr = run_flow(E1, T=100.0, m=2, mk=2, eps=0.5, tau=1.0, max_evals=20_000)  # a smooth field fits in it
+    assert np.all(np.isfinite(tr.y))
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, "10", True])
+def test_max_evals_is_validated(bad):
+    with pytest.raises(VerifyError, match="'max_evals'"):
+        run_flow(TWO, T=5.0, m=2, mk=2, max_evals=bad)
+
+
+def test_integrate_budget_counts_calls_only():
+    """Inside the budget the solution is solve_ivp's, bit for bit; a chattering field (y' = -sign y, whose
+    step size collapses at y = 0) spends the budget and raises FlowError instead of crawling."""
+    from scipy.integrate import solve_ivp
+
+    from numerics.flows import integrate
+
+    grid = np.linspace(0.0, 3.0, 31)
+    t, Y = integrate(lambda t, y: -y, np.array([1.0]), grid, max_evals=10_000)
+    ref = solve_ivp(lambda t, y: -y, (0.0, 3.0), np.array([1.0]), method="LSODA", t_eval=grid, rtol=1e-9,
+                    atol=1e-12)
+    assert np.array_equal(Y[:, 0], ref.y[0])
+    calls = [0]
+
+    def chatter(t, y):
+        calls[0] += 1
+        assert calls[0] <= 100_000, "the budget of 2000 evaluations was not enforced"
+        return -np.sign(y)
+
+    with pytest.raises(FlowError, match="within 2000 field evaluations"):
+        integrate(chatter, np.array([1.0]), grid, max_evals=2_000)
+    assert calls[0] == 2_000  # the call over budget raises before evaluating the field
