@@ -44,7 +44,7 @@ from numerics.exact import HAVE_FLINT, _as_fraction, dot  # noqa: F401  (_as_fra
 
 from .blocks import FF, Block
 from .exact_state import ExactState, to_Q
-from .dataset import Dataset, DatasetError, fmt_token
+from .dataset import Dataset, DatasetError, fmt_token, token_key
 from .exact_shift import ShiftState
 from .gadgets import (S0, S2, _distinct_direction, _hat, _isolating_direction, _Q, _S2_rank2, _snap,
                       _translation, moment_vector, pow2_floor, sph, sph_neg, sph_neg_plane)
@@ -74,7 +74,9 @@ class _Builder(_SeparationStage):
         self.d = D.d
         self.inputs = [[tuple(to_Q(v, Q) for v in t) for t in x] for x in D.inputs]
         self.outputs = [[tuple(to_Q(v, Q) for v in t) for t in y] for y in D.outputs]
-        self.targets = {t for y in self.outputs for t in y}
+        # the distinct targets, by token_key (equal keys iff equal tokens; fmpq tokens hash slowly)
+        self.target_keys = {token_key(t): t for y in self.outputs for t in y}
+        self.targets = list(self.target_keys.values())
         self.blocks: list[Block] = []
         self.state = ShiftState(self.inputs, Q)
         self.rng = random.Random(seed)
@@ -98,7 +100,7 @@ class _Builder(_SeparationStage):
         Pslots = []
         t = b + 1
         for j in range(D.N):
-            while tuple(t for _ in range(d)) in self.targets:
+            while token_key(tuple(t for _ in range(d))) in self.target_keys:
                 t += 1
             Pslots.append(tuple(t for _ in range(d)))
             t += 1
@@ -108,7 +110,7 @@ class _Builder(_SeparationStage):
         while len(sph_slots) < need:
             s = (sph_neg(Q(k, d * (2 * D.M + 2)), d, Q) if self.collapse == "identity"
                  else sph_neg_plane(Q(k, 2 * D.M + 2), d, Q))
-            if s not in self.targets:
+            if token_key(s) not in self.target_keys:
                 sph_slots.append(s)
             k += 1
             if k > 2 * D.M + 2:
@@ -190,11 +192,12 @@ class _Builder(_SeparationStage):
         u, _, _ = _distinct_direction(sig, Q, d)
         m0 = min(dot(u, s) for s in sig) - 1
         ssig = [dot(u, s) - m0 for s in sig]
+        ssig_keys = set(token_key(ssig))  # values by their canonical pairs (fmpq hashes slowly)
         for kk in range(1, 10_000):
             e = moment_vector(d, kk)
             e2 = dot(e, e)
             sy = [dot(e, y) / e2 for y in self.targets]
-            if not (set(sy) & set(ssig)):
+            if not (set(token_key(sy)) & ssig_keys):
                 break
         gaps = [abs(a - b) for i, a in enumerate(ssig) for b in ssig[i + 1:]] + \
                [abs(a - b) for a in ssig for b in sy]

@@ -43,6 +43,8 @@ def to_Q(x: Any, Q: Any) -> Any:
     """``x`` (int, float, Fraction, fmpq, "p/q") as the rational type ``Q`` (fmpq or Fraction), exactly."""
     if type(x) is Q:
         return x
+    if type(x) is int:  # an int is its own numerator over 1
+        return Q(x)
     from numerics.exact import to_fraction
 
     f = to_fraction(x)

@@ -24,7 +24,7 @@ from numerics.exact import _as_fraction, dot
 from .blocks import SA
 from .exact_state import ExactState, to_Q
 from .exact_state import _f as _float_or_inf
-from .dataset import fmt_token
+from .dataset import fmt_token, token_key
 from .network import ConstructionError, _Q  # noqa: F401  (_Q re-exported)
 
 __all__ = ["pow2_floor", "moment_vector", "sph", "sph_neg", "sph_neg_plane", "S0", "S2"]
@@ -35,13 +35,17 @@ def pow2_floor(x: Any) -> Fraction:
     f = _as_fraction(x)
     if f <= 0:
         raise ValueError(f"pow2_floor needs x > 0, got {f}")
-    k = f.numerator.bit_length() - f.denominator.bit_length()
-    p = Fraction(2) ** k
-    while p > f:
-        p /= 2
-    while p * 2 <= f:
-        p *= 2
-    return p
+    n, q = f.numerator, f.denominator
+    k = n.bit_length() - q.bit_length()  # 2^(k-1) < n/q < 2^(k+1)
+
+    def at_most(k: int) -> bool:  # 2^k <= n/q, in integers
+        return (q << k) <= n if k >= 0 else q <= (n << -k)
+
+    while not at_most(k):
+        k -= 1
+    while at_most(k + 1):
+        k += 1
+    return Fraction(1 << k) if k >= 0 else Fraction(1, 1 << -k)
 
 
 def moment_vector(d: int, k: int) -> tuple[int, ...]:
@@ -170,7 +174,7 @@ def _isolating_direction(state: ExactState, p: tuple, Q: Any, d: int) -> tuple[t
 
 def _distinct_direction(points: Sequence[tuple], Q: Any, d: int) -> tuple[tuple[int, ...], Any, list]:
     """Smallest k with pairwise distinct projections w(k).z (exact), the minimum gap and projections."""
-    pts = list(dict.fromkeys(points))
+    pts = list({token_key(z): z for z in points}.values())  # distinct points (token_key: fmpq hashes slowly)
     for k in range(1, 10_000):
         w = moment_vector(d, k)
         pr = sorted(dot(w, z) for z in pts)

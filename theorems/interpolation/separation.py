@@ -24,7 +24,7 @@ import numpy as np
 from .blocks import FF, SA, Block
 from .exact_state import _f as _float_or_inf
 from .exact_state import to_Q
-from .dataset import fmt_token
+from .dataset import fmt_token, token_key
 from .gadgets import _distinct_direction, _hat, _plateau, _S1, _translation, pow2_floor
 from .network import ConstructionError
 
@@ -37,9 +37,15 @@ def distinguishing_points(inputs: Sequence[Sequence[tuple]]) -> list[tuple]:
     While two sequences have equal traces ``X^j ∩ E``, take the lexicographically first such pair
     (j, k) and append the lexicographically smallest point of ``X^j Δ X^k``.
     """
-    order = sorted({t for x in inputs for t in x}, key=lambda t: tuple(_as_fraction(v) for v in t))
-    rank = {t: i for i, t in enumerate(order)}  # points by lexicographic rank (small ints hash fast)
-    sets = [frozenset(rank[t] for t in x) for x in inputs]
+    # the distinct points by token_key (equal keys iff equal tokens; an fmpq hashes slowly)
+    distinct = {token_key(t): t for x in inputs for t in x}
+    types = {type(v) for t in distinct.values() for v in t}
+    if len(types) == 1 and next(iter(types)).__name__ in ("fmpq", "Fraction"):
+        order = sorted(distinct.values())  # one rational type: tuples order lexicographically as rationals
+    else:
+        order = sorted(distinct.values(), key=lambda t: tuple(_as_fraction(v) for v in t))
+    rank = {token_key(t): i for i, t in enumerate(order)}  # points by lexicographic rank (small ints hash fast)
+    sets = [frozenset(rank[token_key(t)] for t in x) for x in inputs]
     E: list[int] = []
     while True:
         groups: dict[frozenset, list[int]] = {}
@@ -137,7 +143,8 @@ class _SeparationStage:
         Q, d, st = self.Q, self.d, "S"
         if self.distinguishing is not None:
             E = [tuple(to_Q(v, Q) for v in t) for t in self.distinguishing]
-            traces = [frozenset(set(x) & set(E)) for x in self.inputs]
+            Ek = set(map(token_key, E))
+            traces = [frozenset(set(map(token_key, x)) & Ek) for x in self.inputs]
             if len(set(traces)) != len(traces):
                 self.fail(st, "the given distinguishing points do not separate the sequences")
         else:
@@ -148,7 +155,7 @@ class _SeparationStage:
             return
         if R > self.D.N - 1:
             self.fail(st, f"R = {R} > N - 1")
-        U = sorted({t for x in self.inputs for t in x})
+        U = sorted({token_key(t): t for x in self.inputs for t in x}.values())
         lo = [min(t[k] for t in U) for k in range(d)]
         hi = [max(t[k] for t in U) for k in range(d)]
         mid = tuple((a + b) / 2 for a, b in zip(lo, hi))
@@ -194,11 +201,11 @@ class _SeparationStage:
                 Ut, bt, Wt = _translation(T1, d, Q)
                 ff = FF(Q(1), tuple(Uh + Ut), tuple(bh + bt), tuple(Wh + Wt))
             else:
-                sg = dot(w0, geo.box[geo.index[e_r]])
+                sg = dot(w0, geo.box[geo.index[token_key(e_r)]])
                 Uh, bh, Wh = _plateau(w0, (sg - g0 / 2, sg - g0 / 4, sg + g0 / 4, sg + g0 / 2), D, Q)
                 ff = FF(Q(1), tuple(Uh), tuple(bh), tuple(Wh))
             self.emit(Block(ff, _S1(v[r], c, epss[r]), label=f"separation round {r + 1}", stage="S"))
-            box_id, q_id = geo.index[e_r], geo.nbox + r
+            box_id, q_id = geo.index[token_key(e_r)], geo.nbox + r
             tok = self.state.token if hasattr(self.state, "token") else self.state.P.__getitem__
             for j in range(N):
                 ids = nid[j]
@@ -243,11 +250,11 @@ class _Nominal:
     def __init__(self, b: Any, U: list, E: list, T1: tuple, C: tuple, L: Any):
         self.b, self.Q, self.d = b, b.Q, b.d
         self.E, self.C, self.L = E, C, L
-        U = sorted(set(U) | set(E))  # a given distinguishing point need not be a token
+        U = sorted({token_key(t): t for t in (*U, *E)}.values())  # a given distinguishing point need not be a token
         self.box = [tuple(a + t for a, t in zip(e, T1)) for e in U]
         self.nbox = len(self.box)
-        self.index = {e: i for i, e in enumerate(U)}
-        self.seq_ids = [[self.index[t] for t in x] for x in b.inputs]
+        self.index = {token_key(e): i for i, e in enumerate(U)}  # by token_key (fmpq hashes slowly)
+        self.seq_ids = [[self.index[token_key(t)] for t in x] for x in b.inputs]
         self.seq_sets = [set(ids) for ids in self.seq_ids]
         R = len(E)
         # the lattice of directions: t in 2^-j Z^(d-1), t_1 in [1, 3/2], |t_k| <= 1/4 (k >= 2); j >= 6 the
@@ -288,7 +295,7 @@ class _Nominal:
         ts = []
         for r in range(R):
             t = self._draw(r, rng)
-            box_id = self.index[self.E[r]]
+            box_id = self.index[token_key(self.E[r])]
             for attempt in range(60):
                 vr, qr = self._point(t)
                 cur = [[self.nbox + r if i == box_id else i for i in x] for x in ids]
