@@ -245,6 +245,31 @@ def krawczyk_fn(F: Any, center: Sequence[Any], radius: Any, *, bits: int = 256) 
         return _operator_test(x0, F0, J0, JX, box, r, radius, bits, residual)
 
 
+def _unit_exact_types() -> frozenset[type]:
+    """Scalar types in which 1 * c and -1 * c are exactly c and -c, in the same normal form: int,
+    Fraction, flint's fmpq, sympy's rational-function field elements (``FracElement``: reduced numerator
+    and denominator with a canonical unit, which negating the numerator keeps)."""
+    from fractions import Fraction
+
+    out: set[type] = {int, Fraction}
+    try:
+        import flint
+
+        out.add(flint.fmpq)
+    except ImportError:  # pragma: no cover - flint is a declared dependency
+        pass
+    try:
+        from sympy.polys.fields import FracElement
+
+        out.add(FracElement)
+    except ImportError:  # pragma: no cover - sympy is a declared dependency
+        pass
+    return frozenset(out)
+
+
+_UNIT_EXACT: frozenset[type] | None = None  # filled on first use (sympy is imported lazily)
+
+
 class Jet2:
     """Second-order forward-mode jet over any exact or ball scalar type: a value, its gradient and its
     Hessian, stored sparsely (``g``: index -> coefficient, ``h``: (i, j) with i <= j -> coefficient).
@@ -283,8 +308,35 @@ class Jet2:
 
     @staticmethod
     def _axpy(out: dict, a: Any, x: dict) -> None:
+        """out += a * x.  For canonical exact scalars (:data:`_UNIT_EXACT`) a product with a factor +-1
+        is the other factor or its negative -- the same value in the same normal form -- and is not
+        formed: a product in sympy's rational-function field cancels a polynomial gcd, and jet addition
+        and negation scale by the int +-1, the jets' values and coefficients are often exactly 1.  Balls
+        and floats always multiply (arb's product by an exact 1 can round the radius up)."""
+        global _UNIT_EXACT
+        if _UNIT_EXACT is None:
+            _UNIT_EXACT = _unit_exact_types()
+        unit = _UNIT_EXACT
+        ta = type(a)
+        if ta not in unit:
+            for k, c in x.items():
+                Jet2._acc(out, k, a * c)
+            return
+        if a == 1 or a == -1:
+            one = a == 1
+            for k, c in x.items():
+                tc = type(c)
+                # int * c has c's type; a Fraction 1 times an int would not be the int
+                if tc in unit and (ta is int or ta is tc):
+                    Jet2._acc(out, k, c if one else -c)
+                else:
+                    Jet2._acc(out, k, a * c)
+            return
         for k, c in x.items():
-            Jet2._acc(out, k, a * c)
+            if type(c) is ta and (c == 1 or c == -1):
+                Jet2._acc(out, k, a if c == 1 else -a)
+            else:
+                Jet2._acc(out, k, a * c)
 
     def _scaled(self, a: Any) -> Jet2:
         g: dict = {}
@@ -339,8 +391,9 @@ class Jet2:
         Jet2._axpy(h, f1, self.h)
         items = sorted(self.g.items())
         for p, (i, a) in enumerate(items):
+            fa = f2 * a  # f2 * a * b evaluates (f2 * a) * b: the same operations, f2 * a formed once per i
             for j, b in items[p:]:
-                Jet2._acc(h, (i, j), f2 * a * b)
+                Jet2._acc(h, (i, j), fa * b)
         return Jet2(f0, g, h, self.fns)
 
     def reciprocal(self) -> Jet2:
