@@ -453,7 +453,7 @@ def descent_gradient(Z: Any, tau: Any, mode: str, *, K: int, d: int) -> Any:
             D0 /= t
             Q *= 1.0 - D0
         W = _np.ascontiguousarray(Q.T)
-        return scale * (W.sum(0)[:, None] * P - W.T @ Z)
+        return scale * (_np.add.reduce(W, axis=0)[:, None] * P - W.T @ Z)  # W.sum(0), no wrapper
 
     return grad
 
@@ -474,14 +474,21 @@ def _gibbs_KN(Z: _np.ndarray, ZT: _np.ndarray | None, P: Any, t: float, K: int, 
     """``(Q.T, D.T)`` of :func:`_gibbs` (Z validated, ZT its (d, 1, N) transpose or None) in the (K, N)
     layout: every sum over k or over the d coordinates an add of whole rows in numpy's order
     (:func:`_rowsum`)."""
-    if type(P) is not _np.ndarray or P.shape != (K, d) or P.dtype != _np.float64 or not _np.isfinite(P).all():
+    if type(P) is not _np.ndarray or P.shape != (K, d) or P.dtype != _np.float64:
         P = as_data(P, "P")
         _same_dimension(Z, P)
         if P.shape != (K, d):
             raise InputError("P", f"must have shape {(K, d)}", f"shape {P.shape}")
-    D0 = _sqdist_KN(Z, P, ZT)  # (K, N): sqdist_matrix(Z, P).T
-    Q = D0 - D0.min(0)
-    with _np.errstate(over="ignore", under="ignore"):
+    # one floating-point context for the distances (overflow / inf - inf: detected below) and the
+    # exponentials (-D/t over- or underflowing: the hard limit), at a simulation step's per-call cost
+    with _np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        diff = (_np.ascontiguousarray(Z.T)[:, None, :] if ZT is None else ZT) - P.T[:, :, None]
+        diff *= diff
+        D0 = diff[0] if d == 1 else _rowsum(diff)  # (K, N): sqdist_matrix(Z, P).T, as _sqdist_KN
+        if not _np.isfinite(D0).all():  # Z is finite: a non-finite P makes a non-finite distance
+            as_data(P, "P")  # raises for a non-finite P (as the check above once did), else
+            _finite_sqdist(Z, P)  # the overflowing distances raise, naming Z
+        Q = D0 - _np.minimum.reduce(D0, axis=0)
         Q /= -t
         _np.exp(Q, out=Q)
     Q /= _rowsum(Q)
