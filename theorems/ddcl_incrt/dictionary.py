@@ -362,14 +362,19 @@ def free_energy(Z: Any, P: Any, tau: Any) -> float:
     """``F_tau = -(tau/N) sum_i log sum_k exp(-d_ik/tau)`` by log-sum-exp."""
     Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
     _same_dimension(Z, P)
-    if _kn_layout(Z, P):  # the (K, N) layout: the same floats, the sum over k a _rowsum (see _gibbs)
-        D = _sqdist_KN(Z, P)
+    kn = _kn_layout(Z, P)
+    return _free_energy(_sqdist_KN(Z, P) if kn else _finite_sqdist(Z, P), t, kn)
+
+
+def _free_energy(D: _np.ndarray, t: float, kn: bool) -> float:
+    """:func:`free_energy` from the finite squared distances: ``D`` in the (K, N) layout when ``kn``
+    (:func:`_kn_layout`: the same floats, the sum over k a _rowsum, see _gibbs), else (N, K)."""
+    if kn:
         m = _np.minimum.reduce(D, axis=0)
 
         def value() -> float:
             return float(_np.mean(m - t * _np.log(_rowsum(_np.exp(-(D - m) / t)))))
     else:
-        D = _finite_sqdist(Z, P)
         m = D.min(1)
 
         def value() -> float:
@@ -382,8 +387,16 @@ def free_energy(Z: Any, P: Any, tau: Any) -> float:
 def all_losses(Z: Any, P: Any, tau: Any) -> dict[str, float]:
     """``L_q, L_OLS, V, H, F`` of spec §2.2 with Gibbs assignments (float64)."""
     Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
-    Q = gibbs(Z, P, t)
-    D = _finite_sqdist(Z, P)
+    _same_dimension(Z, P)
+    # gibbs(Z, P, t), the distances and free_energy(Z, P, t) from one distance computation: the floats of
+    # sqdist_matrix in either layout (see _gibbs), so the very values (and errors) of the three calls
+    kn = _kn_layout(Z, P)
+    if kn:
+        QT, DT = _gibbs_KN(Z, None, P, t, *P.shape)
+        Q, D = _np.ascontiguousarray(QT.T), _np.ascontiguousarray(DT.T)
+    else:
+        Q, D = _gibbs(Z, P, t)
+    F = _free_energy(DT if kn else D, t, kn)
     Zt = Q @ P
     with _np.errstate(over="ignore", invalid="ignore"):
         Lq = float((Q * D).sum(1).mean())
@@ -391,7 +404,7 @@ def all_losses(Z: Any, P: Any, tau: Any) -> dict[str, float]:
         V = float((Q * ((P[None, :, :] - Zt[:, None, :]) ** 2).sum(-1)).sum(1).mean())
     with _np.errstate(divide="ignore", invalid="ignore"):
         H = float(-_np.where(Q > 0, Q * _np.log(_np.where(Q > 0, Q, 1.0)), 0.0).sum(1).mean())
-    out = {"L_q": Lq, "L_OLS": Lo, "V": V, "H": H, "F": free_energy(Z, P, t)}
+    out = {"L_q": Lq, "L_OLS": Lo, "V": V, "H": H, "F": F}
     for k, v in out.items():
         _finite(v, k, "Z")
     return out
