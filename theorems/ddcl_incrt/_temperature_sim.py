@@ -72,16 +72,18 @@ class _Stepper:
     over the prototypes adds contiguous slabs k = 0, 1, ... (:func:`_ksum`), the per-head sample mean
     is numpy's pairwise mean of a contiguous row (:func:`_sample_mean`), and the two sums over the
     samples in the prototype gradient (sum_i w_i and sum_i w_i z_i) run i = 0, 1, ... in order, as
-    numpy reduces a middle axis: w and w z are copied sample-major into one (N, 2 K heads) array whose
-    axis 0 numpy reduces row by row (an innermost axis it would sum pairwise)."""
+    numpy reduces a middle axis: w and w z are written sample-major (through a (2, K, heads, N) view)
+    into one (N, 2 K heads) array whose axis 0 numpy reduces row by row (an innermost axis it would sum
+    pairwise)."""
 
     def __init__(self, Z: np.ndarray, K: int, mode: str, drive: str):
         Ht, N = Z.shape
         self.Z, self.mode, self.drive = Z, mode, drive
         self.D, self.Q, self.A = (np.empty((K, Ht, N)) for _ in range(3))
         self.m, self.r = np.empty((Ht, N)), np.empty((Ht, N))
-        self.S = np.empty((2, K, Ht, N))       # w and w z
-        self.T = np.empty((N, 2 * K * Ht))     # the same, sample-major
+        self.T = np.empty((N, 2 * K * Ht))     # w and w z, sample-major
+        self.S = self.T.T                      # the same as (2, K, heads, N): written in place, no copy
+        self.S.shape = (2, K, Ht, N)           # (a view: setting the shape raises rather than copy)
 
     def assignments(self, P: np.ndarray, tau: np.ndarray) -> np.ndarray:
         """Distances D[k, h, i] = (z_hi - p_kh)^2 and Gibbs rows Q[:, h, i] = softmax_k(-D[:, h, i]/tau_h)
@@ -117,7 +119,6 @@ class _Stepper:
         else:
             np.copyto(S[0], Q)
         np.multiply(S[0], self.Z, out=S[1])
-        np.copyto(self.T, S.reshape(len(self.T[0]), N).T)
         sums = np.add.reduce(self.T, axis=0).reshape(2, *P.shape)  # sum_i w_i, sum_i w_i z_i
         gP = (2.0 / N) * (sums[0] * P - sums[1])
         return gP, gt, Q

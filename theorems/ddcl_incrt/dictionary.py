@@ -362,14 +362,19 @@ def free_energy(Z: Any, P: Any, tau: Any) -> float:
     """``F_tau = -(tau/N) sum_i log sum_k exp(-d_ik/tau)`` by log-sum-exp."""
     Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
     _same_dimension(Z, P)
-    if _kn_layout(Z, P):  # the (K, N) layout: the same floats, the sum over k a _rowsum (see _gibbs)
-        D = _sqdist_KN(Z, P)
+    kn = _kn_layout(Z, P)
+    return _free_energy(_sqdist_KN(Z, P) if kn else _finite_sqdist(Z, P), t, kn)
+
+
+def _free_energy(D: _np.ndarray, t: float, kn: bool) -> float:
+    """:func:`free_energy` from the finite squared distances: ``D`` in the (K, N) layout when ``kn``
+    (:func:`_kn_layout`: the same floats, the sum over k a _rowsum, see _gibbs), else (N, K)."""
+    if kn:
         m = _np.minimum.reduce(D, axis=0)
 
         def value() -> float:
             return float(_np.mean(m - t * _np.log(_rowsum(_np.exp(-(D - m) / t)))))
     else:
-        D = _finite_sqdist(Z, P)
         m = D.min(1)
 
         def value() -> float:
@@ -382,8 +387,16 @@ def free_energy(Z: Any, P: Any, tau: Any) -> float:
 def all_losses(Z: Any, P: Any, tau: Any) -> dict[str, float]:
     """``L_q, L_OLS, V, H, F`` of spec §2.2 with Gibbs assignments (float64)."""
     Z, P, t = as_data(Z, "Z"), as_data(P, "P"), check_tau(tau)
-    Q = gibbs(Z, P, t)
-    D = _finite_sqdist(Z, P)
+    _same_dimension(Z, P)
+    # gibbs(Z, P, t), the distances and free_energy(Z, P, t) from one distance computation: the floats of
+    # sqdist_matrix in either layout (see _gibbs), so the very values (and errors) of the three calls
+    kn = _kn_layout(Z, P)
+    if kn:
+        QT, DT = _gibbs_KN(Z, None, P, t, *P.shape)
+        Q, D = _np.ascontiguousarray(QT.T), _np.ascontiguousarray(DT.T)
+    else:
+        Q, D = _gibbs(Z, P, t)
+    F = _free_energy(DT if kn else D, t, kn)
     Zt = Q @ P
     with _np.errstate(over="ignore", invalid="ignore"):
         Lq = float((Q * D).sum(1).mean())
@@ -391,7 +404,7 @@ def all_losses(Z: Any, P: Any, tau: Any) -> dict[str, float]:
         V = float((Q * ((P[None, :, :] - Zt[:, None, :]) ** 2).sum(-1)).sum(1).mean())
     with _np.errstate(divide="ignore", invalid="ignore"):
         H = float(-_np.where(Q > 0, Q * _np.log(_np.where(Q > 0, Q, 1.0)), 0.0).sum(1).mean())
-    out = {"L_q": Lq, "L_OLS": Lo, "V": V, "H": H, "F": free_energy(Z, P, t)}
+    out = {"L_q": Lq, "L_OLS": Lo, "V": V, "H": H, "F": F}
     for k, v in out.items():
         _finite(v, k, "Z")
     return out
@@ -453,7 +466,7 @@ def descent_gradient(Z: Any, tau: Any, mode: str, *, K: int, d: int) -> Any:
             D0 /= t
             Q *= 1.0 - D0
         W = _np.ascontiguousarray(Q.T)
-        return scale * (W.sum(0)[:, None] * P - W.T @ Z)
+        return scale * (_np.add.reduce(W, axis=0)[:, None] * P - W.T @ Z)  # W.sum(0), no wrapper
 
     return grad
 
@@ -474,14 +487,21 @@ def _gibbs_KN(Z: _np.ndarray, ZT: _np.ndarray | None, P: Any, t: float, K: int, 
     """``(Q.T, D.T)`` of :func:`_gibbs` (Z validated, ZT its (d, 1, N) transpose or None) in the (K, N)
     layout: every sum over k or over the d coordinates an add of whole rows in numpy's order
     (:func:`_rowsum`)."""
-    if type(P) is not _np.ndarray or P.shape != (K, d) or P.dtype != _np.float64 or not _np.isfinite(P).all():
+    if type(P) is not _np.ndarray or P.shape != (K, d) or P.dtype != _np.float64:
         P = as_data(P, "P")
         _same_dimension(Z, P)
         if P.shape != (K, d):
             raise InputError("P", f"must have shape {(K, d)}", f"shape {P.shape}")
-    D0 = _sqdist_KN(Z, P, ZT)  # (K, N): sqdist_matrix(Z, P).T
-    Q = D0 - D0.min(0)
-    with _np.errstate(over="ignore", under="ignore"):
+    # one floating-point context for the distances (overflow / inf - inf: detected below) and the
+    # exponentials (-D/t over- or underflowing: the hard limit), at a simulation step's per-call cost
+    with _np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        diff = (_np.ascontiguousarray(Z.T)[:, None, :] if ZT is None else ZT) - P.T[:, :, None]
+        diff *= diff
+        D0 = diff[0] if d == 1 else _rowsum(diff)  # (K, N): sqdist_matrix(Z, P).T, as _sqdist_KN
+        if not _np.isfinite(D0).all():  # Z is finite: a non-finite P makes a non-finite distance
+            as_data(P, "P")  # raises for a non-finite P (as the check above once did), else
+            _finite_sqdist(Z, P)  # the overflowing distances raise, naming Z
+        Q = D0 - _np.minimum.reduce(D0, axis=0)
         Q /= -t
         _np.exp(Q, out=Q)
     Q /= _rowsum(Q)
