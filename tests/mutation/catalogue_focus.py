@@ -544,6 +544,26 @@ MUTATIONS: list[Mutation] = [
         family="construction",
     ),
     Mutation(
+        id="focus.jet2.unit_shortcut_drops_sign",
+        path="numerics/krawczyk.py",
+        old="Jet2._acc(out, k, c if one else -c)",
+        new="Jet2._acc(out, k, c)",
+        kills=("focus.stage2.saddle_eigenstructure",),
+        why=("the exact jets' +-1 shortcut forgets the sign of a factor -1 (a jet difference becomes a sum): "
+             "the symbolic and exact saddle Hessians are wrong"),
+        family="construction",
+    ),
+    Mutation(
+        id="focus.jet2.unit_coefficient_drops_sign",
+        path="numerics/krawczyk.py",
+        old="Jet2._acc(out, k, a if c == 1 else -a)",
+        new="Jet2._acc(out, k, a)",
+        kills=("ddcl.separation.critical_temperature", "ddcl.separation.objective_alone"),
+        why=("the exact jets' shortcut for a coefficient -1 keeps +a: gradients and Hessians lose signs (the "
+             "Fraction jets of DDCL's forward collapse Hessian take this branch; the focus jets do not)"),
+        family="construction",
+    ),
+    Mutation(
         id="focus.flow.plateau_read_late",
         path="numerics/flows.py",
         old="k = a + int(np.argmin(S[a:b]))",

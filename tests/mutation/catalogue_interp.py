@@ -29,6 +29,27 @@ AT = "numerics/attention.py"
 MUTATIONS: list[Mutation] = [
     # -- counts ---------------------------------------------------------------------------------------
     Mutation(
+        id="interp.dataset.token_key_fmpq_drops_coordinate",
+        path="theorems/interpolation/dataset.py",
+        old="return tuple([(v.p, v.q) for v in t])  # fmpq",
+        new="return tuple([(v.p, v.q) for v in t[1:]])  # fmpq",
+        kills=("interp.hardmax.exact",),
+        why=("the key of an fmpq token ignores its first coordinate: the builder's distinct targets merge "
+             "tokens that differ there, so a target gets no slot of its own"),
+        family="construction",
+    ),
+    Mutation(
+        id="interp.dataset.token_key_fraction_drops_coordinate",
+        path="theorems/interpolation/dataset.py",
+        old="return tuple([_coord_key(v) for v in t])",
+        new="return tuple([_coord_key(v) for v in t[1:]])",
+        kills=("pytest:tests/unit/interpolation/test_interp_token_key.py",),
+        why=("the key of a Fraction (or int) token ignores its first coordinate: without python-flint the "
+             "dataset validation would reject valid datasets as repeating a token (with flint the tokens "
+             "are fmpq and take the other branch, so the unit test pins this one)"),
+        family="construction",
+    ),
+    Mutation(
         id="interp.counts.hardmax_paper_count_plus_one",
         path=NW,
         old="return 2 * M + 2 * N + 1 if attention == \"hardmax\" else 2 * M + 3 * N",
