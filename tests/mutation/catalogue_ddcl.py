@@ -8,6 +8,7 @@ claims whose quick run must fail.
 from ._model import Mutation
 
 _D = "theorems/ddcl_incrt/dictionary.py"
+_DF = "theorems/ddcl_incrt/_dictionary_formulas.py"
 _H = "theorems/ddcl_incrt/hessian.py"
 _I = "theorems/ddcl_incrt/incrt.py"
 _C = "theorems/ddcl_incrt/_checks_{}.py"
@@ -17,7 +18,7 @@ MUTATIONS: list[Mutation] = [
     # ---------------------------------------------------------------- dictionary.py (§2.2, §2.3)
     Mutation(
         id="ddcl.dictionary.pairwise_half_dropped",
-        path=_D,
+        path=_DF,
         old="return total / 2 if half else total",
         new="return total if half else total",
         kills=("ddcl.dictionary.decomposition",
@@ -28,7 +29,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="ddcl.dictionary.variance_centred_at_data",
-        path=_D,
+        path=_DF,
         old='center = zt if variance_center == "reconstruction" else tuple(z)',
         new='center = tuple(z) if variance_center == "reconstruction" else zt',
         kills=("ddcl.dictionary.decomposition",),
@@ -46,7 +47,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="ddcl.dictionary.live_weight_row_sign",
-        path=_D,
+        path=_DF,
         old="return [qj * (1 + sign * (dj - ell) / tau) for qj, dj in zip(q, dist)]",
         new="return [qj * (1 - sign * (dj - ell) / tau) for qj, dj in zip(q, dist)]",
         kills=("ddcl.dictionary.gradients",),
@@ -55,7 +56,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="ddcl.dictionary.tau_derivative_half",
-        path=_D,
+        path=_DF,
         old="return var / (tau * tau), -sample_entropy(q, log)",
         new="return var / (2 * tau * tau), -sample_entropy(q, log)",
         kills=("ddcl.dictionary.gradients",),
@@ -128,7 +129,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="ddcl.dictionary.entropy_sign",
-        path=_D,
+        path=_DF,
         old="total = total - qk * log(qk)",
         new="total = total + qk * log(qk)",
         kills=("ddcl.dictionary.gradients",),
@@ -178,7 +179,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="ddcl.dictionary.live_weight_row_temperature_scaled",
-        path=_D,
+        path=_DF,
         old="return [qj * (1 + sign * (dj - ell) / tau) for qj, dj in zip(q, dist)]",
         new="return [qj * (1 + sign * (dj - ell) / (1.02 * tau)) for qj, dj in zip(q, dist)]",
         kills=("ddcl.dictionary.stationary_hull",),
@@ -375,7 +376,7 @@ MUTATIONS: list[Mutation] = [
     ),
     Mutation(
         id="ddcl.dictionary.gibbs_row_anti",
-        path=_D,
+        path=_DF,
         old="return [1 / sum(exp(-(dj - dk) / tau) for dj in dist) for dk in dist]",
         new="return [1 / sum(exp((dj - dk) / tau) for dj in dist) for dk in dist]",
         kills=("ddcl.separation.critical_temperature",),
