@@ -17,6 +17,16 @@ _TS = "theorems/ddcl_incrt/_temperature_sim.py"
 MUTATIONS: list[Mutation] = [
     # ---------------------------------------------------------------- dictionary.py (§2.2, §2.3)
     Mutation(
+        id="ddcl.dictionary.nonfinite_P_blamed_on_Z",
+        path=_D,
+        old='        as_data(P, "P")  # raises for a non-finite P\n',
+        new="",
+        kills=("pytest:tests/unit/ddcl_incrt",),
+        why=("the (K, N) distances no longer name a non-finite P: a NaN prototype is reported as an overflow "
+             "of the data Z"),
+        family="construction",
+    ),
+    Mutation(
         id="ddcl.dictionary.pairwise_half_dropped",
         path=_DF,
         old="return total / 2 if half else total",

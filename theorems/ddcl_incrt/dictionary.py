@@ -184,13 +184,15 @@ def _finite_sqdist(Z: _np.ndarray, P: _np.ndarray) -> _np.ndarray:
 
 
 def _sqdist_KN(Z: _np.ndarray, P: _np.ndarray, ZT: _np.ndarray | None = None) -> _np.ndarray:
-    """``sqdist_matrix(Z, P).T`` (finite, else :func:`_finite_sqdist`'s error) in the (K, N) layout (ZT:
-    Z's (d, 1, N) transpose when the caller holds it)."""
+    """``sqdist_matrix(Z, P).T`` in the (K, N) layout (ZT: Z's (d, 1, N) transpose when the caller holds
+    it), finite: Z is finite, so a non-finite distance comes from a non-finite P (raised naming P) or
+    from an overflow (:func:`_finite_sqdist`'s error, naming Z)."""
     with _np.errstate(over="ignore", invalid="ignore"):
         diff = (_np.ascontiguousarray(Z.T)[:, None, :] if ZT is None else ZT) - P.T[:, :, None]
         diff *= diff
-        D = _rowsum(diff)
+        D = diff[0] if len(diff) == 1 else _rowsum(diff)  # one coordinate: its squares are the distances
     if not _np.isfinite(D).all():
+        as_data(P, "P")  # raises for a non-finite P
         _finite_sqdist(Z, P)  # raises
     return D
 
@@ -335,15 +337,8 @@ def _gibbs_KN(Z: _np.ndarray, ZT: _np.ndarray | None, P: Any, t: float, K: int, 
         _same_dimension(Z, P)
         if P.shape != (K, d):
             raise InputError("P", f"must have shape {(K, d)}", f"shape {P.shape}")
-    # one floating-point context for the distances (overflow / inf - inf: detected below) and the
-    # exponentials (-D/t over- or underflowing: the hard limit), at a simulation step's per-call cost
-    with _np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        diff = (_np.ascontiguousarray(Z.T)[:, None, :] if ZT is None else ZT) - P.T[:, :, None]
-        diff *= diff
-        D0 = diff[0] if d == 1 else _rowsum(diff)  # (K, N): sqdist_matrix(Z, P).T, as _sqdist_KN
-        if not _np.isfinite(D0).all():  # Z is finite: a non-finite P makes a non-finite distance
-            as_data(P, "P")  # raises for a non-finite P (as the check above once did), else
-            _finite_sqdist(Z, P)  # the overflowing distances raise, naming Z
+    D0 = _sqdist_KN(Z, P, ZT)  # (K, N): sqdist_matrix(Z, P).T; a non-finite P raises there, named
+    with _np.errstate(over="ignore", under="ignore"):  # -D/t over- or underflowing: the hard limit
         Q = D0 - _np.minimum.reduce(D0, axis=0)
         Q /= -t
         _np.exp(Q, out=Q)
