@@ -250,7 +250,7 @@ def run_flow(chain: Any, *, T: float = 3e4, m: int = 8, mk: int = 8, eps: float 
     :class:`~numerics.flows.FlowError` instead of returning a NaN trajectory, and so does a flow whose
     step size collapses (a field made numerically discontinuous, e.g. tau = 1e-300 at eps = 0.5): after
     ``max_evals`` field evaluations (:data:`numerics.flows.MAX_EVALS`; the catalogue's longest flow takes
-    under 8000) instead of a run that never returns.
+    under 8000; validated by :func:`~numerics.flows.integrate`) instead of a run that never returns.
     """
     if not isinstance(chain, MarkovChain):
         raise InputTypeError("chain", "must be a MarkovChain (theorems.focus_dilution.MarkovChain)",
@@ -259,7 +259,6 @@ def run_flow(chain: Any, *, T: float = 3e4, m: int = 8, mk: int = 8, eps: float 
     mk = check_int(mk, "mk", minimum=1, maximum=256)
     seed = check_int(seed, "seed", minimum=0)
     per_decade = check_int(per_decade, "per_decade", minimum=1, maximum=100_000)
-    max_evals = check_int(max_evals, "max_evals", minimum=1)
     tau = _finite_positive(tau, "tau")
     t0 = _finite_positive(t0, "t0")
     T = _finite_positive(T, "T")
@@ -406,14 +405,12 @@ def reduced_rhs(chain: Any, tau: float = 1.0):
     kern = _reduced_kernel(d) if _compilable_tau(float(tau)) else None
     if kern is not None:
         g = kern.bind(pi, P, [float(tau)])
-
-        def f(t: float, z: np.ndarray) -> np.ndarray:
-            return g(z)
-
-        return f
+    else:
+        def g(z: np.ndarray) -> np.ndarray:
+            return np.asarray(reduced_field(pi, P, z, d, tau, FLOAT), dtype=np.float64)
 
     def f(t: float, z: np.ndarray) -> np.ndarray:
-        return np.asarray(reduced_field(pi, P, z, d, tau, FLOAT), dtype=np.float64)
+        return g(z)
 
     return f
 
