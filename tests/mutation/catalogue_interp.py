@@ -560,6 +560,25 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="interp.tikhonov.fig1_tau_division_dropped",
+        path=TR,
+        old="            if self.tau != 1:",
+        new="            if False:",
+        kills=("pytest:tests/unit/interpolation/test_interp_perf_identity.py",),
+        why="the Figure 1 model never divides its scores by tau (the tau = 1 shortcut taken at every tau); "
+            "the catalogue trains at tau = 1 only, so the unit test pins tau = 2",
+        family="formula",
+    ),
+    Mutation(
+        id="interp.tikhonov.fig1_tau_division_doubled",
+        path=TR,
+        old="                s = s / self.tau\n",
+        new="                s = s / (2 * self.tau)\n",
+        kills=("pytest:tests/unit/interpolation/test_interp_perf_identity.py",),
+        why="the Figure 1 model divides its scores by 2 tau away from tau = 1",
+        family="formula",
+    ),
+    Mutation(
         id="interp.tikhonov.fig1_init_reseeded",
         path=TR,
         old="        torch.set_rng_state(data.rng_state)\n",

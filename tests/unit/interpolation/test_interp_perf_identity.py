@@ -4,6 +4,8 @@
   functions (finite, zero and infinite limits, the ridge instances) and falls back to it otherwise;
 * the cached reference-instance forms are immutable and computed once;
 * Adam with ``foreach=True`` (training.train) gives bit-identical iterates to the single-tensor loop;
+* the Figure 1 model skips the score division at tau = 1 (bit-identical forward and gradients) and
+  divides at any other tau;
 * the arithmetic fast paths return the values of the general conversion.
 """
 
@@ -100,6 +102,39 @@ def test_train_foreach_adam_is_bit_identical_to_single_tensor_adam(monkeypatch):
     slow, p_slow = run()
     assert fast["losses"] == slow["losses"] and fast["E"] == slow["E"] and fast["norm2"] == slow["norm2"]
     assert all(torch.equal(a, b) for a, b in zip(p_fast, p_slow, strict=True))
+
+
+def test_fig1_model_tau_one_skip_is_bit_identical_and_other_tau_divides():
+    torch = pytest.importorskip("torch")
+
+    from theorems.interpolation import training as T
+
+    data = T.fig1_data(N=3, d=4, n=6, seed=1)
+    X = data.inputs
+
+    def reference(m, tau):  # the forward with the division written out
+        s = m.q(X) @ m.k(X).transpose(-2, -1) / tau
+        x = m.rho * X + torch.softmax(s, dim=-1) @ m.v(X)
+        return m.eta * x + m.ff2(torch.relu(m.ff1(x)))
+
+    for tau in (1.0, 2.0):
+        m = T.authors_init_model(data)
+        m.tau = tau
+        with torch.no_grad():
+            m.q.weight.mul_(37.0)  # scores of order 10: a skipped or a spurious division shows
+        out, ref = m(X), reference(m, tau)
+        assert torch.equal(out, ref), tau
+        g = torch.autograd.grad(out.square().sum(), list(m.parameters()))
+        g_ref = torch.autograd.grad(ref.square().sum(), list(m.parameters()))
+        assert all(torch.equal(a, b) for a, b in zip(g, g_ref, strict=True)), tau
+    m2 = T.authors_init_model(data)
+    with torch.no_grad():
+        m2.q.weight.mul_(37.0)
+    m2.tau = 2.0
+    m1 = T.authors_init_model(data)
+    with torch.no_grad():
+        m1.q.weight.mul_(37.0)
+    assert not torch.equal(m1(X), m2(X))  # tau = 2 is not tau = 1
 
 
 def test_arithmetic_fast_paths_return_the_general_values():
