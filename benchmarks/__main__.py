@@ -10,7 +10,10 @@ as numbers).  ``vs goal`` is value/goal for "max" and goal/value for "min": <= 1
 so a regression shows as a number above 1.  ``--only`` takes fnmatch patterns (comma separated) on the
 entry names; ``--quick`` runs tiny sizes (a smoke run: the figures are noisy, the goals are for the
 full sizes); ``--json`` writes every entry, the machine load (``os.getloadavg``) and the raw results.
-The engine benchmarks (``benchmarks/engine``) run the claim catalogue and stay separate commands.
+``engine.quick_catalogue`` times the whole quick catalogue as a user waits for it (a fresh ``python -m
+verify run`` in one process, then on two workers; every claim at its expected verdict, the two runs'
+evidence identical) against issue 14's 30 s and 15 s; the other engine benchmarks
+(``benchmarks/engine``) stay separate commands.
 """
 
 from __future__ import annotations
@@ -108,6 +111,21 @@ def _bondy(quick: bool) -> tuple[list[Entry], Any]:
     return out, r
 
 
+#: the smoke run's catalogue: one cheap claim (the goals are for the whole quick catalogue)
+_SMOKE_CLAIMS = ["ddcl.dictionary.decomposition"]
+
+
+def _catalogue(quick: bool) -> tuple[list[Entry], Any]:
+    from benchmarks.engine.bench_runner import catalogue
+
+    r = catalogue(_SMOKE_CLAIMS if quick else None, "quick", (1, 2))
+    one, two = r["rows"]
+    goal1, goal2 = (None, None) if quick else (30.0, 15.0)
+    return [Entry("engine.quick_catalogue.one_process_s", one["wall_s"], goal1, "max", "s"),
+            Entry("engine.quick_catalogue.two_workers_s", two["wall_s"], goal2, "max", "s"),
+            Entry("engine.quick_catalogue.cpu_two/one", two["cpu_s"] / one["cpu_s"], None, "max")], r
+
+
 #: name -> runner; a runner returns its entries and its raw results
 SUITES: dict[str, Callable[[bool], tuple[list[Entry], Any]]] = {
     "ddcl.critical_temperature": _ddcl,
@@ -116,6 +134,7 @@ SUITES: dict[str, Callable[[bool], tuple[list[Entry], Any]]] = {
     "focus.full_flow": _focus_flow,
     "interpolation.construction": _interpolation,
     "interpolation.bondy": _bondy,
+    "engine.quick_catalogue": _catalogue,
 }
 
 

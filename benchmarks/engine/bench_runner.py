@@ -76,6 +76,45 @@ def measure(patterns: list[str], workers: int = 2, profile: str = "quick") -> di
     return {"rows": [{"executor": r[0], "wall_s": r[1], "cpu_s": r[2], "check_s": r[3]} for r in rows]}
 
 
+def catalogue(patterns: list[str] | None = None, profile: str = "quick",
+              workers: tuple[int, ...] = (1, 2)) -> dict:
+    """The catalogue as a user's ``verify run`` waits for it: for each worker count, the wall and CPU
+    seconds of one fresh ``python -m verify run`` (interpreter start, imports and discovery included),
+    in the order given, sharing one timing-hint cache (so the pool's longest-first schedule uses the
+    first run's hints, as on a user's second run).  Every claim must be at its expected verdict with
+    every control refuted, and every run's evidence must equal the first's (timings aside), else
+    SystemExit: the time of a failing or diverging catalogue means nothing.  Issue 14 item 3."""
+    patterns = list(patterns or [])
+    rows = []
+    first = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for w in workers:
+            out = os.path.join(tmp, f"w{w}.json")
+            wall, cpu = _run(patterns, profile, w, {**os.environ, "VERIFY_CACHE_DIR": tmp}, out)
+            try:
+                with open(out) as f:
+                    report = json.load(f)
+            except FileNotFoundError:
+                raise SystemExit(f"verify run --workers {w} wrote no report") from None
+            if not report["passed"]:
+                bad = [c["id"] for c in report["claims"] if not c["passed"]]
+                raise SystemExit(f"verify run --workers {w}: not at the expected verdict: {bad}")
+            if first is None:
+                first = report
+            else:
+                lines, _ = diff(first, report)
+                if lines:
+                    raise SystemExit(f"--workers {w}: evidence differs from --workers {workers[0]}:\n"
+                                     + "\n".join(lines))
+            rows.append({"workers": w, "wall_s": wall, "cpu_s": cpu, "report_wall_s": report["wall_time"],
+                         "claims": len(report["claims"])})
+    print(f"catalogue: profile {profile}, {rows[0]['claims']} claims, load {os.getloadavg()[0]:.1f}")
+    print(f"{'workers':>8s} {'wall s':>8s} {'CPU s':>8s} {'report s':>9s}")
+    for r in rows:
+        print(f"{r['workers']:8d} {r['wall_s']:8.1f} {r['cpu_s']:8.1f} {r['report_wall_s']:9.1f}")
+    return {"profile": profile, "patterns": patterns, "rows": rows}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("patterns", nargs="*")

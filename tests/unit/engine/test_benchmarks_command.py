@@ -57,3 +57,48 @@ def test_selection_and_goal_direction():
     assert main(["--list", "--only", "focus.saddle"]) == {"suites": ["focus.saddle"]}
     with pytest.raises(SystemExit):
         main(["--only", "no_such_benchmark"])
+
+
+def test_catalogue_smoke_run_times_one_process_and_two_workers(tmp_path):
+    path = tmp_path / "bench.json"
+    main(["--quick", "--only", "engine.quick_catalogue", "--json", str(path)])
+    data = json.loads(path.read_text())
+    rows = data["raw"]["engine.quick_catalogue"]["rows"]
+    assert [r["workers"] for r in rows] == [1, 2] and all(r["claims"] == 1 for r in rows)
+    by_name = {e["name"]: e for e in data["entries"]}
+    one = by_name["engine.quick_catalogue.one_process_s"]
+    assert one["goal"] is None and one["value"] == rows[0]["wall_s"] > 0  # goals: the whole catalogue
+    assert by_name["engine.quick_catalogue.two_workers_s"]["value"] == rows[1]["wall_s"]
+
+
+def _fake_runs(monkeypatch, reports):
+    """bench_runner._run writing the given reports in turn instead of running verify."""
+    from benchmarks.engine import bench_runner
+
+    it = iter(reports)
+
+    def run(patterns, profile, workers, env, out):
+        with open(out, "w") as f:
+            json.dump(next(it), f)
+        return 1.0, 1.0
+
+    monkeypatch.setattr(bench_runner, "_run", run)
+    return bench_runner.catalogue
+
+
+def _report(verdict="CERTIFIED", passed=True, error=0.0):
+    ev = {"level": verdict, "error": error, "wall_time": 0.1}
+    return {"profile": "quick", "seed": 0, "passed": passed, "wall_time": 1.0,
+            "claims": [{"id": "p.c", "verdict": verdict, "passed": passed, "wall_time": 1.0,
+                        "checks": [{"name": "k", "kind": "check", "evidence": ev}], "controls": []}]}
+
+
+def test_catalogue_refuses_a_failing_or_diverging_catalogue(monkeypatch):
+    catalogue = _fake_runs(monkeypatch, [_report(), _report()])
+    assert [r["workers"] for r in catalogue(["p.c"])["rows"]] == [1, 2]
+    catalogue = _fake_runs(monkeypatch, [_report(passed=False)])
+    with pytest.raises(SystemExit, match="not at the expected verdict.*p.c"):
+        catalogue(["p.c"])
+    catalogue = _fake_runs(monkeypatch, [_report(), _report(error=1e-3)])
+    with pytest.raises(SystemExit, match="evidence differs"):
+        catalogue(["p.c"])
