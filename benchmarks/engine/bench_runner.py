@@ -45,6 +45,17 @@ def _run(patterns: list[str], profile: str, workers: int, env: dict[str, str], o
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def _same_evidence(base: dict | None, report: dict, label: str, base_label: str) -> dict:
+    """The baseline report: ``report`` when there is none yet; else ``base``, after SystemExit unless
+    ``report``'s evidence equals it (timings aside)."""
+    if base is None:
+        return report
+    lines, _ = diff(base, report)
+    if lines:
+        raise SystemExit(f"{label}: evidence differs from {base_label}:\n" + "\n".join(lines))
+    return base
+
+
 def measure(patterns: list[str], workers: int = 2, profile: str = "quick") -> dict:
     """Run the three configurations; print the table; return the figures."""
     rows = []
@@ -60,13 +71,7 @@ def measure(patterns: list[str], workers: int = 2, profile: str = "quick") -> di
                 report = json.load(f)
             checks = sum(c["evidence"]["wall_time"] for o in report["claims"]
                          for c in o["checks"] + o["controls"])
-            if base_report is None:
-                base_report = report
-            else:
-                lines, _ = diff(base_report, report)
-                if lines:
-                    raise SystemExit(f"{label}: evidence differs from the in-process run:\n"
-                                     + "\n".join(lines))
+            base_report = _same_evidence(base_report, report, label, "the in-process run")
             rows.append((label, wall, cpu, checks))
     base = rows[0][1]
     print(f"runner: {len(base_report['claims'])} claims, profile {profile}, load {os.getloadavg()[0]:.1f}")
@@ -99,13 +104,7 @@ def catalogue(patterns: list[str] | None = None, profile: str = "quick",
             if not report["passed"]:
                 bad = [c["id"] for c in report["claims"] if not c["passed"]]
                 raise SystemExit(f"verify run --workers {w}: not at the expected verdict: {bad}")
-            if first is None:
-                first = report
-            else:
-                lines, _ = diff(first, report)
-                if lines:
-                    raise SystemExit(f"--workers {w}: evidence differs from --workers {workers[0]}:\n"
-                                     + "\n".join(lines))
+            first = _same_evidence(first, report, f"--workers {w}", f"--workers {workers[0]}")
             rows.append({"workers": w, "wall_s": wall, "cpu_s": cpu, "report_wall_s": report["wall_time"],
                          "claims": len(report["claims"])})
     print(f"catalogue: profile {profile}, {rows[0]['claims']} claims, load {os.getloadavg()[0]:.1f}")
