@@ -45,6 +45,15 @@ def _run(patterns: list[str], profile: str, workers: int, env: dict[str, str], o
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def _report(path: str, label: str) -> dict:
+    """The JSON report a ``verify run`` wrote to ``path``; SystemExit naming the run if it wrote none."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        raise SystemExit(f"{label}: verify run wrote no report") from None
+
+
 def _same_evidence(base: dict | None, report: dict, label: str, base_label: str) -> dict:
     """The baseline report: ``report`` when there is none yet; else ``base``, after SystemExit unless
     ``report``'s evidence equals it (timings aside)."""
@@ -67,8 +76,7 @@ def measure(patterns: list[str], workers: int = 2, profile: str = "quick") -> di
             env = {**os.environ, "VERIFY_CACHE_DIR": tmp, **extra}  # the same timing hints for each
             out = os.path.join(tmp, f"{len(rows)}.json")
             wall, cpu = _run(patterns, profile, w, env, out)
-            with open(out) as f:
-                report = json.load(f)
+            report = _report(out, label)
             checks = sum(c["evidence"]["wall_time"] for o in report["claims"]
                          for c in o["checks"] + o["controls"])
             base_report = _same_evidence(base_report, report, label, "the in-process run")
@@ -96,11 +104,7 @@ def catalogue(patterns: list[str] | None = None, profile: str = "quick",
         for w in workers:
             out = os.path.join(tmp, f"w{w}.json")
             wall, cpu = _run(patterns, profile, w, {**os.environ, "VERIFY_CACHE_DIR": tmp}, out)
-            try:
-                with open(out) as f:
-                    report = json.load(f)
-            except FileNotFoundError:
-                raise SystemExit(f"verify run --workers {w} wrote no report") from None
+            report = _report(out, f"--workers {w}")
             if not report["passed"]:
                 bad = [c["id"] for c in report["claims"] if not c["passed"]]
                 raise SystemExit(f"verify run --workers {w}: not at the expected verdict: {bad}")

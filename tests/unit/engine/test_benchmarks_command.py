@@ -78,8 +78,10 @@ def _fake_runs(monkeypatch, reports):
     it = iter(reports)
 
     def run(patterns, profile, workers, env, out):
-        with open(out, "w") as f:
-            json.dump(next(it), f)
+        report = next(it)
+        if report is not None:  # None: the run wrote no report
+            with open(out, "w") as f:
+                json.dump(report, f)
         return 1.0, 1.0
 
     monkeypatch.setattr(bench_runner, "_run", run)
@@ -101,4 +103,7 @@ def test_catalogue_refuses_a_failing_or_diverging_catalogue(monkeypatch):
         catalogue(["p.c"])
     catalogue = _fake_runs(monkeypatch, [_report(), _report(error=1e-3)])
     with pytest.raises(SystemExit, match="evidence differs"):
+        catalogue(["p.c"])
+    catalogue = _fake_runs(monkeypatch, [_report(), None])
+    with pytest.raises(SystemExit, match="--workers 2: verify run wrote no report"):
         catalogue(["p.c"])
