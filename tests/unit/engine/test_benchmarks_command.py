@@ -13,7 +13,7 @@ import sys
 import pytest
 
 _PATH = list(sys.path)
-from benchmarks.__main__ import SUITES, Entry, main, selected  # noqa: E402
+from benchmarks.__main__ import OPT_IN, SUITES, THOROUGH_GOAL_S, Entry, main, selected  # noqa: E402
 
 sys.path[:] = _PATH  # the benchmark scripts put the repository root on sys.path for themselves
 
@@ -47,7 +47,7 @@ def test_quick_run_writes_every_entry_with_its_ratio_to_the_goal(tmp_path, capsy
 
 
 def test_selection_and_goal_direction():
-    assert selected(None) == list(SUITES)
+    assert selected(None) == [s for s in SUITES if s not in OPT_IN]
     assert selected("focus.*") == ["focus.saddle", "focus.sweep", "focus.full_flow"]
     assert selected("ddcl*,interp*") == ["ddcl.critical_temperature", "interpolation.construction",
                                          "interpolation.bondy"]
@@ -107,3 +107,49 @@ def test_catalogue_refuses_a_failing_or_diverging_catalogue(monkeypatch):
     catalogue = _fake_runs(monkeypatch, [_report(), None])
     with pytest.raises(SystemExit, match="--workers 2: verify run wrote no report"):
         catalogue(["p.c"])
+
+
+def test_the_thorough_catalogue_is_opt_in(capsys):
+    """A plain run leaves the ~10-minute thorough catalogue out; --only and --list reach it."""
+    assert "engine.thorough_catalogue" in SUITES and "engine.thorough_catalogue" in OPT_IN
+    assert "engine.thorough_catalogue" not in selected(None)
+    assert selected("engine.thorough*") == ["engine.thorough_catalogue"]
+    assert selected("engine.*") == ["engine.quick_catalogue", "engine.thorough_catalogue"]
+    assert main(["--list"])["suites"] == list(SUITES)
+    assert "engine.thorough_catalogue  (opt-in: --only engine.thorough_catalogue)" in capsys.readouterr().out
+
+
+def test_thorough_smoke_run_times_two_workers(tmp_path):
+    path = tmp_path / "bench.json"
+    main(["--quick", "--only", "engine.thorough_catalogue", "--json", str(path)])
+    data = json.loads(path.read_text())
+    raw = data["raw"]["engine.thorough_catalogue"]
+    assert raw["profile"] == "thorough"
+    (row,) = raw["rows"]
+    assert row["workers"] == 2 and row["claims"] == 1
+    by_name = {e["name"]: e for e in data["entries"]}
+    wall = by_name["engine.thorough_catalogue.two_workers_s"]
+    assert wall["goal"] is None and wall["value"] == row["wall_s"] > 0  # the goal is the whole catalogue's
+    assert by_name["engine.thorough_catalogue.cpu_s"]["value"] == row["cpu_s"]
+    busy = by_name["engine.thorough_catalogue.pool_busy"]
+    assert busy["goal"] is None
+    assert busy["value"] == pytest.approx(row["cpu_s"] / (2 * row["wall_s"]), rel=1e-12)
+
+
+def test_the_full_thorough_entry_is_held_to_ten_minutes(monkeypatch):
+    """Without --quick the wall time is judged against 600 s: over it is MISSED, as a number above 1."""
+    import benchmarks.__main__ as bm
+    from benchmarks.engine import bench_runner
+
+    calls = []
+
+    def fake(patterns, profile, workers):
+        calls.append((patterns, profile, workers))
+        return {"profile": profile, "patterns": [], "rows": [{"workers": 2, "wall_s": 645.0, "cpu_s": 1243.0,
+                                                              "report_wall_s": 644.0, "claims": 84}]}
+
+    monkeypatch.setattr(bench_runner, "catalogue", fake)
+    entries, _ = bm._thorough(False)
+    assert calls == [(None, "thorough", (2,))]
+    wall = {e.name: e for e in entries}["engine.thorough_catalogue.two_workers_s"]
+    assert THOROUGH_GOAL_S == 600.0 and wall.goal == 600.0 and wall.vs_goal == pytest.approx(645 / 600)
