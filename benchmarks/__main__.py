@@ -116,15 +116,30 @@ def _bondy(quick: bool) -> tuple[list[Entry], Any]:
 _SMOKE_CLAIMS = ["ddcl.dictionary.decomposition"]
 
 
-def _catalogue(quick: bool) -> tuple[list[Entry], Any]:
+def _timed_catalogue(patterns: list[str] | None, profile: str, workers: tuple[int, ...]
+                     ) -> tuple[dict, float]:
+    """``bench_runner.catalogue`` between two runs of the machine reference workload
+    (benchmarks/engine/machine_reference.py); the raw results gain ``reference`` (both runs' seconds),
+    and the mean of the two totals is returned beside them: the catalogue's seconds divided by it are
+    comparable across days, as its seconds alone are not."""
     from benchmarks.engine.bench_runner import catalogue
+    from benchmarks.engine.machine_reference import reference
 
-    r = catalogue(_SMOKE_CLAIMS if quick else None, "quick", (1, 2))
+    before = reference()
+    r = catalogue(patterns, profile, workers)
+    after = reference()
+    r["reference"] = {"before": before, "after": after}
+    return r, (before["total_s"] + after["total_s"]) / 2
+
+
+def _catalogue(quick: bool) -> tuple[list[Entry], Any]:
+    r, ref = _timed_catalogue(_SMOKE_CLAIMS if quick else None, "quick", (1, 2))
     one, two = r["rows"]
     goal1, goal2 = (None, None) if quick else (30.0, 15.0)
     return [Entry("engine.quick_catalogue.one_process_s", one["wall_s"], goal1, "max", "s"),
             Entry("engine.quick_catalogue.two_workers_s", two["wall_s"], goal2, "max", "s"),
-            Entry("engine.quick_catalogue.cpu_two/one", two["cpu_s"] / one["cpu_s"], None, "max")], r
+            Entry("engine.quick_catalogue.cpu_two/one", two["cpu_s"] / one["cpu_s"], None, "max"),
+            Entry("engine.quick_catalogue.one_process/reference", one["wall_s"] / ref, None, "max")], r
 
 
 #: the thorough smoke run's catalogue: the cheapest claim at thorough (~1 ms of checks)
@@ -137,15 +152,15 @@ def _thorough(quick: bool) -> tuple[list[Entry], Any]:
     """The thorough catalogue on two workers, as a user waits for it (a fresh ``verify run``; every claim
     at its expected verdict, else SystemExit), against :data:`THOROUGH_GOAL_S`.  Its CPU seconds and
     the pool's busy share (CPU / (2 wall)) are reported beside it: a wall over the goal with a busy pool
-    asks for less CPU, one with an idle pool for another schedule."""
-    from benchmarks.engine.bench_runner import catalogue
-
-    r = catalogue(_SMOKE_THOROUGH if quick else None, "thorough", (2,))
+        asks for less CPU, one with an idle pool for another schedule; the wall over the machine reference
+    (:func:`_timed_catalogue`) tells a slower machine from slower code."""
+    r, ref = _timed_catalogue(_SMOKE_THOROUGH if quick else None, "thorough", (2,))
     (two,) = r["rows"]
     name = "engine.thorough_catalogue"
     return [Entry(f"{name}.two_workers_s", two["wall_s"], None if quick else THOROUGH_GOAL_S, "max", "s"),
             Entry(f"{name}.cpu_s", two["cpu_s"], None, "max", "s"),
-            Entry(f"{name}.pool_busy", two["cpu_s"] / (2 * two["wall_s"]), None, "min", "")], r
+            Entry(f"{name}.pool_busy", two["cpu_s"] / (2 * two["wall_s"]), None, "min", ""),
+            Entry(f"{name}.two_workers/reference", two["wall_s"] / ref, None, "max")], r
 
 
 #: name -> runner; a runner returns its entries and its raw results

@@ -69,6 +69,10 @@ def test_catalogue_smoke_run_times_one_process_and_two_workers(tmp_path):
     one = by_name["engine.quick_catalogue.one_process_s"]
     assert one["goal"] is None and one["value"] == rows[0]["wall_s"] > 0  # goals: the whole catalogue
     assert by_name["engine.quick_catalogue.two_workers_s"]["value"] == rows[1]["wall_s"]
+    ref = data["raw"]["engine.quick_catalogue"]["reference"]
+    mean = (ref["before"]["total_s"] + ref["after"]["total_s"]) / 2
+    assert by_name["engine.quick_catalogue.one_process/reference"]["value"] == pytest.approx(
+        rows[0]["wall_s"] / mean, rel=1e-12)
 
 
 def _fake_runs(monkeypatch, reports):
@@ -139,7 +143,7 @@ def test_thorough_smoke_run_times_two_workers(tmp_path):
 def test_the_full_thorough_entry_is_held_to_ten_minutes(monkeypatch):
     """Without --quick the wall time is judged against 600 s: over it is MISSED, as a number above 1."""
     import benchmarks.__main__ as bm
-    from benchmarks.engine import bench_runner
+    from benchmarks.engine import bench_runner, machine_reference
 
     calls = []
 
@@ -148,8 +152,22 @@ def test_the_full_thorough_entry_is_held_to_ten_minutes(monkeypatch):
         return {"profile": profile, "patterns": [], "rows": [{"workers": 2, "wall_s": 645.0, "cpu_s": 1243.0,
                                                               "report_wall_s": 644.0, "claims": 84}]}
 
+    refs = iter([{"total_s": 1.0}, {"total_s": 1.5}])  # the machine reference before and after the run
     monkeypatch.setattr(bench_runner, "catalogue", fake)
-    entries, _ = bm._thorough(False)
+    monkeypatch.setattr(machine_reference, "reference", lambda: next(refs))
+    entries, raw = bm._thorough(False)
     assert calls == [(None, "thorough", (2,))]
-    wall = {e.name: e for e in entries}["engine.thorough_catalogue.two_workers_s"]
+    by_name = {e.name: e for e in entries}
+    wall = by_name["engine.thorough_catalogue.two_workers_s"]
     assert THOROUGH_GOAL_S == 600.0 and wall.goal == 600.0 and wall.vs_goal == pytest.approx(645 / 600)
+    assert by_name["engine.thorough_catalogue.two_workers/reference"].value == pytest.approx(645 / 1.25)
+    assert raw["reference"] == {"before": {"total_s": 1.0}, "after": {"total_s": 1.5}}
+
+
+def test_the_machine_reference_times_torch_numpy_and_sympy_work():
+    from benchmarks.engine.machine_reference import reference
+
+    r = reference()
+    assert set(r) == {"torch_s", "numpy_s", "sympy_s", "total_s"}
+    assert all(v > 0 for v in r.values())
+    assert r["total_s"] == pytest.approx(r["torch_s"] + r["numpy_s"] + r["sympy_s"], rel=1e-12)
