@@ -152,7 +152,7 @@ def _thorough(quick: bool) -> tuple[list[Entry], Any]:
     """The thorough catalogue on two workers, as a user waits for it (a fresh ``verify run``; every claim
     at its expected verdict, else SystemExit), against :data:`THOROUGH_GOAL_S`.  Its CPU seconds and
     the pool's busy share (CPU / (2 wall)) are reported beside it: a wall over the goal with a busy pool
-        asks for less CPU, one with an idle pool for another schedule; the wall over the machine reference
+    asks for less CPU, one with an idle pool for another schedule; the wall over the machine reference
     (:func:`_timed_catalogue`) tells a slower machine from slower code."""
     r, ref = _timed_catalogue(_SMOKE_THOROUGH if quick else None, "thorough", (2,))
     (two,) = r["rows"]
