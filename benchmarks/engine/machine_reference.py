@@ -7,7 +7,7 @@ same thorough code took 583 and 596 s at 01:00-01:30 UTC on 2026-12-03 and 645, 
 06:45 and 07:45 UTC, and a Figure 1 Adam step went from 2.53 to 3.27 ms. A catalogue time divided by
 the reference measured in the same run (``engine.*_catalogue.*/reference``) is meant to be comparable
 across days, moving when the code does and not when the machine does; how well the reference tracks the
-catalogue will show over runs (one calibrated thorough run so far: 699.0 s at 1.00 s, 698x).  The workload runs the kinds of work the catalogue spends its time on, through the
+catalogue will show over runs (benchmarks/README.md records them).  The workload runs the kinds of work the catalogue spends its time on, through the
 product code, at fixed sizes and seeds:
 
 * ``torch_s``: 150 Adam epochs of the Figure 1 model (``training.train``, coupled penalty, eps = 1e-4);
