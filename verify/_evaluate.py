@@ -205,11 +205,24 @@ def _fl(x: Any) -> float:
         return math.inf if x > 0 else -math.inf
 
 
-def _decide_exact(rel: Any, d: Fraction, t: Fraction) -> bool:
+def _decide_exact(rel: Any, d: Any, t: Any) -> bool:
+    """Whether ``d = lhs - rhs`` satisfies the relation within ``t``: exact for Fractions, and for
+    finite doubles too (IEEE comparison, negation and abs are exact); only the relation's own
+    comparison is made."""
     name = type(rel).__name__
-    return {"Equality": abs(d) <= t, "Unequality": abs(d) > t,
-            "LessThan": d <= t, "StrictLessThan": d < -t,
-            "GreaterThan": d >= -t, "StrictGreaterThan": d > t}[name]
+    if name == "Equality":
+        return abs(d) <= t
+    if name == "Unequality":
+        return abs(d) > t
+    if name == "LessThan":
+        return d <= t
+    if name == "StrictLessThan":
+        return d < -t
+    if name == "GreaterThan":
+        return d >= -t
+    if name == "StrictGreaterThan":
+        return d > t
+    raise KeyError(name)
 
 
 def _decide_float(rel: Any, d: Any, tol: float, exact_diff: bool = False) -> tuple[bool, float]:
@@ -221,8 +234,8 @@ def _decide_float(rel: Any, d: Any, tol: float, exact_diff: bool = False) -> tup
         t = Fraction(tol)
         holds = _decide_exact(rel, dd, t)
         df = _fl(dd)
-    else:
-        holds = _decide_exact(rel, Fraction(d), Fraction(tol))
+    else:  # finite doubles compare exactly as the rationals they are: no Fraction needed
+        holds = bool(_decide_exact(rel, d, tol))
         df = float(d)
     return holds, _margin(rel, df, tol)
 
@@ -239,10 +252,22 @@ def _decide_floats(rel: Any, d: Any, tol: float) -> tuple[bool, float]:
 
 
 def _margin(rel: Any, df: float, tol: float) -> float:
-    """How far ``d = lhs - rhs`` is from flipping the relation (>= 0 when it holds)."""
-    return {"Equality": tol - abs(df), "Unequality": abs(df) - tol,
-            "LessThan": tol - df, "StrictLessThan": -df - tol,
-            "GreaterThan": df + tol, "StrictGreaterThan": df - tol}[type(rel).__name__]
+    """How far ``d = lhs - rhs`` is from flipping the relation (>= 0 when it holds); only the relation's
+    own expression is computed (``df`` may be an array)."""
+    name = type(rel).__name__
+    if name == "Equality":
+        return tol - abs(df)
+    if name == "Unequality":
+        return abs(df) - tol
+    if name == "LessThan":
+        return tol - df
+    if name == "StrictLessThan":
+        return -df - tol
+    if name == "GreaterThan":
+        return df + tol
+    if name == "StrictGreaterThan":
+        return df - tol
+    raise KeyError(name)
 
 
 def _decide_ball(rel: Any, d: Any, tol: float) -> tuple[bool | None, float]:

@@ -244,10 +244,15 @@ MUTATIONS: list[Mutation] = [
        "and the executor"),
     # statements as code (issue 11)
     _m("engine.strict_relation_lenient", _EVALUATE,
-       '"StrictLessThan": d < -t,',
-       '"StrictLessThan": d < t,',
+       '    if name == "StrictLessThan":\n        return d < -t\n',
+       '    if name == "StrictLessThan":\n        return d < t\n',
        (STATEMENTS,), "a strict relation within the tolerance holds, so a relation and its negation "
        "both hold near equality and a flipped statement is not refuted"),
+    _m("engine.float_decision_rounded", _EVALUATE,
+       "        holds = bool(_decide_exact(rel, d, tol))\n",
+       "        import numpy as np\n        holds = bool(_decide_exact(rel, float(np.float32(d)), tol))\n",
+       (EVAL,), "a float relation decided on d rounded to float32 (through a float, not as the exact "
+       "rational the double is): it holds or fails one ulp from the tolerance's edge"),
     _m("engine.ball_straddle_true", _EVALUATE,
        "        if a > b:\n            return False\n        return None",
        "        if a > b:\n            return False\n        return True",

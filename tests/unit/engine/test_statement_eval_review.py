@@ -128,3 +128,33 @@ def test_vectorised_float_decision_is_the_entrywise_exact_one(rel):
     for d in samples:
         entry = [_decide_float(r, float(v), tol) for v in d]
         assert _decide_floats(r, d, tol) == (all(h for h, _ in entry), min(m for _, m in entry)), (rel, d)
+
+
+_EDGE = [0.1, -0.1, float(np.nextafter(0.1, 1)), float(np.nextafter(0.1, 0)), 0.0, -0.0, 5e-324, -5e-324,
+         3.0, -3.0, 1e308, -1e308]
+
+
+@pytest.mark.parametrize("rel", [sp.Eq, sp.Ne, sp.Le, sp.Lt, sp.Ge, sp.Gt])
+def test_float_decision_is_the_exact_rational_one(rel):
+    """A float relation is decided by comparing the doubles themselves; that must be the decision of
+    the exact rationals they are (Fractions), at the tolerance's edge, at 0 and -0, for subnormals and
+    near overflow, and for a zero tolerance."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from verify._evaluate import _decide_exact, _decide_float
+
+    r = rel(x, 0)
+
+    def same(d: float, tol: float) -> None:
+        assert _decide_float(r, d, tol)[0] is _decide_exact(r, Fraction(d), Fraction(tol)), (rel, d, tol)
+
+    for tol in (0.1, 0.0, 5e-324):
+        for d in _EDGE + [tol, -tol]:
+            same(d, tol)
+
+    @given(st.floats(allow_nan=False, allow_infinity=False), st.floats(0, 1e300))
+    def prop(d, tol):
+        same(d, tol)
+
+    prop()
