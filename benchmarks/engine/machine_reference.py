@@ -11,8 +11,9 @@ catalogue will show over runs (benchmarks/README.md records them).  The workload
 product code, at fixed sizes and seeds:
 
 * ``torch_s``: 150 Adam epochs of the Figure 1 model (``training.train``, coupled penalty, eps = 1e-4);
-* ``numpy_s``: 150 steps of the per-head temperature model at 50 heads, K = 4, N = 512 (its glibc
-  ``exp`` and elementwise passes);
+* ``numpy_s``: 150 steps of the per-head temperature model at 50 heads, K = 4, N = 512 (its numpy
+  elementwise passes and, from 7049d0d on, torch's vectorised ``exp``: ``numpy_s`` figures before that
+  commit, with libm's ``exp``, are not comparable);
 * ``sympy_s``: sympy's cache cleared, the cancelled residual dF/dtau + H (= 0) of one sample's free
   energy F = -tau log Z for K = 3..8 prototypes (the rational-function work of the symbolic checks).
 
