@@ -145,7 +145,8 @@ def _proj_gap(state: ExactState, w: Sequence[int], p: tuple, Q: Any) -> Any:
         err = (len(w) + 4) * 2.0 ** -49 * (np.abs(state.F) @ np.abs(wf)) + (len(w) + 4) * 2.0 ** -49 * abs(c0f) + 1e-300
         diff = np.abs(proj - c0f)
         lower = diff - 2 * err
-    close = np.nonzero(~(lower > 0))[0]
+    decided = (lower > 0) & np.isfinite(lower)  # an overflowed projection (inf) bounds nothing: exact
+    close = np.nonzero(~decided)[0]
     best: Any = None
     for i in close:
         z = state.P[i]
@@ -155,7 +156,7 @@ def _proj_gap(state: ExactState, w: Sequence[int], p: tuple, Q: Any) -> Any:
         if g == 0:
             return Q(0)
         best = g if best is None or g < best else best
-    far = lower[lower > 0]
+    far = lower[decided]
     if far.size:
         lo = to_Q(float(far.min()), Q)
         best = lo if best is None or lo < best else best

@@ -65,6 +65,8 @@ def _interpolates_exactly(model, D):
          separation="bondy")
 @example(D=Dataset([[(0, 0), (10**400, 0)], [(0, 0), (0, 1)]], [[(1, 1)], [(2, 2)]]), attention="hardmax",
          separation="bondy")
+@example(D=Dataset([[(1e308, 0)], [(-1e308, 0)]], [[(1, 1)], [(2, 2)]]), attention="hardmax",
+         separation="mean")  # was ValueError: projections 1e308 apart overflowed the float filter to inf
 def test_build_interpolator_extreme_datasets(D, attention, separation):
     try:
         model = build_interpolator(D, attention=attention, separation=separation)
