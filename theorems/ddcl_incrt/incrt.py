@@ -310,6 +310,8 @@ def realise_commutator(S: Any, rng: np.random.Generator | None = None) -> tuple[
         js = [j for j in range(d) if j != i and diag[j] * diag[i] < 0]
         if not js:
             js = [j for j in range(d) if j != i and abs(diag[j]) <= 1e-14 * scale]
+        if not js:  # every entry of one sign: their sum is the trace, within the traceless check's
+            break   # tolerance -- a rounding residual, left on the diagonal
         j = max(js, key=lambda k: abs(diag[k]))
         a, b, c = T[i, i], T[j, j], T[i, j]
         # entry (i,i) after rotation by angle t in the (i,j) plane: a cos^2 + 2 c sin cos + b sin^2
