@@ -711,6 +711,16 @@ MUTATIONS: list[Mutation] = [
         family="check",
     ),
     Mutation(
+        id="ddcl.checks.temperature_sim_sample_sum_drops_first",
+        path=_TS,
+        old="        sums = np.add.reduce(S, axis=-1)  ",
+        new="        sums = np.add.reduce(S[..., 1:], axis=-1)  ",
+        kills=("ddcl.temperature.divergence",),
+        why="the prototype gradient's sums over the samples (sum_i w_i, sum_i w_i z_i) skip the first sample: "
+            "the step is no longer the product's gradient (probe agreement fails, UNKNOWN)",
+        family="check",
+    ),
+    Mutation(
         id="ddcl.checks.temperature_sim_agreement_sum_pairwise",
         path=_TS,
         old="    return np.cumsum(np.concatenate(([0.0], x)))[-1]\n",

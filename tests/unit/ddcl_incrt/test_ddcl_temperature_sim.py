@@ -2,8 +2,9 @@
 
 * Every seed's output (final tau_h, H/log K, largest rise/fall per step, trajectories, tau_c, probe
   agreement) equals, bit for bit, the reference loop below -- the earlier implementation: one seed at
-  a time, arrays (heads, N, K), numpy's reductions over the prototype and sample axes.  The batched
-  code reorders no sum (module docstring), so equality is exact, not within a tolerance.
+  a time, arrays (heads, N, K), numpy's reductions over the prototype and sample axes (the prototype
+  gradient's sample sums pairwise per row, as the batch takes them).  The batched code sums in the
+  loop's orders (module docstring), so equality is exact, not within a tolerance.
 * A seed's numbers do not depend on the batch it runs in (so sharded seed blocks merge to the
   unsharded evidence).
 * Bad arguments raise InputError.
@@ -39,7 +40,9 @@ LAMS = [0.05, 0.2, 0.3, 1.0]
 
 def _reference(lams, *, mode, drive, steps, seed, K=4, N=512, tau0=1.0, tau_min=1e-3, eta_p=0.1, eta_s=0.05,
                record_every=0):
-    """The per-seed loop of the earlier ``_checks_temperature.simulate_heads`` (layout (heads, N, K))."""
+    """The per-seed loop of the earlier ``_checks_temperature.simulate_heads`` (layout (heads, N, K)),
+    with the sums over the samples in the prototype gradient taken pairwise over each (head, prototype)
+    row, as the batched step does (the earlier loop summed them i = 0, 1, ... in order)."""
     def assign(Z, P, tau):
         D = (Z[:, :, None] - P[:, None, :]) ** 2
         L = -D / tau[:, None, None]
@@ -55,7 +58,8 @@ def _reference(lams, *, mode, drive, steps, seed, K=4, N=512, tau0=1.0, tau_min=
         D, Q = assign(Z, P, tau)
         ell = (Q * D).sum(2, keepdims=True)
         W = Q * (1 - (D - ell) / tau[:, None, None]) if mode == "full" else Q
-        gP = (2.0 / Z.shape[1]) * (W.sum(1) * P - np.einsum("hik,hi->hk", W, Z))
+        Wt = np.ascontiguousarray(W.transpose(0, 2, 1))  # (heads, K, N): pairwise sums over each row
+        gP = (2.0 / Z.shape[1]) * (Wt.sum(2) * P - (Wt * Z[:, None, :]).sum(2))
         gt = ((Q * (D - ell) ** 2).sum(2)).mean(1) / tau ** 2 if drive == "L_q" else qlogq(Q).sum(2).mean(1)
         return gP, gt
 
