@@ -721,6 +721,16 @@ MUTATIONS: list[Mutation] = [
         family="check",
     ),
     Mutation(
+        id="ddcl.checks.temperature_sim_entropy_without_log_r",
+        path=_TS,
+        old="            gt = _sample_mean(np.subtract(x, _log(self.r, out=self.r), out=x))\n",
+        new="            gt = _sample_mean(x)\n",
+        kills=("ddcl.temperature.divergence_free_energy",),
+        why="the F drive's sum_k q log q loses its -log r term (log q_k taken as the exponent L_k): dF/dtau "
+            "is no longer -H (probe agreement fails, UNKNOWN)",
+        family="check",
+    ),
+    Mutation(
         id="ddcl.checks.temperature_sim_agreement_sum_pairwise",
         path=_TS,
         old="    return np.cumsum(np.concatenate(([0.0], x)))[-1]\n",

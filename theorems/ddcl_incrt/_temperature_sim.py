@@ -102,17 +102,22 @@ class _Stepper:
         Ht, N = Z.shape
         self.Z, self.mode, self.drive = Z, mode, drive
         self.D, self.Q, self.A = (np.empty((K, Ht, N)) for _ in range(3))
-        self.m, self.r = np.empty((Ht, N)), np.empty((Ht, N))
+        self.m, self.r, self.e = np.empty((Ht, N)), np.empty((Ht, N)), np.empty((Ht, N))
         self.S = np.empty((2, K, Ht, N))       # w and w z
+        self.L = np.empty((K, Ht, N)) if drive == "F" else None  # the exponents, kept for log q
 
     def assignments(self, P: np.ndarray, tau: np.ndarray) -> np.ndarray:
         """Distances D[k, h, i] = (z_hi - p_kh)^2 and Gibbs rows Q[:, h, i] = softmax_k(-D[:, h, i]/tau_h)
-        by the max-subtracted exponential (P: (K, heads), tau: (heads,)); returns Q."""
+        by the max-subtracted exponential, q_k = e^(L_k) / r with L_k = -D_k/tau - max_j(-D_j/tau) and
+        r = sum_k e^(L_k) (P: (K, heads), tau: (heads,)); returns Q, leaves r in ``self.r`` and (drive F)
+        the exponents L in ``self.L``."""
         D, L, m = self.D, self.Q, self.m
         np.square(np.subtract(self.Z, P[:, :, None], out=D), out=D)
         np.divide(D, -tau[:, None], out=L)  # = -(D/tau): division is sign-symmetric
         np.maximum.reduce(L, axis=0, out=m)
         L -= m
+        if self.L is not None:
+            np.copyto(self.L, L)
         _exp(L)
         L /= _ksum(L, out=self.r)
         return L
@@ -130,8 +135,9 @@ class _Stepper:
         if self.drive == "L_q":
             np.multiply(np.square(A, out=D), Q, out=D)      # q (d - ell)^2
             gt = _sample_mean(_ksum(D, out=self.r)) / tau ** 2
-        else:
-            gt = _sample_mean(_ksum(_qlogq(Q, out=D), out=self.r))
+        else:  # sum_k q log q = sum_k q L_k - log r (log q_k = L_k - log r, sum_k q = 1): one log per sample
+            x = _ksum(np.multiply(Q, self.L, out=self.L), out=self.e)  # each term q L_k <= 0: no cancellation
+            gt = _sample_mean(np.subtract(x, _log(self.r, out=self.r), out=x))
         S = self.S
         if self.mode == "full":
             np.subtract(1, np.divide(A, tau[:, None], out=A), out=A)

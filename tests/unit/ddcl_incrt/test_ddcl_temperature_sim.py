@@ -42,25 +42,36 @@ def _reference(lams, *, mode, drive, steps, seed, K=4, N=512, tau0=1.0, tau_min=
                record_every=0):
     """The per-seed loop of the earlier ``_checks_temperature.simulate_heads`` (layout (heads, N, K)),
     with the sums over the samples in the prototype gradient taken pairwise over each (head, prototype)
-    row, as the batched step does (the earlier loop summed them i = 0, 1, ... in order)."""
-    def assign(Z, P, tau):
+    row and, for the F drive, sum_k q log q as sum_k q L_k - log r, as the batched step does (the
+    earlier loop summed the samples i = 0, 1, ... in order and took a log of every q)."""
+    def assign(Z, P, tau, exponents=None):
         D = (Z[:, :, None] - P[:, None, :]) ** 2
         L = -D / tau[:, None, None]
         L -= L.max(2, keepdims=True)
+        if exponents is not None:
+            exponents.append(L.copy())
         Q = _exp(L)  # the step's exp and log (torch's, entrywise): the loop differs in layout and order only
-        Q /= Q.sum(2, keepdims=True)
+        r = Q.sum(2, keepdims=True)
+        if exponents is not None:
+            exponents.append(r[:, :, 0])
+        Q /= r
         return D, Q
 
     def qlogq(Q):
         return np.where(Q > 0, Q * _log(np.where(Q > 0, Q, 1)), 0)
 
     def grads(Z, P, tau):
-        D, Q = assign(Z, P, tau)
+        kept = []
+        D, Q = assign(Z, P, tau, kept)
         ell = (Q * D).sum(2, keepdims=True)
         W = Q * (1 - (D - ell) / tau[:, None, None]) if mode == "full" else Q
         Wt = np.ascontiguousarray(W.transpose(0, 2, 1))  # (heads, K, N): pairwise sums over each row
         gP = (2.0 / Z.shape[1]) * (Wt.sum(2) * P - (Wt * Z[:, None, :]).sum(2))
-        gt = ((Q * (D - ell) ** 2).sum(2)).mean(1) / tau ** 2 if drive == "L_q" else qlogq(Q).sum(2).mean(1)
+        if drive == "L_q":
+            gt = ((Q * (D - ell) ** 2).sum(2)).mean(1) / tau ** 2
+        else:  # sum_k q log q as sum_k q L_k - log r, as the batched step takes it
+            L, r = kept
+            gt = ((Q * L).sum(2) - _log(r)).mean(1)
         return gP, gt
 
     def ent(D, Q):
