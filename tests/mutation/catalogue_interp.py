@@ -544,6 +544,28 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="interp.tikhonov.ensemble_eps_reversed",
+        path=TR,
+        old="    ev = torch.tensor(eps, dtype=torch.float64)\n",
+        new="    ev = torch.tensor(eps[::-1], dtype=torch.float64)\n",
+        kills=("pytest:tests/unit/interpolation/test_interp_perf_identity.py::"
+               "test_explicit_ensemble_follows_the_separate_runs",),
+        why="the cold-start ensemble pairs each model with another model's eps: its runs are no longer the "
+            "separate per-eps runs (the sweep's slopes would be read off the wrong penalties)",
+        family="check",
+    ),
+    Mutation(
+        id="interp.tikhonov.ensemble_first_model_copied_back",
+        path=TR,
+        old="                p.copy_(params[name][i])\n",
+        new="                p.copy_(params[name][0])\n",
+        kills=("pytest:tests/unit/interpolation/test_interp_perf_identity.py::"
+               "test_explicit_ensemble_follows_the_separate_runs",),
+        why="every model gets the first model's trained parameters back: the final E and |theta|^2 of each "
+            "eps are those of eps[0]",
+        family="check",
+    ),
+    Mutation(
         id="interp.tikhonov.min_J_scaled",
         path=TR,
         old="return eps * (Y * (G + N * eps * _eye(N)).inv() * Y.T).trace()",
