@@ -690,6 +690,29 @@ MUTATIONS: list[Mutation] = [
             "max() of an empty list instead of stopping the sweep",
         family="check",
     ),
+    # ------------------------------------------------ the batched descent (dictionary.descent_gradients)
+    Mutation(
+        id="ddcl.dictionary.batched_descent_temperatures_shifted",
+        path=_D,
+        old="    t = _np.array(ts)[None, :, None]                              # (1, B, 1)\n",
+        new="    t = _np.roll(_np.array(ts), 1)[None, :, None]                 # (1, B, 1)\n",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::"
+               "test_batched_descent_gradients_are_the_separate_ones_bit_for_bit",),
+        why="each data set of the batch descends at its neighbour's temperature: the batch is no longer B "
+            "separate descents",
+        family="formula",
+    ),
+    Mutation(
+        id="ddcl.dictionary.batched_descent_sample_sum_drops_last",
+        path=_D,
+        old="        return scale * (_np.add.reduce(W, axis=1)[:, :, None] * Ps - W.transpose(0, 2, 1) @ Zb)\n",
+        new="        return scale * (_np.add.reduce(W[:, :-1], axis=1)[:, :, None] * Ps - W.transpose(0, 2, 1) @ Zb)\n",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::"
+               "test_batched_descent_gradients_are_the_separate_ones_bit_for_bit",),
+        why="the batched gradient's sum_i w_i skips the last sample: a 1/N change of the prototype gradient "
+            "that the trained claim's pass criteria absorb at quick, but no longer the separate descents",
+        family="formula",
+    ),
     # ------------------------------------------------ the batched per-head simulation, _temperature_sim.py
     Mutation(
         id="ddcl.checks.temperature_sim_prototype_sum_drops_last",

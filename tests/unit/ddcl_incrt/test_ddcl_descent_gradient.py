@@ -1,5 +1,7 @@
 """dictionary.descent_gradient (the simulation loops' validated-once gradient, issue 14): the very floats
-of grad_live_Lq / grad_detached at gibbs on every shape the checks use and beyond, and the same errors."""
+of grad_live_Lq / grad_detached at gibbs on every shape the checks use and beyond, and the same errors;
+dictionary.descent_gradients / descend_batch (B runs as one program): the very floats of B separate
+descent_gradient / descend calls."""
 
 from __future__ import annotations
 
@@ -124,6 +126,67 @@ def test_descent_gradient_names_bad_inputs():
         dc.descent_gradient(Z, 0.0, "full", K=3, d=2)
     with pytest.raises(InputError, match="'mode'"):
         dc.descent_gradient(Z, 1.0, "live", K=3, d=2)
+
+
+@pytest.mark.parametrize("d,K", [(1, 2), (1, 5), (2, 2), (2, 4), (2, 8), (3, 5), (8, 2), (8, 4), (8, 8),
+                                 (9, 9), (17, 3)])
+def test_batched_descent_gradients_are_the_separate_ones_bit_for_bit(d, K):
+    """Each data set of the batch its own scale, temperature and prototype spread (near collapse to far
+    apart, hard to soft assignments), B = 1 and B = 5, N from 2 to 400."""
+    rng = np.random.default_rng(100 * d + K)
+    for B, N in ((1, int(rng.integers(2, 60))), (5, int(rng.integers(50, 400)))):
+        Zs = [rng.standard_normal((N, d)) * np.exp(rng.uniform(-1, 1, d)) for _ in range(B)]
+        taus = list(np.exp(rng.uniform(-3, 2.5, B)))
+        for mode in ("full", "stopgrad", "free_energy"):
+            grad = dc.descent_gradients(Zs, taus, mode, K=K, d=d)
+            for s in (1e-9, 1e-3, 1.0, 30.0):
+                Ps = np.stack([Z.mean(0) + s * rng.standard_normal((K, d)) for Z in Zs])
+                got = grad(Ps)
+                for b in range(B):
+                    ref = dc.descent_gradient(Zs[b], taus[b], mode, K=K, d=d)(Ps[b])
+                    assert np.array_equal(got[b], ref), (mode, b, s)
+
+
+def test_descend_batch_is_the_separate_descents_bit_for_bit():
+    rng = np.random.default_rng(8)
+    Zs = [rng.standard_normal((150, 3)) * (b + 1) for b in range(3)]
+    Ps = np.stack([Z.mean(0) + 1e-4 * rng.standard_normal((4, 3)) for Z in Zs])
+    taus = [0.3, 1.5, 6.0]
+    for mode in ("full", "stopgrad"):
+        got = dc.descend_batch(Zs, Ps, taus, mode, 250, 0.05)
+        for b in range(3):
+            assert np.array_equal(got[b], dc.descend(Zs[b], Ps[b], taus[b], mode, 250, 0.05)), (mode, b)
+        assert not np.array_equal(got[0], got[1])
+
+
+def test_batched_descent_names_bad_inputs():
+    rng = np.random.default_rng(2)
+    Zs = [rng.standard_normal((20, 2)) for _ in range(2)]
+    grad = dc.descent_gradients(Zs, [1.0, 2.0], "full", K=3, d=2)
+    P = np.zeros((2, 3, 2))
+    P[1, 0, 1] = np.nan
+    with pytest.raises(InputError, match="'Ps'"):
+        grad(P)
+    with pytest.raises(InputError, match="'Ps'"):
+        grad(np.zeros((2, 3, 3)))
+    P = np.zeros((2, 3, 2))
+    P[0, 0, 0] = 1e200
+    with pytest.raises(InputError, match="'Zs'"):
+        grad(P)
+    with pytest.raises(InputError, match="'Zs'"):
+        dc.descent_gradients([Zs[0], rng.standard_normal((21, 2))], [1.0, 1.0], "full", K=3, d=2)
+    with pytest.raises(InputError, match="'Zs'"):
+        dc.descent_gradients([], [], "full", K=3, d=2)
+    with pytest.raises(InputError, match="'taus'"):
+        dc.descent_gradients(Zs, [1.0], "full", K=3, d=2)
+    with pytest.raises(InputError, match="'taus'"):
+        dc.descent_gradients(Zs, [1.0, -1.0], "full", K=3, d=2)
+    with pytest.raises(InputError, match="'K'"):
+        dc.descent_gradients(Zs, [1.0, 1.0], "full", K=1, d=2)
+    with pytest.raises(InputError, match="'mode'"):
+        dc.descent_gradients(Zs, [1.0, 1.0], "live", K=3, d=2)
+    with pytest.raises(InputError, match="'Ps'"):
+        dc.descend_batch(Zs, np.zeros((3, 2)), [1.0, 1.0], "full", 2, 0.1)
 
 
 @pytest.mark.parametrize("d,K", [(1, 2), (2, 4), (3, 3), (5, 8), (8, 9)])
