@@ -12,7 +12,7 @@ from numerics.precision import Tri, float_tolerance
 from verify import Evidence, Profile, Tally, Verdict, observe, refuted
 
 from ._checks_separation import _part
-from .dictionary import covariance, descent_gradient, grad_live_Lq, mode_constant
+from .dictionary import covariance, descent_gradients, exact_covariance_sample, grad_live_Lq, mode_constant
 from .hessian import autograd_collapse_hessian, collapse_hessian, critical_temperature, relative_mode_eigenvalues
 
 
@@ -51,6 +51,54 @@ def torch_hessian(*, seed: int, profile: Profile) -> Evidence:
     return tally.evidence(level_cap=Verdict.CONSISTENT)
 
 
+def _same_shape_groups(runs: list[dict]) -> list[list[dict]]:
+    """The runs grouped by (d, K, mode): one batched descent per group."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in runs:
+        groups.setdefault((r["d"], r["K"], r["mode"]), []).append(r)
+    return list(groups.values())
+
+
+def _descend_from_collapse(group: list[dict], steps: int, eta: float) -> None:
+    """For each run of ``group`` (one d, K and mode): ``P <- P - eta grad(P)`` (the product's
+    ``descent_gradient``, here as the batch ``descent_gradients``: per run the very floats), the spread
+    max|P - mean_k P| recorded as (t, log spread) while it is within [lo, hi] sqrt(lambda_1) (lo, hi =
+    1e-6, 1e-3 below tau_c, 1e-9, 1e-6 above), a run stopping once it left its window for good (below
+    tau_c: spread > 1e-2 sqrt(lambda_1) after more than 10 records; above: spread < 1e-10 sqrt(lambda_1))
+    or after ``steps``.  Sets ``logs`` and the last ``spread`` of every run; the stopped runs leave the
+    batch."""
+    for r in group:
+        r["logs"], r["spread"] = [], None
+        sq = math.sqrt(r["lam1"])
+        lo, hi = ((1e-6, 1e-3) if r["rho"] < 1 else (1e-9, 1e-6))
+        r["window"] = (lo * sq, hi * sq)
+        r["stop"] = (1e-2 * sq, -math.inf) if r["rho"] < 1 else (math.inf, 1e-10 * sq)  # (up, down)
+    active = list(group)
+    d, K, mode = group[0]["d"], group[0]["K"], group[0]["mode"]
+    t = 0
+    while active and t < steps:
+        grad = descent_gradients([r["Z"] for r in active], [r["tau"] for r in active], mode, K=K, d=d)
+        P = np.stack([r["P"] for r in active])
+        stopped = False
+        while t < steps and not stopped:
+            P = P - eta * grad(P)
+            spreads = np.abs(P - P.mean(1, keepdims=True)).max(axis=(1, 2))
+            for j, r in enumerate(active):
+                spread = float(spreads[j])
+                lo, hi = r["window"]
+                if lo <= spread <= hi:
+                    r["logs"].append((t, math.log(spread)))
+                up, down = r["stop"]
+                if (spread > up and len(r["logs"]) > 10) or spread < down:
+                    r["done"] = True
+                    stopped = True
+                r["spread"] = spread
+            t += 1
+        for j, r in enumerate(active):
+            r["P"] = P[j]
+        active = [r for r in active if not r.get("done")]
+
+
 def simulation(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """Gradient descent (eta = 0.05) from collapse + a spread along v_1 (relative mode): the fitted
     per-step log-change of the spread equals log(1 - eta h_1) within 1 % (pass criterion fixed in the
@@ -79,9 +127,9 @@ def simulation(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
         [(d, K, m, r) for d in (2, 8) for K in (2, 4, 8) for m in ("full", "stopgrad")
          for r in (0.5, 0.8, 0.9, 1.1, 1.25, 2)])
     N = profile.pick(300, 1000, 1000)
+    steps = profile.pick(4000, 20000, 20000)
+    runs = []  # every configuration's draws first, in the configurations' order (the runs draw nothing)
     for d, K, mode, rho in configs:
-        from .dictionary import exact_covariance_sample
-
         lam = np.array(spectrum[:d], float)
         O, _ = np.linalg.qr(rng.standard_normal((d, d)))
         Z = exact_covariance_sample(O @ np.diag(lam) @ O.T, N, rng)
@@ -96,20 +144,12 @@ def simulation(*, seed: int, profile: Profile, variant: str = "statement") -> Ev
         xi -= xi.mean()
         s0 = (1e-8 if rho < 1 else 1e-3) * math.sqrt(lam1)
         P = Z.mean(0) + np.outer(xi / np.abs(xi).max() * s0, v1)
-        lo, hi = ((1e-6, 1e-3) if rho < 1 else (1e-9, 1e-6))
-        logs = []
-        steps = profile.pick(4000, 20000, 20000)
-        # grad_live_Lq (full) or grad_detached at gibbs (stopgrad), validated once, the same floats
-        grad = descent_gradient(Z, tau, mode, K=K, d=d)
-        for t in range(steps):
-            P = P - eta * grad(P)
-            spread = float(np.abs(P - P.mean(0)).max())
-            if lo * math.sqrt(lam1) <= spread <= hi * math.sqrt(lam1):
-                logs.append((t, math.log(spread)))
-            if rho < 1 and spread > 1e-2 * math.sqrt(lam1) and len(logs) > 10:
-                break
-            if rho > 1 and spread < 1e-10 * math.sqrt(lam1):
-                break
+        runs.append(dict(d=d, K=K, mode=mode, rho=rho, Z=Z, lam1=lam1, tau=tau, h1=h1, s0=s0, P=P))
+    for group in _same_shape_groups(runs):
+        _descend_from_collapse(group, steps, eta)
+    for r in runs:
+        d, K, mode, rho, lam1, h1, s0 = (r[k] for k in ("d", "K", "mode", "rho", "lam1", "h1", "s0"))
+        logs, spread = r["logs"], r["spread"]
         if len(logs) < 5:
             tally.add(observe.ball(Tri.UNKNOWN))
             tally.note(f"fit window not reached: d={d}, K={K}, {mode}, rho={rho}")

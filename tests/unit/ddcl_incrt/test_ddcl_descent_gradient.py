@@ -5,6 +5,8 @@ descent_gradient / descend calls."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -205,3 +207,48 @@ def test_gibbs_assigner_equals_gibbs_bit_for_bit(d, K):
         dc.gibbs_assigner(Y, 1.0, K=K, d=d)(np.full((K, d), np.inf))
     with pytest.raises(InputError, match="'P'"):
         dc.gibbs_assigner(Y, 1.0, K=K, d=d + 1)
+
+
+def _collapse_descent_loop(r, steps, eta):
+    """The per-run loop the critical-temperature simulation ran before its runs were batched."""
+    sq = math.sqrt(r["lam1"])
+    lo, hi = ((1e-6, 1e-3) if r["rho"] < 1 else (1e-9, 1e-6))
+    grad, P, logs, spread = dc.descent_gradient(r["Z"], r["tau"], r["mode"], K=r["K"], d=r["d"]), r["P"], [], None
+    for t in range(steps):
+        P = P - eta * grad(P)
+        spread = float(np.abs(P - P.mean(0)).max())
+        if lo * sq <= spread <= hi * sq:
+            logs.append((t, math.log(spread)))
+        if r["rho"] < 1 and spread > 1e-2 * sq and len(logs) > 10:
+            break
+        if r["rho"] > 1 and spread < 1e-10 * sq:
+            break
+    return logs, spread, P
+
+
+def test_batched_collapse_descents_are_the_per_run_loop():
+    """ddcl.separation.critical_temperature's simulation: the runs of one (d, K, mode) descend as one batch
+    (runs leaving it as they stop) and each records the per-run loop's (t, log spread) window, its last
+    spread and its prototypes exactly -- growing runs below tau_c (stopping once past 1e-2 sqrt(lambda_1))
+    and decaying ones above (stopping below 1e-10 sqrt(lambda_1)), and a run cut off by ``steps``."""
+    from theorems.ddcl_incrt._checks_separation_dynamics import _descend_from_collapse
+    from theorems.ddcl_incrt.hessian import critical_temperature
+
+    rng = np.random.default_rng(4)
+    for d, K, mode, steps in ((2, 2, "full", 3000), (3, 4, "stopgrad", 3000), (2, 2, "full", 150)):
+        Z = rng.standard_normal((200, d)) * np.linspace(2, 0.5, d)
+        tc = critical_temperature(Z, mode, certified=False).value
+        lam1 = float(np.linalg.eigvalsh(dc.covariance(Z))[-1])
+        runs = []
+        for rho in (0.5, 0.9, 1.25, 2.0):
+            s0 = (1e-8 if rho < 1 else 1e-3) * math.sqrt(lam1)
+            xi = rng.standard_normal(K)
+            xi -= xi.mean()
+            v = rng.standard_normal(d)
+            P = Z.mean(0) + np.outer(xi / np.abs(xi).max() * s0, v / np.linalg.norm(v))
+            runs.append(dict(d=d, K=K, mode=mode, rho=rho, Z=Z, lam1=lam1, tau=rho * tc, P=P))
+        refs = [_collapse_descent_loop(dict(r), steps, 0.05) for r in runs]
+        _descend_from_collapse(runs, steps, 0.05)
+        for r, (logs, spread, P) in zip(runs, refs):
+            assert r["logs"] == logs and r["spread"] == spread and np.array_equal(r["P"], P), (d, K, r["rho"])
+        assert all(len(r["logs"]) > 10 for r in runs) or steps < 1000
