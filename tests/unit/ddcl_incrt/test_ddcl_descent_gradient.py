@@ -252,3 +252,39 @@ def test_batched_collapse_descents_are_the_per_run_loop():
         for r, (logs, spread, P) in zip(runs, refs):
             assert r["logs"] == logs and r["spread"] == spread and np.array_equal(r["P"], P), (d, K, r["rho"])
         assert all(len(r["logs"]) > 10 for r in runs) or steps < 1000
+
+
+def _em_loop(assign, Y, P, iterations):
+    """The pruning check's EM loop before it stopped at repeated iterates."""
+    for _ in range(iterations):
+        Q = assign(P)
+        P = (Q.T @ Y) / Q.sum(0)[:, None]
+    return P
+
+
+def test_em_iterate_is_the_full_loop_bit_for_bit():
+    """ddcl.pruning.safety's R3 instances (the check's own draws): the last iterate equals the full loop's
+    whether the run reaches a fixed point, a cycle of period 2, 3 or 4 (each occurs here) or neither, at
+    every iteration count around where the repeat is found."""
+    from theorems.ddcl_incrt._checks_pruning import em_iterate
+
+    rng = np.random.default_rng(3)
+    periods = set()
+    for _ in range(30):
+        N, ds, dh, K = int(rng.integers(20, 80)), int(rng.integers(1, 4)), int(rng.integers(1, 3)), int(rng.integers(2, 5))
+        Y = rng.standard_normal((N, ds + dh)) * np.exp(rng.uniform(-1, 1, ds + dh))
+        tau = float(np.exp(rng.uniform(-1, 1)))
+        P0 = Y[rng.choice(N, K, replace=False)]
+        assign = dc.gibbs_assigner(Y, tau, K=K, d=ds + dh)
+        seq, rep = [P0], None
+        while len(seq) <= 800 and (rep is None or len(seq) <= rep[0] + 8):
+            seq.append(_em_loop(assign, Y, seq[-1], 1))
+            n = len(seq) - 1
+            if rep is None:
+                rep = next(((n, p) for p in range(1, 5) if n >= p and np.array_equal(seq[n], seq[n - p])), None)
+        if rep is not None:
+            periods.add(rep[1])
+        for T in [0, 1, 2, len(seq) - 1] + ([] if rep is None else [rep[0] + j for j in range(-2, 8)]):
+            if 0 <= T < len(seq):
+                assert np.array_equal(em_iterate(assign, Y, P0, T), seq[T]), (T, rep)
+    assert {1, 2, 3, 4} <= periods
