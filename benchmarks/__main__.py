@@ -112,6 +112,15 @@ def _bondy(quick: bool) -> tuple[list[Entry], Any]:
     return out, r
 
 
+def _batched(quick: bool) -> tuple[list[Entry], Any]:
+    from benchmarks.engine.bench_batched import measure
+
+    r = measure(quick)
+    return [Entry("ddcl.descend_batch/separate", r["descend_batch"]["ratio"], None, "max"),
+            Entry("ddcl.em_iterate/full_loop", r["em_iterate"]["ratio"], None, "max"),
+            Entry("interpolation.cold_start_ensemble/separate", r["cold_start_ensemble"]["ratio"], None, "max")], r
+
+
 #: the smoke run's catalogue: one cheap claim (the goals are for the whole quick catalogue)
 _SMOKE_CLAIMS = ["ddcl.dictionary.decomposition"]
 
@@ -171,6 +180,7 @@ SUITES: dict[str, Callable[[bool], tuple[list[Entry], Any]]] = {
     "focus.full_flow": _focus_flow,
     "interpolation.construction": _interpolation,
     "interpolation.bondy": _bondy,
+    "batched_runs": _batched,
     "engine.quick_catalogue": _catalogue,
     "engine.thorough_catalogue": _thorough,
 }

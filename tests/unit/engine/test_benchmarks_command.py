@@ -59,6 +59,18 @@ def test_selection_and_goal_direction():
         main(["--only", "no_such_benchmark"])
 
 
+def test_batched_runs_smoke_reports_three_ratios(tmp_path):
+    """The batched fast paths against the separate runs (each row also checks the paths agree)."""
+    path = tmp_path / "bench.json"
+    main(["--quick", "--only", "batched_runs", "--json", str(path)])
+    data = json.loads(path.read_text())
+    names = [e["name"] for e in data["entries"]]
+    assert names == ["ddcl.descend_batch/separate", "ddcl.em_iterate/full_loop",
+                     "interpolation.cold_start_ensemble/separate"]
+    raw = data["raw"]["batched_runs"]
+    assert raw["cold_start_ensemble"]["max_relative_E"] <= 1e-12 and raw["em_iterate"]["instances"] == 3
+
+
 def test_catalogue_smoke_run_times_one_process_and_two_workers(tmp_path):
     path = tmp_path / "bench.json"
     main(["--quick", "--only", "engine.quick_catalogue", "--json", str(path)])
