@@ -68,11 +68,17 @@ __all__ += ["spd_matrices", "traceless_spectra", "bilinear_heads", "haar_orthogo
 _SPD_KINDS = ("generic", "repeated", "rank_deficient", "isotropic")
 
 
-def haar_orthogonal(d: int, rng: _np.random.Generator) -> _np.ndarray:
-    """Haar-distributed orthogonal d x d matrix (QR of a Gaussian with the signs of diag R fixed)."""
+def haar_orthogonal(d: int, rng: _np.random.Generator, count: int | None = None) -> _np.ndarray:
+    """Haar-distributed orthogonal d x d matrix (QR of a Gaussian with the signs of diag R fixed).
+    ``count``: a (count, d, d) stack, the very matrices of ``count`` calls in a row on ``rng`` (the same
+    draws; numpy's stacked QR factors each matrix as the single call does)."""
     check_int("d", d, 1)
-    Q, R = _np.linalg.qr(rng.standard_normal((d, d)))
-    return Q * _np.sign(_np.diag(R))
+    if count is None:
+        Q, R = _np.linalg.qr(rng.standard_normal((d, d)))
+        return Q * _np.sign(_np.diag(R))
+    check_int("count", count, 0)
+    Q, R = _np.linalg.qr(rng.standard_normal((count, d, d)))
+    return Q * _np.sign(_np.diagonal(R, axis1=-2, axis2=-1))[..., None, :]
 
 
 @shared_strategy

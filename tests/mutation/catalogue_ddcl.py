@@ -698,7 +698,7 @@ MUTATIONS: list[Mutation] = [
         path=_D,
         old="    t = _np.array(ts)[None, :, None]                              # (1, B, 1)\n",
         new="    t = _np.roll(_np.array(ts), 1)[None, :, None]                 # (1, B, 1)\n",
-        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::"
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_batched_paths.py::"
                "test_batched_descent_gradients_are_the_separate_ones_bit_for_bit",),
         why="each data set of the batch descends at its neighbour's temperature: the batch is no longer B "
             "separate descents",
@@ -719,7 +719,7 @@ MUTATIONS: list[Mutation] = [
         path=_D,
         old="        return scale * (_np.add.reduce(W, axis=1)[:, :, None] * Ps - W.transpose(0, 2, 1) @ Zb)\n",
         new="        return scale * (_np.add.reduce(W[:, :-1], axis=1)[:, :, None] * Ps - W.transpose(0, 2, 1) @ Zb)\n",
-        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::"
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_batched_paths.py::"
                "test_batched_descent_gradients_are_the_separate_ones_bit_for_bit",),
         why="the batched gradient's sum_i w_i skips the last sample: a 1/N change of the prototype gradient "
             "that the trained claim's pass criteria absorb at quick, but no longer the separate descents",
@@ -730,7 +730,7 @@ MUTATIONS: list[Mutation] = [
         path="theorems/ddcl_incrt/_checks_separation_dynamics.py",
         old='        r["stop"] = (1e-2 * sq, -math.inf) if r["rho"] < 1 else (math.inf, 1e-10 * sq)  # (up, down)\n',
         new='        r["stop"] = (1e-2 * sq, math.inf) if r["rho"] < 1 else (-math.inf, 1e-10 * sq)  # (up, down)\n',
-        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::"
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_batched_paths.py::"
                "test_batched_collapse_descents_are_the_per_run_loop",),
         why="the batched collapse descents stop every growing run at its first step (spread < inf): no fit "
             "window is reached, and the corroborating simulation is UNKNOWN, which the claim's verdict "
@@ -742,11 +742,33 @@ MUTATIONS: list[Mutation] = [
         path="theorems/ddcl_incrt/_checks_pruning.py",
         old="                return hist[len(hist) - p + (iterations - n) % p]\n",
         new="                return P\n",
-        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_descent_gradient.py::test_em_iterate_is_the_full_loop_bit_for_bit",),
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_batched_paths.py::test_em_iterate_is_the_full_loop_bit_for_bit",),
         why="the EM shortcut returns the iterate where the repeat was found, not the one the cycle reaches "
             "after the remaining steps: for a period 2-4 cycle in the last bits that is another iterate than "
             "the full loop's",
         family="check",
+    ),
+    Mutation(
+        id="ddcl.checks.stacked_haar_signs_dropped",
+        path="numerics/strategies/_spd.py",
+        old="    return Q * _np.sign(_np.diagonal(R, axis1=-2, axis2=-1))[..., None, :]\n",
+        new="    return Q\n",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_batched_paths.py::"
+               "test_stacked_haar_draws_and_residual_operators_are_the_single_calls",),
+        why="the stacked Haar draw skips the sign fix of diag R: still orthogonal (so the minimality check "
+            "passes), but not Haar and not the matrices of the single calls",
+        family="check",
+    ),
+    Mutation(
+        id="ddcl.incrt.stacked_residual_not_a_projector",
+        path="theorems/ddcl_incrt/incrt.py",
+        old="    P = np.eye(d) - U @ U.transpose(0, 2, 1)\n",
+        new="    P = np.eye(d) - 0.5 * U @ U.transpose(0, 2, 1)\n",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_batched_paths.py::"
+               "test_stacked_haar_draws_and_residual_operators_are_the_single_calls",),
+        why="the stacked residual operator removes only half of span(U): P is no projector and the random "
+            "(K - 1)-sets' residual spectra are not the single calls'",
+        family="formula",
     ),
     # ------------------------------------------------ the batched per-head simulation, _temperature_sim.py
     Mutation(

@@ -323,7 +323,9 @@ def unique_minimal(*, seed: int, profile: Profile, variant: str = "statement") -
                                                                                    - Pi, 2))},
                                         "span", tol=1e-9, **inst))
         if K >= 1:
-            fewer = [float(_eig(residual_operator(S, _random_U(d, K - 1, rng)))[-1]) for _ in range(n_random_U)]
+            # n_random_U random (K - 1)-sets at once: the same draws and floats as one call per set
+            A = residual_operator(S, haar_orthogonal(d, rng, n_random_U)[:, :, :K - 1])
+            fewer = [float(x) for x in np.linalg.eigvalsh((A + A.transpose(0, 2, 1)) / 2)[:, -1]]
             fewer += [float(_eig(residual_operator(S, np.delete(r1.directions, j, axis=1)))[-1])
                       for j in range(r1.count)]
             obs.append(part_observation(st, {"lambda_max_fewer": np.array(fewer), "theta": th}, "minimality",

@@ -84,9 +84,13 @@ def growth_signal(G: Any, Ma: Any) -> np.ndarray:
 
 
 def residual_operator(S: Any, U: Any = None) -> np.ndarray:
-    """``A_res = P⊥ S P⊥`` with ``P⊥ = I - U U^T`` (U: orthonormal columns, possibly none)."""
+    """``A_res = P⊥ S P⊥`` with ``P⊥ = I - U U^T`` (U: orthonormal columns, possibly none).  A stack U
+    of shape (n, d, m) gives the (n, d, d) stack of the operators, the very floats of n calls (numpy's
+    stacked matmul multiplies each matrix as the single call does)."""
     S = _square(S, "S")
     d = S.shape[0]
+    if isinstance(U, np.ndarray) and U.ndim == 3:
+        return _residual_operators(S, U)
     if U is None or np.size(U) == 0:
         return S.copy()
     U = as_data(U, "U")
@@ -95,6 +99,22 @@ def residual_operator(S: Any, U: Any = None) -> np.ndarray:
     if U.shape[0] != d or not np.allclose(U.T @ U, np.eye(U.shape[1]), atol=1e-8):
         raise InputError("U", f"must have {d} rows and orthonormal columns", f"shape {U.shape}")
     P = np.eye(d) - U @ U.T
+    return P @ S @ P
+
+
+def _residual_operators(S: np.ndarray, U: np.ndarray) -> np.ndarray:
+    """:func:`residual_operator` for a stack U (n, d, m) of orthonormal column sets."""
+    n, d = U.shape[0], S.shape[0]
+    if U.shape[1] != d or U.dtype != np.float64 or not np.isfinite(U).all():
+        raise InputError("U", f"a finite float64 stack (n, {d}, m) of orthonormal column sets",
+                         f"shape {U.shape}")
+    if U.shape[2] == 0:
+        return np.repeat(S[None], n, axis=0)
+    U = np.ascontiguousarray(U)  # as the single call's validated copy
+    eye = np.eye(U.shape[2])
+    if not all(np.allclose(u.T @ u, eye, atol=1e-8) for u in U):
+        raise InputError("U", f"must have {d} rows and orthonormal columns", f"shape {U.shape}")
+    P = np.eye(d) - U @ U.transpose(0, 2, 1)
     return P @ S @ P
 
 
