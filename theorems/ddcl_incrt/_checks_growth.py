@@ -30,7 +30,8 @@ PLANTED_A = (0.8, 0.7, 0.6, 0.5, 0.4, 0.3)
 
 
 def _eig(A: np.ndarray) -> np.ndarray:
-    return np.linalg.eigvalsh((A + A.T) / 2)
+    """Eigenvalues of the symmetric part (of each matrix of a stack)."""
+    return np.linalg.eigvalsh((A + np.swapaxes(A, -1, -2)) / 2)
 
 
 def _random_U(d: int, m: int, rng: np.random.Generator) -> np.ndarray:
@@ -325,7 +326,7 @@ def unique_minimal(*, seed: int, profile: Profile, variant: str = "statement") -
         if K >= 1:
             # n_random_U random (K - 1)-sets at once: the same draws and floats as one call per set
             A = residual_operator(S, haar_orthogonal(d, rng, n_random_U)[:, :, :K - 1])
-            fewer = [float(x) for x in np.linalg.eigvalsh((A + A.transpose(0, 2, 1)) / 2)[:, -1]]
+            fewer = [float(x) for x in _eig(A)[:, -1]]
             fewer += [float(_eig(residual_operator(S, np.delete(r1.directions, j, axis=1)))[-1])
                       for j in range(r1.count)]
             obs.append(part_observation(st, {"lambda_max_fewer": np.array(fewer), "theta": th}, "minimality",

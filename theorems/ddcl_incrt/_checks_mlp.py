@@ -162,13 +162,6 @@ def _collapse_start(Z: np.ndarray, K: int, rng: np.random.Generator) -> np.ndarr
     return Z.mean(0) + 1e-3 * rng.standard_normal((K, Z.shape[1]))
 
 
-def train_dictionaries(Zs: list[np.ndarray], starts: list[np.ndarray], taus: list[float], mode: str,
-                       steps: int, eta: float) -> np.ndarray:
-    """Gradient descent of each data set from its start (full: live L_q gradient; stopgrad: grad F), the
-    runs as one batch (``descend_batch``: per run the very floats of ``descend``)."""
-    return descend_batch(Zs, np.stack(starts), taus, mode, steps, eta)
-
-
 def trained(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
     """R2 (MEASURED): d = 8, rotated spectrum (4, 2, 1, 0.5, 0.25, 0.1, 0.1, 0.1), K = 4, tau = 1,
     eta = 0.05.  The claim's statement (pass criteria fixed in advance): ``beats`` -- the number w of
@@ -199,10 +192,11 @@ def trained(*, seed: int, profile: Profile, variant: str = "statement") -> Evide
             start = _collapse_start(Z, K, rng) if variant == "statement" else None
             lam1 = float(np.linalg.eigvalsh(C)[-1])
             runs.append((sd, Z, C, start, lam1, _collapse_start(Z, K, rng)))
+        # gradient descent (full: live L_q gradient; stopgrad: grad F), per run the very floats of descend
         Zs = [r[1] for r in runs]
-        free = (train_dictionaries(Zs, [r[3] for r in runs], [1.0] * len(runs), mode, steps, 0.05)
+        free = (descend_batch(Zs, np.stack([r[3] for r in runs]), [1.0] * len(runs), mode, steps, 0.05)
                 if variant == "statement" else None)
-        hot = train_dictionaries(Zs, [r[5] for r in runs], [1.2 * c * r[4] for r in runs], mode, 3000, 0.05)
+        hot = descend_batch(Zs, np.stack([r[5] for r in runs]), [1.2 * c * r[4] for r in runs], mode, 3000, 0.05)
         for j, (sd, Z, C, *_) in enumerate(runs):
             if variant == "statement":
                 P = free[j]

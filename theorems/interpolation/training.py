@@ -224,8 +224,16 @@ def train(model, data: Fig1Data, *, epochs: int, eps: float, penalty: str = "cou
         sched.step()
         if ep % record_every == 0 or ep == epochs - 1:
             losses.append(float(E.detach()))
+    return _trained(model, data, eps, losses)
+
+
+def _trained(model, data: Fig1Data, eps: float, losses: list[float]) -> dict[str, Any]:
+    """What :func:`train` returns for a trained ``model``: its recorded losses, the final data loss E on
+    the unshuffled batch, |theta|^2, J = E + eps |theta|^2 and the least recorded E."""
+    import torch
+
     with torch.no_grad():
-        E_final = float(data_loss(model(X), Y))
+        E_final = float(data_loss(model(data.inputs), data.targets))
     n2 = model.norm2()
     return {"losses": losses, "E": E_final, "norm2": n2, "J": E_final + eps * n2, "min_E": min(losses)}
 
@@ -282,13 +290,7 @@ def train_explicit_ensemble(models: list, data: Fig1Data, *, epochs: int, eps: l
         for i, m in enumerate(models):
             for name, p in m.named_parameters():
                 p.copy_(params[name][i])
-    out = []
-    for m, e, ls in zip(models, eps, losses):
-        with torch.no_grad():
-            E_final = float(data_loss(m(X), Y))
-        n2 = m.norm2()
-        out.append({"losses": ls, "E": E_final, "norm2": n2, "J": E_final + e * n2, "min_E": min(ls)})
-    return out
+    return [_trained(m, data, e, ls) for m, e, ls in zip(models, eps, losses)]
 
 
 def loglog_slope(xs, ys) -> float:
