@@ -121,6 +121,18 @@ def _batched(quick: bool) -> tuple[list[Entry], Any]:
             Entry("interpolation.cold_start_ensemble/separate", r["cold_start_ensemble"]["ratio"], None, "max")], r
 
 
+def _schedule(quick: bool) -> tuple[list[Entry], Any]:
+    from benchmarks.engine.bench_schedule import measure
+
+    r = measure(quick)
+    out = []
+    for profile in ("quick", "ci", "thorough"):
+        out += [Entry(f"engine.schedule.{profile}.makespan/ideal", r[profile]["makespan/ideal"], None, "max"),
+                Entry(f"engine.schedule.{profile}.begun_group_moves", r[profile]["begun_group_moves"], None,
+                      "max", "")]
+    return out, r
+
+
 #: the smoke run's catalogue: one cheap claim (the goals are for the whole quick catalogue)
 _SMOKE_CLAIMS = ["ddcl.dictionary.decomposition"]
 
@@ -181,6 +193,7 @@ SUITES: dict[str, Callable[[bool], tuple[list[Entry], Any]]] = {
     "interpolation.construction": _interpolation,
     "interpolation.bondy": _bondy,
     "batched_runs": _batched,
+    "engine.schedule": _schedule,
     "engine.quick_catalogue": _catalogue,
     "engine.thorough_catalogue": _thorough,
 }

@@ -71,6 +71,24 @@ def test_batched_runs_smoke_reports_three_ratios(tmp_path):
     assert raw["cold_start_ensemble"]["max_relative_E"] <= 1e-12 and raw["em_iterate"]["instances"] == 3
 
 
+def test_schedule_replay_runs_every_task_and_keeps_begun_groups_together(tmp_path):
+    """The two-worker schedule replayed on the shipped hints: every task runs once, balance near ideal."""
+    path = tmp_path / "bench.json"
+    main(["--quick", "--only", "engine.schedule", "--json", str(path)])
+    data = json.loads(path.read_text())
+    by_name = {e["name"]: e["value"] for e in data["entries"]}
+    for profile in ("quick", "ci", "thorough"):
+        assert 1.0 <= by_name[f"engine.schedule.{profile}.makespan/ideal"] < 1.05
+        assert by_name[f"engine.schedule.{profile}.begun_group_moves"] <= 2
+
+
+def test_schedule_replay_model_runs_each_task_once():
+    from benchmarks.engine.bench_schedule import replay
+
+    r = replay(["a", "a", "b"], [2.0, 1.0, 2.0], [2.0, 1.0, 2.0])
+    assert r["ideal_s"] == 2.5 and r["makespan_s"] == 3.0 and r["begun_group_moves"] == 0
+
+
 def test_catalogue_smoke_run_times_one_process_and_two_workers(tmp_path):
     path = tmp_path / "bench.json"
     main(["--quick", "--only", "engine.quick_catalogue", "--json", str(path)])
@@ -130,7 +148,7 @@ def test_the_thorough_catalogue_is_opt_in(capsys):
     assert "engine.thorough_catalogue" in SUITES and "engine.thorough_catalogue" in OPT_IN
     assert "engine.thorough_catalogue" not in selected(None)
     assert selected("engine.thorough*") == ["engine.thorough_catalogue"]
-    assert selected("engine.*") == ["engine.quick_catalogue", "engine.thorough_catalogue"]
+    assert selected("engine.*") == ["engine.schedule", "engine.quick_catalogue", "engine.thorough_catalogue"]
     assert main(["--list"])["suites"] == list(SUITES)
     assert "engine.thorough_catalogue  (opt-in: --only engine.thorough_catalogue)" in capsys.readouterr().out
 

@@ -1,13 +1,14 @@
 """The runner's own pool keeps related tasks on one worker (verify/_schedule.py): whole groups assigned
-longest-processing-time first, each queue longest task first, an idle worker taking the shortest task of
-the fullest queue; the evidence does not depend on any of it."""
+longest-processing-time first, each queue its groups one after another (longest task first in each), an
+idle worker taking from the fullest queue a whole group not begun there, else its shortest task worth
+moving; the evidence does not depend on any of it."""
 
 from __future__ import annotations
 
 import pytest
 
 from verify import Check, Claim, Source, Verdict, run_claims
-from verify._schedule import PER_WORKER, AffinityQueues, InOrder, WorkerPool, group_of
+from verify._schedule import MIN_STOLEN_SECONDS, PER_WORKER, AffinityQueues, InOrder, WorkerPool, group_of
 
 from ._toy_sharded import squares
 
@@ -49,12 +50,42 @@ def test_each_queue_runs_its_longest_task_first():
     assert q.assignment() == [[1, 2, 0]]
 
 
-def test_an_idle_worker_takes_the_shortest_task_of_the_fullest_queue():
+def test_an_idle_worker_takes_the_shortest_task_worth_moving_of_the_fullest_queue():
     q = AffinityQueues(["a"] * 6 + ["b"], [5.0, 4.0, 3.0, 2.0, 1.0, 0.5, 0.1], 2)
     assert q.assignment() == [[0, 1, 2, 3, 4, 5], [6]]
     got = _drain(q, 2, finish_order=[1, 0])
-    assert [t for t, w in got if w == 1][:2] == [6, 5] and q.stolen >= 1
+    # a is begun on worker 0: worker 1 takes its shortest task of >= MIN_STOLEN_SECONDS (4, 1 s), not the
+    # 0.5 s one, which would gain no balance and may be cheap only through a's memo
+    assert MIN_STOLEN_SECONDS == 1.0
+    assert [t for t, w in got if w == 1][:2] == [6, 4] and q.stolen >= 1
+    assert (5, 0) in got
     assert sorted(t for t, _ in got) == list(range(7))  # every task exactly once
+
+
+def test_memo_warm_tasks_of_a_begun_group_stay_on_its_worker():
+    q = AffinityQueues(["a"] * 4 + ["b"], [9.0, 0.0, 0.0, 0.2, 1.0], 2)
+    assert q.assignment() == [[0, 3, 1, 2], [4]]
+    got = _drain(q, 2, finish_order=[1, 0])
+    assert [t for t, w in got if w == 1] == [4] and q.stolen == 0
+    assert sorted(t for t, _ in got) == list(range(5))
+
+
+def test_a_queue_holds_its_groups_one_after_another():
+    # a = 10 s to worker 0, b = 8 s and c = 3 s to worker 1, d = 2 s to worker 0: d's 2 s task after a's
+    # 1 s one (longest first across groups would begin d before a is done)
+    q = AffinityQueues(["a", "a", "b", "c", "d"], [9.0, 1.0, 8.0, 3.0, 2.0], 2)
+    assert q.assignment() == [[0, 1, 4], [2, 3]]
+
+
+def test_an_idle_worker_takes_a_whole_group_the_other_has_not_begun():
+    # b = 9 s to worker 0; a = 5.1 s, d = 2 s, c = 1.5 s to worker 1 (queued a0 a1 d c0 c1, 8.6 s)
+    q = AffinityQueues(["a", "a", "b", "c", "c", "d"], [5.0, 0.1, 9.0, 1.0, 0.5, 2.0], 2)
+    assert q.assignment() == [[2], [0, 1, 5, 3, 4]]
+    got = _drain(q, 2)
+    # worker 0 runs b and then all of a (not begun on worker 1, the group nearest half of its 8.6 s): a1,
+    # ~0 s once a0 has filled a's memo, goes with a0; stealing the shortest task would have moved c1 alone
+    assert [t for t, w in got if w == 0] == [2, 0, 1]
+    assert [t for t, w in got if w == 1] == [5, 3, 4] and q.stolen == 1
 
 
 def test_unknown_times_count_as_the_median_of_the_known():
