@@ -119,6 +119,13 @@ class Check:
     with a false ``variant`` names that check, so that the variant is refuted on the very instances on
     which the statement was evaluated -- and an expensive variant-independent part (a simulation, a
     flow) memoised on its exact inputs runs once per process instead of once per task.
+
+    ``inconclusive`` (corroborating checks only) says why the check may come out UNKNOWN: a reason
+    string for every profile, or ``{profile: reason}`` (``"*"`` for the others; a profile mapped to
+    ``""`` declares nothing there).  A corroborating UNKNOWN cannot lower the claim's level, so without
+    a declaration it fails the claim instead (:attr:`verify.ClaimOutcome.passed`): a cross-check that
+    silently stops deciding is a defect to see, not a green run.  With one, the reason is reported
+    beside the check's UNKNOWN.
     """
 
     name: str
@@ -128,10 +135,21 @@ class Check:
     role: str = "decisive"
     shards: int | Mapping[str, int] = 1
     seed_of: str | tuple[str, str] = ""
+    inconclusive: str | Mapping[str, str] = ""
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
             raise CheckError(f"check {self.name!r}: role must be one of {ROLES}, got {self.role!r}")
+        inc = self.inconclusive if isinstance(self.inconclusive, Mapping) else {"*": self.inconclusive}
+        if not all(isinstance(k, str) and k and isinstance(v, str) for k, v in inc.items()):
+            raise CheckError(f"check {self.name!r}: inconclusive must be a reason string or a mapping "
+                             f"profile -> reason string, got {self.inconclusive!r}")
+        if any(v.strip() for v in inc.values()) and self.role != "corroborating":
+            raise CheckError(f"check {self.name!r}: only a corroborating check declares why it may be "
+                             "inconclusive (a decisive UNKNOWN is the claim's verdict, and its expected "
+                             "verdict says so)")
+        if isinstance(self.inconclusive, Mapping):
+            object.__setattr__(self, "inconclusive", MappingProxyType(dict(self.inconclusive)))
         sh = self.shards if isinstance(self.shards, Mapping) else {"*": self.shards}
         if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in sh.values()):
             raise CheckError(f"check {self.name!r}: shards must be an int >= 1 or a mapping profile -> "
@@ -159,8 +177,9 @@ class Check:
 
     def __reduce__(self) -> tuple[Any, ...]:  # MappingProxyType does not pickle
         shards = dict(self.shards) if isinstance(self.shards, Mapping) else self.shards
+        inc = dict(self.inconclusive) if isinstance(self.inconclusive, Mapping) else self.inconclusive
         return (Check, (self.name, self.fn, dict(self.params), self.description, self.role, shards,
-                        self.seed_of))
+                        self.seed_of, inc))
 
     def seed_key(self, claim_id: str, own: str) -> tuple[str, str]:
         """The (claim id, check name) whose derived seed this task uses (:func:`derive_seed`): its own
@@ -176,10 +195,16 @@ class Check:
             return int(self.shards.get(profile, self.shards.get("*", 1)))
         return int(self.shards)
 
+    def inconclusive_at(self, profile: str) -> str:
+        """The declared reason why this check may be UNKNOWN at ``profile`` ("" when none)."""
+        if isinstance(self.inconclusive, Mapping):
+            return str(self.inconclusive.get(profile, self.inconclusive.get("*", ""))).strip()
+        return self.inconclusive.strip()
+
     def shard(self, index: int, count: int) -> Check:
         """The task running shard ``index`` of ``count`` (the function gets ``shard=(index, count)``)."""
         return Check(self.name, self.fn, {**dict(self.params), "shard": (index, count)},
-                     self.description, self.role, seed_of=self.seed_of)
+                     self.description, self.role, seed_of=self.seed_of, inconclusive=self.inconclusive)
 
     @property
     def target(self) -> str:

@@ -317,10 +317,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if args.scheduler:
         session = _dask_session(args.scheduler)
         args.workers = max(1, session.workers)
-    from ._runner import claim_checks
+    from ._runner import check_count
     from ._timings import load_timings, save_timings
 
-    prog = _progress(not args.no_progress, sum(len(claim_checks(c)) + len(c.controls) for c in claims))
+    prog = _progress(not args.no_progress, sum(check_count(c) + len(c.controls) for c in claims))
     kwargs = dict(profile=args.profile, seed=args.seed, workers=args.workers,
                   executor=session.executor if session is not None else None,
                   order=load_timings(args.profile))
@@ -457,6 +457,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print("\nchecks:", file=out)
     for k in c.checks:
         print(f"  - {k.name} [{k.role}] {k.description}", file=out)
+        if k.inconclusive_at(args.profile):
+            print(f"      may be inconclusive at {args.profile}: {k.inconclusive_at(args.profile)}", file=out)
     print("controls (must be REFUTED):", file=out)
     for k in c.controls:
         print(f"  - {k.name}: {k.description}", file=out)

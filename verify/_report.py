@@ -9,7 +9,7 @@ JSON layout (schema id ``verify-report/2``; one record per claim, per check and 
      "claims": [{"id", "title", "source", "reading", "strength", "expected", "verdict", "passed",
                  "controls_refuted", "condition", "wall_time",
                  "checks":   [{"name", "kind": "check", "role", "description", "target", "seed",
-                               "passed", "evidence": {...}}],
+                               "passed", "inconclusive"?, "evidence": {...}}],
                  "controls": [{... "kind": "control", "role": "control" ...}]}]}
 
 ``strength`` is the claim's relation to its source (as-stated, strengthened, repaired, code, derived).
@@ -20,6 +20,10 @@ A run of a user's model (``verify run --model``) records ``"model"`` (the model'
 claims and ``summary.refuted_model``: REFUTED there is a finding about the model, counted in neither of
 the other two.  Version 2 added these three keys; ``verify report`` still reads ``verify-report/1`` files (their claims
 have no recorded strength, and neither count is shown).
+
+``inconclusive`` (present only when declared) is a corroborating check's reason why it may be UNKNOWN at
+the run's profile (:attr:`verify.Check.inconclusive`); such a check passes when UNKNOWN, while a
+corroborating UNKNOWN without one fails its claim (``passed`` false).
 
 ``evidence`` holds level, instances, margin_min, margin_max, error, tolerance, precision, backend,
 seeds, wall_time, counterexample ({description, data, margin, seed} or null), notes, details.
@@ -195,6 +199,7 @@ def _check_json(c: CheckOutcome) -> dict[str, Any]:
         "target": c.target,
         "seed": c.seed,
         "passed": c.passed,
+        **({"inconclusive": c.inconclusive} if c.inconclusive else {}),
         "evidence": c.evidence.to_json(),
     }
 
@@ -254,6 +259,7 @@ def _check_from(obj: Mapping[str, Any]) -> CheckOutcome:
         target=obj.get("target", ""),
         seed=int(obj["seed"]),
         evidence=Evidence.from_json(obj["evidence"]),
+        inconclusive=obj.get("inconclusive", ""),
     )
 
 
@@ -382,6 +388,11 @@ def _fmt_margin(m: float | None) -> str:
     return "-" if m is None else f"{m:.3g}"
 
 
+def inconclusive_checks(o: ClaimOutcome) -> list[CheckOutcome]:
+    """The corroborating checks of ``o`` that came out UNKNOWN for their declared reason."""
+    return [c for c in o.checks if c.inconclusive and c.evidence.level is Verdict.UNKNOWN]
+
+
 def print_table(result: RunResult, *, file: IO[str] | None = None, width: int | None = None) -> None:
     """A rich table of the run: id, source, reading, verdict, expected, instances, margin, time."""
     from rich.console import Console
@@ -432,6 +443,10 @@ def print_table(result: RunResult, *, file: IO[str] | None = None, width: int | 
             console.print(f"    counterexample: {json.dumps(ce.to_json()['data'])[:400]}")
         if o.condition:
             console.print(f"    holds under: {o.condition}")
+    for o in result.outcomes:
+        for c in inconclusive_checks(o):
+            console.print(f"[yellow]INCONCLUSIVE[/] {o.claim_id} {c.name} (corroborating, as declared): "
+                          f"{c.inconclusive}")
     for o in result.outcomes:
         if not o.passed:
             console.print(f"[bold red]FAILED[/] {o.claim_id}")
@@ -493,6 +508,9 @@ def markdown(result: RunResult) -> str:
             kind = c.role if c.kind == "check" else "control"
             lines.append(f"| {c.name} | {kind} | {e.level.value} | {e.instances} | {_md(e.precision)} | "
                          f"{_fmt_margin(e.error)} | {_fmt_margin(e.tolerance)} | {c.seed} |")
+        for c in inconclusive_checks(o):
+            lines += ["", f"- check `{c.name}` (corroborating) is inconclusive, as declared: "
+                          f"{_md(c.inconclusive)}"]
         for c in o.checks + o.controls:
             ce = c.evidence.counterexample
             if ce is not None:

@@ -76,13 +76,25 @@ class CheckOutcome:
     target: str
     seed: int
     evidence: Evidence
+    #: a corroborating check's declared reason why it may be UNKNOWN at the run's profile ("" if none)
+    inconclusive: str = ""
 
     @property
     def passed(self) -> bool:
-        """A control passes when REFUTED; a check when it supports the claim."""
+        """A control passes when REFUTED; a check when it supports the claim, or when it is a
+        corroborating check that is UNKNOWN for its declared reason (:attr:`inconclusive`)."""
         if self.kind == "control":
             return self.evidence.level is Verdict.REFUTED
+        if self.evidence.level is Verdict.UNKNOWN and self.role == "corroborating" and self.inconclusive:
+            return True
         return self.evidence.level.holds
+
+    @property
+    def undeclared_unknown(self) -> bool:
+        """A corroborating check that came out UNKNOWN with no declared reason: it cannot lower the
+        claim's level, so it fails the claim instead (:attr:`ClaimOutcome.passed`)."""
+        return (self.kind == "check" and self.role == "corroborating"
+                and self.evidence.level is Verdict.UNKNOWN and not self.inconclusive)
 
 
 def claim_verdict(checks: Sequence[CheckOutcome]) -> Verdict:
@@ -141,8 +153,15 @@ class ClaimOutcome:
         return outcome_latex(self)
 
     @property
+    def corroboration_decided(self) -> bool:
+        """No corroborating check came out UNKNOWN without a declared reason (:attr:`Check.inconclusive`)."""
+        return not any(c.undeclared_unknown for c in self.checks)
+
+    @property
     def passed(self) -> bool:
-        return self.verdict is self.expected and self.controls_refuted
+        """At the expected verdict, every control refuted, and every corroborating check decided or
+        inconclusive for its declared reason."""
+        return self.verdict is self.expected and self.controls_refuted and self.corroboration_decided
 
     @property
     def wall_time(self) -> float:
@@ -175,6 +194,11 @@ class ClaimOutcome:
                 if c.evidence.level is not self.expected:
                     note = f": {c.evidence.notes}" if c.evidence.notes else ""
                     out.append(f"  check {c.name} ({c.role}) -> {c.evidence.level}{note}")
+        for c in self.checks:
+            if c.undeclared_unknown:
+                note = f": {c.evidence.notes}" if c.evidence.notes else ""
+                out.append(f"corroborating check {c.name} is UNKNOWN and declares no reason why it may "
+                           f"be inconclusive{note}")
         for c in self.controls:
             if not c.passed:
                 note = f": {c.evidence.notes}" if c.evidence.notes else ""
@@ -410,7 +434,8 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
     context: dict[str, tuple[str, Any, Any]] = {}
     for claim in claims:
         context[claim.id] = (claim.id, claim.resolved_statement(), claim.resolved_derivation())
-        for kind, items in (("check", claim_checks(claim)), ("control", claim.controls)):
+        checks = claim_checks(claim, context[claim.id][2])
+        for kind, items in (("check", checks), ("control", claim.controls)):
             for item in items:
                 chk = item if kind == "check" else item.check
                 plan.append((claim, kind, item, derive_seed(seed, *chk.seed_key(claim.id, item.name))))
@@ -540,12 +565,13 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
             target=chk.target,
             seed=s,
             evidence=merged[k],
+            inconclusive=chk.inconclusive_at(prof.name) if kind == "check" else "",
         ))
     outcomes = []
     unfinished = []
     for claim in claims:
         cos = by_claim.get(claim.id, [])
-        if len(cos) != len(claim_checks(claim)) + len(claim.controls):
+        if len(cos) != check_count(claim) + len(claim.controls):
             unfinished.append(claim.id)  # only an interrupted run leaves a claim incomplete
             continue
         checks = tuple(c for c in cos if c.kind == "check")
@@ -568,14 +594,41 @@ def run_claims(claims: Iterable[Claim], *, profile: str | Profile = "quick", see
                      scheduler=getattr(executor, "scheduler_info", None))
 
 
-def claim_checks(claim: Claim) -> tuple[Check, ...]:
+_UNRESOLVED: Any = object()
+
+#: the derivation check's declared reason (rule (o)) for a derivation that has nothing to check
+SHOWN_ONLY = ("the derivation has no step to check (notes and definitions, at most one chain expression): "
+              "it is shown, not checked")
+
+
+def _checks_nothing(derivation: Any) -> bool:
+    """A derivation none of whose steps :func:`verify._derivation.check_derivation` can check: notes
+    (older ``(label, expression)`` pairs) and definitions, with at most one chain expression."""
+    if derivation is None:
+        return False
+    live = [st for st in derivation.steps if st.relation not in ("def", "note")]
+    return not any(st.is_fact for st in live) and len(live) <= 1
+
+
+def claim_checks(claim: Claim, derivation: Any = _UNRESOLVED) -> tuple[Check, ...]:
     """The checks the runner runs for ``claim``: its own, plus the corroborating ``derivation`` check
-    (:mod:`verify._derivation`) when the claim has a derivation."""
+    (:mod:`verify._derivation`) when the claim has a derivation.  That check declares itself
+    inconclusive (:data:`SHOWN_ONLY`) for a derivation with nothing to check, a display-only one;
+    ``derivation`` is the claim's resolved derivation when the caller has it (else it is resolved
+    here; :func:`check_count` counts without resolving)."""
     if not claim.derivation:
         return tuple(claim.checks)
+    if derivation is _UNRESOLVED:
+        derivation = claim.resolved_derivation()
     return tuple(claim.checks) + (Check(
         "derivation", derivation_check, {"claim_id": claim.id}, role="corroborating",
-        description="each derivation step against the previous one (sympy, else 50-digit spot checks)"),)
+        description="each derivation step against the previous one (sympy, else 50-digit spot checks)",
+        inconclusive=SHOWN_ONLY if _checks_nothing(derivation) else ""),)
+
+
+def check_count(claim: Claim) -> int:
+    """``len(claim_checks(claim))`` without resolving the claim's derivation."""
+    return len(claim.checks) + (1 if claim.derivation else 0)
 
 
 def run_claim(claim: Claim, *, profile: str | Profile = "quick", seed: int = 0) -> ClaimOutcome:

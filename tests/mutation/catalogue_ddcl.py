@@ -738,6 +738,16 @@ MUTATIONS: list[Mutation] = [
         family="check",
     ),
     Mutation(
+        id="ddcl.checks.collapse_descent_stop_bounds_swapped_claim",
+        path="theorems/ddcl_incrt/_checks_separation_dynamics.py",
+        old='        r["stop"] = (1e-2 * sq, -math.inf) if r["rho"] < 1 else (math.inf, 1e-10 * sq)  # (up, down)\n',
+        new='        r["stop"] = (1e-2 * sq, math.inf) if r["rho"] < 1 else (-math.inf, 1e-10 * sq)  # (up, down)\n',
+        kills=("ddcl.separation.critical_temperature",),
+        why="the stop-bound slip above, now seen by the claim itself: its corroborating simulation turns "
+            "UNKNOWN without a declared reason, which fails the claim (engine rule (o))",
+        family="check",
+    ),
+    Mutation(
         id="ddcl.checks.em_iterate_cycle_phase_ignored",
         path="theorems/ddcl_incrt/_checks_pruning.py",
         old="                return hist[len(hist) - p + (iterations - n) % p]\n",

@@ -132,7 +132,7 @@ MUTATIONS: list[Mutation] = [
        "        interrupted = False\n",
        (RULES,), "rule (i): an interrupted run is reported as complete"),
     _m("engine.half_run_claim_reported", _RUNNER,
-       "if len(cos) != len(claim_checks(claim)) + len(claim.controls):",
+       "if len(cos) != check_count(claim) + len(claim.controls):",
        "if not cos:",
        (RULES,), "rule (i): a claim with only some checks finished is reported (and may pass)"),
     _m("engine.interrupted_run_passes", _RUNNER,
@@ -385,6 +385,24 @@ MUTATIONS: list[Mutation] = [
        "level=level, instances=sum(p.instances for p in parts),",
        "level=level, instances=parts[0].instances,",
        (SHARDS,), "a sharded check reports one shard's instances as the whole check's"),
+    # (o) an inconclusive corroborating check must say why
+    _m("engine.corroborating_unknown_ignored", _RUNNER,
+       "return self.verdict is self.expected and self.controls_refuted and self.corroboration_decided",
+       "return self.verdict is self.expected and self.controls_refuted",
+       (RULES,), "rule (o): a corroborating check that silently turns UNKNOWN leaves its claim green"),
+    _m("engine.inconclusive_profile_ignored", _RUNNER,
+       'inconclusive=chk.inconclusive_at(prof.name) if kind == "check" else "",',
+       'inconclusive=chk.inconclusive_at("*") if kind == "check" else "",',
+       (RULES,), "rule (o): a declaration made for other profiles excuses an UNKNOWN at this one"),
+    _m("engine.declaration_excuses_any_level", _RUNNER,
+       'if self.evidence.level is Verdict.UNKNOWN and self.role == "corroborating" and self.inconclusive:',
+       'if self.role == "corroborating" and self.inconclusive:',
+       (RULES,), "rule (o): a declared-inconclusive check passes even when it refutes"),
+    _m("engine.every_derivation_shown_only", _RUNNER,
+       "return not any(st.is_fact for st in live) and len(live) <= 1",
+       "return True",
+       (RULES,), "rule (o): every derivation check declares itself display-only, so a derivation whose "
+                 "steps stop deciding passes"),
 ]
 
 # ---------------------------------------------------------------- numerics.aposteriori (issue 14)

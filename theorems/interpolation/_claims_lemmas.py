@@ -100,7 +100,10 @@ ASSUMPTIONS_NECESSARY = Claim(
         Check("exact", _nc.equivariance, description="random rational networks, hardmax, exact; invalid kinds rejected"),
         Check("softmax_mp", _nc.equivariance, {"kernel": "softmax"}, role="corroborating",
               description="random networks under softmax in mpmath (dps 30)"),
-        Check("d1", _nc.d1_status, role="corroborating", description="d = 1 refused; UNKNOWN, no impossibility claim"),
+        Check("d1", _nc.d1_status, role="corroborating",
+              description="d = 1 refused; UNKNOWN, no impossibility claim",
+              inconclusive=("by design: d = 1 is outside the construction (the builder refuses it) and the "
+                            "toolkit claims neither interpolation nor its impossibility there (spec §2.6)")),
     ),
     controls=(
         Control("positional_encoding", "token i gets i e_1 before block 1: E1 must fail (the check is sensitive)",

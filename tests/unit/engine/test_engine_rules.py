@@ -16,7 +16,11 @@ this file must kill.  The rules (README "Verdicts", docs/architecture.md):
 (h) a NaN in a float comparison (``Tally.close`` / ``Tally.le``) is UNKNOWN, never a pass;
 (i) interruption: a run stopped by KeyboardInterrupt reports only complete claims, is marked
     interrupted and never passes; ``verify run`` then exits 130;
-(j) exit codes: 0 all at their expected verdict, 1 otherwise, 4 usage, 5 nothing matched.
+(j) exit codes: 0 all at their expected verdict, 1 otherwise, 4 usage, 5 nothing matched;
+((k)-(n) are the command's guard rails, in test_engine_cli_trust.py)
+(o) a corroborating check that comes out UNKNOWN fails its claim unless the check declares why it may be
+    inconclusive at the run's profile (``Check(inconclusive=...)``); the declared reason travels with the
+    outcome (reports, shards, worker processes), and only a corroborating check may declare one.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from verify import (
     run_claim,
     run_claims,
 )
+from verify._errors import CheckError
 from verify._cli import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NO_MATCH, EXIT_OK, EXIT_USAGE, main
 
 HOLDING = (Verdict.PROVED, Verdict.CERTIFIED, Verdict.CONSISTENT)
@@ -157,9 +162,11 @@ def test_claim_verdict_is_weakest_decisive_level(decisive, expected):
 
 @pytest.mark.parametrize("corro", ["CONSISTENT", "UNKNOWN", "PROVED"])
 def test_corroborating_checks_never_change_the_level(corro):
-    """Rule (c): a corroborating check that does not refute neither lowers nor raises the level."""
+    """Rule (c): a corroborating check that does not refute neither lowers nor raises the level (an
+    UNKNOWN one fails the claim through rule (o) instead, not through its verdict)."""
     o = run_claim(make_claim("rules.c2", [lvl("CERTIFIED"), lvl(corro, "corroborating")]))
-    assert o.verdict is Verdict.CERTIFIED and o.passed is True
+    assert o.verdict is Verdict.CERTIFIED
+    assert o.passed is (corro != "UNKNOWN")
 
 
 # -- (d) an undecided ball -------------------------------------------------------------------------
@@ -392,3 +399,118 @@ def test_exit_codes(rules_catalogue, tmp_path, capsys):
     good = tmp_path / "good.json"
     assert main([*cat, "run", "rc.good", "--json", str(good)]) == EXIT_OK
     assert main([*cat, "report", str(good)]) == EXIT_OK
+
+
+# -- (o) an inconclusive corroborating check must say why -------------------------------------------
+def corro_claim(cid, level, inconclusive="", expected=Verdict.CERTIFIED, shards=1):
+    return Claim(id=cid, title=cid, source=_src(), statement="s", reading="r",
+                 checks=(Check("main", at_level, {"level": "CERTIFIED"}),
+                         Check("cross", at_level, {"level": level}, role="corroborating",
+                               inconclusive=inconclusive, shards=shards)),
+                 controls=(Control("ctrl", "false variant", Check("ctrl", at_level, {"level": "REFUTED"})),),
+                 expected=expected, strength="derived")
+
+
+def test_undeclared_corroborating_unknown_fails_the_claim():
+    """Rule (o): a corroborating UNKNOWN leaves the verdict alone (rule (c)) but fails the claim, and the
+    failure names the check; the run does not pass."""
+    r = run_claims([corro_claim("rules.k.bad", "UNKNOWN")])
+    (o,) = r.outcomes
+    assert o.verdict is Verdict.CERTIFIED and o.controls_refuted
+    assert o.corroboration_decided is False and o.passed is False and r.passed is False
+    cross = o.checks[1]
+    assert cross.undeclared_unknown and not cross.passed
+    assert any("corroborating check cross is UNKNOWN" in f for f in o.failures())
+
+
+def test_declared_corroborating_unknown_passes_with_its_reason():
+    """Rule (o): with a declared reason the UNKNOWN corroborating check passes, and carries the reason."""
+    o = run_claim(corro_claim("rules.k.ok", "UNKNOWN", inconclusive="not run at this budget"))
+    cross = o.checks[1]
+    assert o.passed is True and cross.passed is True and cross.inconclusive == "not run at this budget"
+    assert not cross.undeclared_unknown
+
+
+@pytest.mark.parametrize("level", ["CONSISTENT", "REFUTED"])
+def test_declaration_changes_nothing_when_the_check_decides(level):
+    """Rule (o): a declaration excuses UNKNOWN only: a holding corroborating check passes either way, a
+    refuting one still refutes the claim (rule (b))."""
+    o = run_claim(corro_claim("rules.k.dec", level, inconclusive="may not settle"))
+    assert o.verdict is (Verdict.REFUTED if level == "REFUTED" else Verdict.CERTIFIED)
+    assert o.checks[1].passed is (level == "CONSISTENT")
+    assert o.passed is (level == "CONSISTENT")
+
+
+def test_declaration_is_per_profile():
+    """Rule (o): ``{profile: reason}`` declares at the profiles named ("*" the others; "" nothing)."""
+    decl = {"quick": "", "*": "too short a run"}
+    assert run_claim(corro_claim("rules.k.p", "UNKNOWN", decl), profile="quick").passed is False
+    o = run_claim(corro_claim("rules.k.p", "UNKNOWN", decl), profile="ci")
+    assert o.passed is True and o.checks[1].inconclusive == "too short a run"
+    chk = Check("x", at_level, role="corroborating", inconclusive=decl)
+    assert chk.inconclusive_at("thorough") == "too short a run"
+
+
+def test_declaration_travels_to_workers_shards_and_reports(tmp_path):
+    """Rule (o): the declaration survives pickling (worker processes), sharding and the JSON report's
+    round trip; an undeclared UNKNOWN read back from a report still fails its claim."""
+    import pickle
+
+    from verify._report import from_json, to_json, validate
+
+    chk = Check("cross", at_level, {"level": "UNKNOWN"}, role="corroborating", inconclusive={"*": "why"})
+    assert pickle.loads(pickle.dumps(chk)).inconclusive_at("ci") == "why"
+    assert chk.shard(0, 2).inconclusive_at("ci") == "why"
+    r = run_claims([corro_claim("rules.k.w", "UNKNOWN", "why"), corro_claim("rules.k.u", "UNKNOWN")],
+                   workers=2)
+    assert [o.passed for o in r.outcomes] == [True, False]
+    doc = to_json(r)
+    validate(doc)
+    assert doc["claims"][0]["checks"][1]["inconclusive"] == "why"
+    assert "inconclusive" not in doc["claims"][1]["checks"][1]
+    back = from_json(doc)
+    assert [o.passed for o in back.outcomes] == [True, False]
+    assert back.outcomes[0].checks[1].inconclusive == "why"
+
+
+@pytest.mark.parametrize("bad", [{"*": 3}, {"": "x"}, 7])
+def test_declaration_must_be_reason_strings(bad):
+    """Rule (o): a declaration is a reason string or {profile: reason string}."""
+    with pytest.raises(CheckError, match="inconclusive"):
+        Check("x", at_level, role="corroborating", inconclusive=bad)
+
+
+def test_only_corroborating_checks_declare():
+    """Rule (o): a decisive check cannot declare itself inconclusive (its UNKNOWN is the verdict, and
+    the claim's expected verdict says whether that is expected)."""
+    with pytest.raises(CheckError, match="only a corroborating check"):
+        Check("x", at_level, inconclusive="because")
+    Check("x", at_level, inconclusive={"*": ""})  # declaring nothing is allowed
+
+
+def test_a_derivation_with_nothing_to_check_is_declared_inconclusive():
+    """Rule (o), the engine's own declaration: the derivation check the runner adds is UNKNOWN for a
+    display-only derivation (notes, as older ``(label, expression)`` pairs read) and says so, so such a
+    claim still passes; a derivation with steps to check declares nothing (its UNKNOWN would fail)."""
+    import sympy as sp
+
+    from verify import Derivation, Step
+    from verify._runner import SHOWN_ONLY, check_count, claim_checks
+
+    x = sp.Symbol("x")
+
+    def with_derivation(cid, derivation):
+        return Claim(id=cid, title=cid, source=_src(), statement=sp.Le(x**2, x**2 + 1), reading="r",
+                     checks=(Check("main", at_level, {"level": "CERTIFIED"}),),
+                     controls=(Control("ctrl", "false", Check("ctrl", at_level, {"level": "REFUTED"})),),
+                     expected=Verdict.CERTIFIED, strength="derived", derivation=derivation)
+
+    shown = with_derivation("rules.o.shown", lambda: (("square", x**2), ("plus one", x**2 + 1)))
+    o = run_claim(shown)
+    (der,) = [c for c in o.checks if c.name == "derivation"]
+    assert der.evidence.level is Verdict.UNKNOWN and der.inconclusive == SHOWN_ONLY and o.passed
+    chain = with_derivation("rules.o.chain", lambda: Derivation(Step("a", x**2 + 1), Step("b", 1 + x**2)))
+    assert claim_checks(chain)[-1].inconclusive_at("quick") == ""
+    assert check_count(chain) == len(claim_checks(chain)) == 2
+    assert run_claim(chain).passed
+

@@ -114,7 +114,8 @@ def at_level(*, seed, profile, level):
     lambda ps: any(r == "decisive" for _, r in ps)), verdicts)
 def test_run_claim_verdict_matches_the_rule(pairs, control_level):
     """The same rule through real Claim/Check/Control objects and run_claim; the claim passes exactly
-    when the verdict is the expected one and the control is REFUTED."""
+    when the verdict is the expected one, the control is REFUTED and no corroborating check is UNKNOWN
+    (none of these declares a reason, rule (o) of test_engine_rules.py)."""
     expected = model(pairs)
     claim = Claim(id="alg.claim", title="t", source=Source("0000.00000", "T", "§"), statement="s",
                   reading="r",
@@ -124,4 +125,5 @@ def test_run_claim_verdict_matches_the_rule(pairs, control_level):
                   expected=expected, strength="derived")
     o = run_claim(claim)
     assert o.verdict is expected
-    assert o.passed is (control_level is Verdict.REFUTED)
+    undecided = any(v is Verdict.UNKNOWN and r == "corroborating" for v, r in pairs)
+    assert o.passed is (control_level is Verdict.REFUTED and not undecided)
