@@ -29,6 +29,16 @@ AT = "numerics/attention.py"
 MUTATIONS: list[Mutation] = [
     # -- counts ---------------------------------------------------------------------------------------
     Mutation(
+        id="interp.dataset.d1_accepted",
+        path="theorems/interpolation/dataset.py",
+        old="        if d < 2 and not allow_d1:\n",
+        new="        if d < 1 and not allow_d1:\n",
+        kills=("interp.assumptions.necessary",),
+        why=("the dataset validation accepts d = 1, which the construction cannot build (spec §2.6): the "
+             "d1 check, whose UNKNOWN is declared, must refute rather than stay inconclusive"),
+        family="check",
+    ),
+    Mutation(
         id="interp.dataset.token_key_fmpq_drops_coordinate",
         path="theorems/interpolation/dataset.py",
         old="return tuple([(v.p, v.q) for v in t])  # fmpq",

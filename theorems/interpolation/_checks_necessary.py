@@ -187,12 +187,14 @@ def equivariance_symbolic(*, seed: int, profile: Profile) -> Evidence:
 
 
 def d1_status(*, seed: int, profile: Profile) -> Evidence:
-    """d = 1: the builder refuses (DatasetError); the toolkit claims no impossibility, so UNKNOWN."""
-    tally = Tally(precision="exact", backend="python", seeds=(seed,))
+    """d = 1: the builder refuses (DatasetError); the toolkit claims no impossibility, so UNKNOWN (the
+    check declares this, :attr:`verify.Check.inconclusive`).  A builder that accepts d = 1 has lost the
+    validation of spec §2.6 (the construction needs d >= 2): REFUTED, so the check can fail."""
     try:
         Dataset([[(0,), (1,)], [(2,), (3,)]], [[(5,)], [(6,)]])
-        tally.note("d = 1 was accepted")
-        return tally.evidence()
+        return Evidence(level=Verdict.REFUTED, instances=1, seeds=(seed,), precision="exact",
+                        counterexample=refuted("d = 1 was accepted: the dataset validation no longer refuses "
+                                               "what the construction cannot build (spec §2.6)", d=1))
     except DatasetError as e:
         return Evidence(level=Verdict.UNKNOWN, instances=1, seeds=(seed,), precision="exact",
                         notes=f"d = 1 refused by the builder ({e}); no impossibility is claimed (spec §2.6)")
