@@ -29,6 +29,17 @@ AT = "numerics/attention.py"
 MUTATIONS: list[Mutation] = [
     # -- counts ---------------------------------------------------------------------------------------
     Mutation(
+        id="interp.blocks.ff_count_drops_a_parameter",
+        path=BL,
+        old="        return 1 + self.width * (2 * d + 1)\n",
+        new="        return self.width * (2 * d + 1)\n",
+        kills=("interp.resnet_comparison",),
+        why=("a feed-forward block counts one parameter too few: the built network's P_H (194) falls below "
+             "the construction's closed form (204), which the ResNet comparison's one-sided bound P_H <= "
+             "P(kappa = 1, R = N - 1) used to accept"),
+        family="check",
+    ),
+    Mutation(
         id="interp.dataset.d1_accepted",
         path="theorems/interpolation/dataset.py",
         old="        if d < 2 and not allow_d1:\n",

@@ -513,8 +513,11 @@ def resnet_symbolic(*, seed: int, profile: Profile, variant: str | None = None) 
 
 
 def resnet_instances(*, seed: int, profile: Profile) -> Evidence:
-    """On construction instances with (N, M) fixed, the measured P_H stays constant while P_Res grows
-    linearly in n, and P_H < P_Res exactly when n > n*."""
+    """On construction instances with (N, M) fixed, the measured P_H (the built network's parameters,
+    counted block by block) equals the construction's closed form at the network's own R and kappa
+    (``parameter_formula``), stays constant while P_Res grows linearly in n, is at most the kappa = 1,
+    R = N - 1 count the comparison uses (attained on this dataset: margin 0), and P_H < P_Res exactly when
+    n > n*."""
     from ._checks_counts import _extend
     from .construction import distinguishing_points
 
@@ -532,8 +535,13 @@ def resnet_instances(*, seed: int, profile: Profile) -> Evidence:
         P0 = P if P0 is None else P0
         n = Dp.n
         PR = p_resnet(Dp.N, n, Dp.d)
-        ok = P == P0 and P <= p_transformer(D.N, D.M, D.d)
-        tally.exact(ok, counterexample=refuted("P_H changed with n or exceeds the kappa = 1, R = N - 1 count",
-                                               n=n, P_H=P, P_Res=PR, sub_check="constant_in_n"))
+        closed = m.parameter_formula()
+        tally.exact(P == closed, counterexample=refuted(
+            "the built network's parameter count differs from the construction's closed form",
+            n=n, P_H=P, formula=closed, R=m.R, kappa=m.kappa, sub_check="count"))
+        bound = p_transformer(D.N, D.M, D.d)
+        tally.exact(P == P0 and P <= bound, margin=float(bound - P), counterexample=refuted(
+            "P_H changed with n or exceeds the kappa = 1, R = N - 1 count",
+            n=n, P_H=P, P_Res=PR, bound=bound, sub_check="constant_in_n"))
         tally.statement(st, {"P_H": P, "P_Res": PR, "N": Dp.N, "M": Dp.M, "d": Dp.d, "n": n}, part="crossover")
     return tally.evidence()
