@@ -748,6 +748,27 @@ MUTATIONS: list[Mutation] = [
         family="check",
     ),
     Mutation(
+        id="ddcl.hessian.phi_counts_stable_modes",
+        path="theorems/ddcl_incrt/hessian.py",
+        old="    return (2.0 / K) * sum(max(c * l / tau - 1.0, 0.0) for l in lams)\n",
+        new="    return (2.0 / K) * sum(max(c * l / tau, 0.0) for l in lams)\n",
+        kills=("ddcl.separation.amplification",),
+        why="Phi sums (c lambda_j/tau)_+ instead of (c lambda_j/tau - 1)_+, counting stable modes as unstable: "
+            "still monotone under growth (which was all the float check asked), no longer the collapse "
+            "Hessian's unstable rates (found by a review for checks that cannot fail)",
+        family="formula",
+    ),
+    Mutation(
+        id="ddcl.hessian.unstable_count_without_multiplicity",
+        path="theorems/ddcl_incrt/hessian.py",
+        old="    return (K - 1) * sum(1 for l in lams if c * l > tau)\n",
+        new="    return sum(1 for l in lams if c * l > tau)\n",
+        kills=("ddcl.separation.amplification",),
+        why="n_u forgets the multiplicity K - 1 of each relative mode: monotone still, but not the number of "
+            "the collapse Hessian's negative eigenvalues",
+        family="formula",
+    ),
+    Mutation(
         id="ddcl.checks.em_iterate_cycle_phase_ignored",
         path="theorems/ddcl_incrt/_checks_pruning.py",
         old="                return hist[len(hist) - p + (iterations - n) % p]\n",
