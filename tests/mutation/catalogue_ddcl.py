@@ -1032,13 +1032,24 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
-        id="ddcl.checks.pruning_per_head_channels_leak",
-        path=_C.format("pruning"),
-        old="        Z, P = X[:, [j]], P0[:, [j]].copy()\n",
-        new="        Z, P = X[:, [j]] + 0.1 * X[:, keep].mean(axis=1, keepdims=True), P0[:, [j]].copy()\n",
+        id="ddcl.temperature_sim.heads_coupled_through_tau",
+        path="theorems/ddcl_incrt/_temperature_sim.py",
+        old="        s = s - eta_s * gt * sig\n",
+        new="        s = s - eta_s * gt.mean() * sig\n",
         kills=("ddcl.pruning.per_head",),
-        why="each head's dictionary also sees the other kept heads' channels: removing a head changes the "
-            "remaining heads' prototypes",
+        why="the per-head model's temperature step uses the mean dL/dtau over all heads: every head's tau "
+            "depends on the others, so pruning a head moves the rest (the per-head check used to run a "
+            "simulator of its own and could not see the product do this; found by a review)",
+        family="construction",
+    ),
+    Mutation(
+        id="ddcl.temperature_sim.pruned_heads_restart_elsewhere",
+        path="theorems/ddcl_incrt/_temperature_sim.py",
+        old="        chans = [(z[keep], p[keep], [tc[h] for h in keep]) for z, p, tc in chans]\n",
+        new="        chans = [(z[keep], p[:len(keep)], [tc[h] for h in keep]) for z, p, tc in chans]\n",
+        kills=("ddcl.pruning.per_head",),
+        why="pruning hands the kept heads the first starting prototypes instead of their own: the remaining "
+            "heads' prototypes change",
         family="construction",
     ),
     Mutation(

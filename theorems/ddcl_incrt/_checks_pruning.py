@@ -34,30 +34,22 @@ from .dictionary import descent_gradient, gibbs, gibbs_assigner
 from .incrt import growth_signal, residual_operator
 
 
-def simulate_heads_states(lams: list[float], *, steps: int, seed: int, keep: list[int] | None = None,
-                          shared: bool = False, K: int = 3, N: int = 128, tau: float = 0.5,
-                          eta: float = 0.05) -> dict[str, Any]:
-    """Per-head dictionaries (one per 1-D channel of variance lambda_h, full-gradient training) or one
-    shared dictionary on the concatenated channels; ``keep`` removes the other heads' channels."""
+def shared_dictionary_states(lams: list[float], *, steps: int, seed: int, keep: list[int] | None = None,
+                             K: int = 3, N: int = 128, tau: float = 0.5, eta: float = 0.05) -> dict[str, Any]:
+    """The negative control's model: ONE dictionary on the concatenated 1-D channels (variance lambda_h)
+    trained by full-gradient descent (the product's :func:`.dictionary.descent_gradient`), fixed tau;
+    ``keep`` removes the other heads' channels.  Returns each kept channel's prototype coordinates and
+    the (shared) temperature, in the layout of :func:`.simulate_heads`'s per-head output."""
     rng = np.random.default_rng(seed)
     H = len(lams)
     X = rng.standard_normal((N, H)) * np.sqrt(np.asarray(lams))
     P0 = 1e-2 * rng.standard_normal((K, H))
     keep = list(range(H)) if keep is None else list(keep)
-    if shared:
-        Z, P = X[:, keep], P0[:, keep].copy()
-        grad = descent_gradient(Z, tau, "full", K=K, d=len(keep))  # grad_live_Lq, validated once
-        for _ in range(steps):
-            P = P - eta * grad(P)
-        return {"P": [P[:, j] for j in range(len(keep))], "tau": [tau] * len(keep)}
-    out = []
-    for j in keep:
-        Z, P = X[:, [j]], P0[:, [j]].copy()
-        grad = descent_gradient(Z, tau, "full", K=K, d=1)  # grad_live_Lq, validated once
-        for _ in range(steps):
-            P = P - eta * grad(P)
-        out.append(P[:, 0])
-    return {"P": out, "tau": [tau] * len(keep)}
+    Z, P = X[:, keep], P0[:, keep].copy()
+    grad = descent_gradient(Z, tau, "full", K=K, d=len(keep))  # grad_live_Lq, validated once
+    for _ in range(steps):
+        P = P - eta * grad(P)
+    return {"P": [P[:, j].tolist() for j in range(len(keep))], "tau": [tau] * len(keep)}
 
 
 #: how far back :func:`em_iterate` looks for a repeated iterate (periods 1 to 4 cover almost every run)
@@ -308,28 +300,41 @@ def bounds(*, seed: int, profile: Profile, variant: str = "statement") -> Eviden
 
 
 def per_head_invariance(*, seed: int, profile: Profile, variant: str = "statement") -> Evidence:
-    """R1, exact in float64: train the per-head model (§3.5) with all heads and with head h removed;
-    every other head's final prototypes and temperature are bitwise identical.  ``variant="shared"``
-    runs the same comparison for a shared dictionary on the concatenated channels (refuted: the
+    """R1, exact in float64: the product's per-head model (spec §3.5, :func:`.simulate_heads`: learnable
+    temperatures, prototypes in full mode, L_q drive) trained with all heads and pruned of head h
+    (``keep``: the same channel and starting draws for the kept heads); every other head's final
+    prototypes and temperature are bitwise identical.  ``variant="shared"`` runs the same comparison for
+    one shared dictionary on the concatenated channels (:func:`shared_dictionary_states`; refuted: the
     remaining coordinates of the prototypes change)."""
     from verify._statement import current_claim
+
+    from ._temperature_sim import simulate_heads
 
     # shared by ddcl.pruning.safety and ddcl.pruning.per_head: both statements have the part invariance
     cur = current_claim()
     st = cur[1] if cur is not None else statement_of("ddcl.pruning.per_head")
-    tally = Tally(precision="float64 (bitwise)", backend="numpy", seeds=(seed,), tolerance=0.0)
+    backend = "numpy (product per-head model)" if variant != "shared" else "numpy (shared dictionary)"
+    tally = Tally(precision="float64 (bitwise)", backend=backend, seeds=(seed,), tolerance=0.0)
     lams = [0.05, 0.3, 1.0]
     steps = profile.pick(300, 2000, 5000)
-    full = simulate_heads_states(lams, steps=steps, seed=seed, shared=(variant == "shared"))
+
+    def train(keep: list[int] | None) -> dict[str, Any]:
+        if variant == "shared":
+            return shared_dictionary_states(lams, steps=steps, seed=seed, keep=keep)
+        return simulate_heads(lams, mode="full", drive="L_q", steps=steps, seed=seed, K=3, N=128, keep=keep)
+
+    full = train(None)
     for h in range(len(lams)):
         keep = [j for j in range(len(lams)) if j != h]
-        sub = simulate_heads_states(lams, steps=steps, seed=seed, keep=keep, shared=(variant == "shared"))
+        sub = train(keep)
         for j_sub, j in enumerate(keep):
             # observable: how many of head j's prototype entries and temperature differ bitwise
-            n_changed = int(np.sum(full["P"][j] != sub["P"][j_sub])) + int(full["tau"][j] != sub["tau"][j_sub])
+            n_changed = (int(np.sum(np.asarray(full["P"][j]) != np.asarray(sub["P"][j_sub])))
+                         + int(full["tau"][j] != sub["tau"][j_sub]))
             tally.statement(st, {"n_changed": n_changed}, part="invariance", counterexample=lambda: refuted(
-                f"removing head {h} changed {n_changed} entries of head {j}'s prototypes ({variant} dictionary)",
-                variant=variant, lams=lams, removed=h, changed=j, sub_check="invariance"))
+                f"removing head {h} changed {n_changed} entries of head {j}'s prototypes and temperature "
+                f"({variant} dictionary)", variant=variant, lams=lams, removed=h, changed=j,
+                sub_check="invariance"))
             if n_changed:
                 return tally.evidence(level_cap=Verdict.CONSISTENT)
     return tally.evidence(level_cap=Verdict.CONSISTENT)

@@ -115,7 +115,8 @@ PRUNING_PER_HEAD = Claim(
     reading=("The seed's object is 'the prototypes of the remaining heads', i.e. per-head dictionaries "
              "(spec §3.5 model).  Removing a head cannot touch another head's data, prototypes, tau or "
              "collapse instability, so they 'do not collapse' and the force is 'maintained' (never "
-             "'increases').  Checked bitwise in float64 on the trained model with each head removed in turn "
+             "'increases').  Checked bitwise in float64 on the product's per-head model (learnable "
+             "temperatures, simulate_heads) with each head pruned in turn "
              "(CONSISTENT: float training).  The shared-dictionary readings are "
              "ddcl.pruning.force_kept (strengthened, REFUTED) and ..._with_margin (repaired); fine-tuning "
              "after pruning is not covered."),

@@ -212,10 +212,15 @@ def _seed_channels(lam: np.ndarray, seed: int, mode: str, K: int, N: int
 def simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int, seeds: Sequence[int],
                          K: int = 4, N: int = 512, tau0: float = 1.0, tau_min: float = 1e-3,
                          eta_p: float = 0.1, eta_s: float = 0.05,
-                         record_every: Sequence[int] | int = 0) -> list[dict[str, Any]]:
+                         record_every: Sequence[int] | int = 0,
+                         keep: Sequence[int] | None = None) -> list[dict[str, Any]]:
     """The per-head model for each seed of ``seeds`` (one run per seed, all heads of all seeds
     batched); ``record_every`` is one interval for all or one per seed (0: no trajectory).  Returns,
     per seed, what :func:`simulate_heads` returns for it alone (the same numbers bit for bit).
+
+    ``keep`` prunes the model: each seed's channels and starting prototypes are drawn for every head of
+    ``lams``, and only the heads in ``keep`` (indices into ``lams``, in increasing order) are trained;
+    the returned per-head lists then hold the kept heads, in that order.
 
     Memoised per process, seed by seed, on the exact arguments (a seed's run is a deterministic
     function of them and of its own recording interval, whatever the batch): a claim's controls
@@ -226,7 +231,7 @@ def simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int
     def run(seeds_: Sequence[int], every_: Sequence[int] | int) -> list[dict[str, Any]]:
         return _simulate_heads_batch(lams, mode=mode, drive=drive, steps=steps, seeds=seeds_, K=K, N=N,
                                      tau0=tau0, tau_min=tau_min, eta_p=eta_p, eta_s=eta_s,
-                                     record_every=every_)
+                                     record_every=every_, keep=keep)
 
     if not all(type(v) is int for v in (steps, K, N)):
         return run(seeds, record_every)  # the run names the bad argument (4000.0 == 4000 must not hit)
@@ -235,7 +240,8 @@ def simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int
         every = [record_every] * len(seeds) if isinstance(record_every, int) else list(record_every)
         if len(every) != len(seeds):
             return run(seeds, record_every)  # the run names the mismatch
-        base = (tuple(lams), mode, drive, steps, K, N, tau0, tau_min, eta_p, eta_s)
+        base = (tuple(lams), mode, drive, steps, K, N, tau0, tau_min, eta_p, eta_s,
+                None if keep is None else tuple(keep))
         keys = [base + (sd, e) for sd, e in zip(seeds, every)]
         have = {k: _SIM_MEMO[k] for k in keys if k in _SIM_MEMO}
     except TypeError:
@@ -258,7 +264,8 @@ _SIM_MEMO_SIZE = 48
 
 def _simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: int, seeds: Sequence[int],
                           K: int, N: int, tau0: float, tau_min: float, eta_p: float, eta_s: float,
-                          record_every: Sequence[int] | int) -> list[dict[str, Any]]:
+                          record_every: Sequence[int] | int,
+                          keep: Sequence[int] | None = None) -> list[dict[str, Any]]:
     check_arg(mode in ("full", "stopgrad"), "mode", "must be 'full' or 'stopgrad'", mode)
     check_arg(drive in ("L_q", "F"), "drive", "must be 'L_q' or 'F'", drive)
     check_arg(K >= 2, "K", "must be at least 2 (H is read relative to log K)", K)
@@ -268,9 +275,16 @@ def _simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: in
     every = [record_every] * len(seeds) if isinstance(record_every, int) else list(record_every)
     check_arg(len(every) == len(seeds), "record_every", "one interval, or one per seed", record_every)
     lam = np.asarray(lams, float)
+    chans = [_seed_channels(lam, sd, mode, K, N) for sd in seeds]
+    if keep is not None:  # pruned: the heads' draws as for every head of lams, then the kept rows
+        keep = list(keep)
+        check_arg(len(keep) > 0 and all(type(h) is int and 0 <= h < len(lam) for h in keep)
+                  and all(a < b for a, b in zip(keep, keep[1:])),
+                  "keep", f"increasing indices of heads in 0..{len(lam) - 1}", keep)
+        chans = [(z[keep], p[keep], [tc[h] for h in keep]) for z, p, tc in chans]
+        lam = lam[keep]
     Hh = len(lam)
     blocks = [slice(j * Hh, (j + 1) * Hh) for j in range(len(seeds))]
-    chans = [_seed_channels(lam, sd, mode, K, N) for sd in seeds]
     Z = np.ascontiguousarray(np.concatenate([z for z, _, _ in chans]))  # (heads, N)
     P = np.ascontiguousarray(np.concatenate([p for _, p, _ in chans]).T)  # (K, heads)
     Ht = Z.shape[0]
@@ -305,7 +319,8 @@ def _simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: in
         tau_prev = tau_new
     tau = tau_min + np.logaddexp(0, s)
     ent = step.entropy_ratio(step.assignments(P, tau))
-    return [{"lams": lam.tolist(), "tau": tau[b].tolist(), "H_over_logK": ent[b].tolist(),
+    return [{"lams": lam.tolist(), "tau": tau[b].tolist(), "P": P[:, b].T.tolist(),
+             "H_over_logK": ent[b].tolist(),
              "max_up": max_up[b].tolist(), "max_down": max_down[b].tolist(), "trajectory": traj[j],
              "entropy_trajectory": ent_traj[j],
              "product_agreement": max(agreement[j]) if agreement[j] else 0.0, "tau_c": chans[j][2]}
@@ -314,11 +329,13 @@ def _simulate_heads_batch(lams: list[float], *, mode: str, drive: str, steps: in
 
 def simulate_heads(lams: list[float], *, mode: str, drive: str, steps: int, seed: int, K: int = 4,
                    N: int = 512, tau0: float = 1.0, tau_min: float = 1e-3, eta_p: float = 0.1,
-                   eta_s: float = 0.05, record_every: int = 0) -> dict[str, Any]:
-    """The per-head model of spec §3.5 for one seed (numpy float64).  Returns the final tau_h,
-    H/log K, the largest per-step increase and decrease of each tau_h, each head's tau_c, the
-    agreement with the product's gradients at three probe steps and (``record_every``) the
-    trajectories of tau_h and H/log K."""
+                   eta_s: float = 0.05, record_every: int = 0, keep: Sequence[int] | None = None
+                   ) -> dict[str, Any]:
+    """The per-head model of spec §3.5 for one seed (numpy float64).  Returns the final tau_h and
+    prototypes P_h (K each), H/log K, the largest per-step increase and decrease of each tau_h, each
+    head's tau_c, the agreement with the product's gradients at three probe steps and
+    (``record_every``) the trajectories of tau_h and H/log K; ``keep`` prunes heads
+    (:func:`simulate_heads_batch`)."""
     return simulate_heads_batch(lams, mode=mode, drive=drive, steps=steps, seeds=[seed], K=K, N=N,
                                 tau0=tau0, tau_min=tau_min, eta_p=eta_p, eta_s=eta_s,
-                                record_every=record_every)[0]
+                                record_every=record_every, keep=keep)[0]

@@ -106,7 +106,8 @@ def _reference(lams, *, mode, drive, steps, seed, K=4, N=512, tau0=1.0, tau_min=
         max_down = np.maximum(max_down, tau_prev - tau_new)
         tau_prev = tau_new
     tau = tau_min + np.logaddexp(0, s)
-    return {"lams": lam.tolist(), "tau": tau.tolist(), "H_over_logK": ent(*assign(Z, P, tau)).tolist(),
+    return {"lams": lam.tolist(), "tau": tau.tolist(), "P": P.tolist(),
+            "H_over_logK": ent(*assign(Z, P, tau)).tolist(),
             "max_up": max_up.tolist(), "max_down": max_down.tolist(), "trajectory": traj,
             "entropy_trajectory": ent_traj, "product_agreement": max(agreement) if agreement else 0.0,
             "tau_c": tau_c}
@@ -251,3 +252,21 @@ def test_memo_gives_the_run_and_a_fresh_copy(monkeypatch):
     for s in range(ts._SIM_MEMO_SIZE + 3):
         simulate_heads_batch(LAMS, **{**kw, "steps": 2, "seeds": [100 + s]})
     assert len(ts._SIM_MEMO) <= ts._SIM_MEMO_SIZE
+
+
+def test_pruning_keeps_the_kept_heads_draws_and_names_a_bad_keep():
+    """``keep`` prunes the per-head model: keeping every head is the unpruned run, a kept head starts
+    from its own draws (so a per-head model leaves it bit for bit unchanged), and a bad ``keep`` is an
+    InputError naming it."""
+    from numerics.errors import InputError
+
+    kw = dict(mode="full", drive="L_q", steps=40, seed=2, N=64, K=3)
+    whole = simulate_heads(LAMS, **kw)
+    assert simulate_heads(LAMS, keep=list(range(len(LAMS))), **kw) == whole
+    pruned = simulate_heads(LAMS, keep=[0, 2], **kw)
+    assert pruned["P"] == [whole["P"][0], whole["P"][2]]
+    assert pruned["tau"] == [whole["tau"][0], whole["tau"][2]]
+    for bad in ([], [2, 0], [0, 0], [0, len(LAMS)], [-1], [0.0]):
+        with pytest.raises(InputError, match="keep"):
+            simulate_heads(LAMS, keep=bad, **kw)
+
