@@ -232,10 +232,13 @@ def upper_bound_construction(*, seed: int, profile: Profile, variant: str | None
         n2m = _materialised_norm2(m, tau0)
         norms.append({"tau0": cert.tau_c, "norm2": f"{float(n2):.4g}", "digits": len(str(n2.numerator))})
         tally.statement(st, {"|theta_dagger|^2": n2, "|theta|^2_dense": n2m}, part="norm")
-        # J_eps(theta_dag) = eps |theta_dag|^2 exactly (E = 0): the bound part at eps = 1/1000, with
-        # inf J_eps <= J_eps(theta_dag) the value at the interpolant itself
+        # the bound part at eps = 1/1000, inf J_eps observed from above by the value at the interpolant,
+        # J_eps(theta_dag) = E(theta_dag) + eps |theta|^2 of the network as built: E = 0 by the arb
+        # certificate above, |theta|^2 the sum of squares of its materialised tensors -- against
+        # eps |theta_dag|^2 of theta_norm2 (not the same number computed twice)
         e0 = F(1, 1000)
-        tally.statement(st, {"inf_J_epsilon": e0 * n2, "epsilon": e0, "|theta_dagger|^2": n2}, part="bound")
+        J_dag = F(0) + e0 * n2m
+        tally.statement(st, {"inf_J_epsilon": J_dag, "epsilon": e0, "|theta_dagger|^2": n2}, part="bound")
     tally.details["theta_dag"] = norms
     tally.note("|theta_dag|^2 can be astronomically large: the bound is valid but loose (spec §4.12)")
     return tally.evidence()
