@@ -321,6 +321,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from ._timings import load_timings, save_timings
 
     prog = _progress(not args.no_progress, sum(check_count(c) + len(c.controls) for c in claims))
+    from ._heap import settle
+
+    settle()  # the catalogue loaded: its objects frozen out of the collector's way (verify/_heap.py)
     kwargs = dict(profile=args.profile, seed=args.seed, workers=args.workers,
                   executor=session.executor if session is not None else None,
                   order=load_timings(args.profile))

@@ -46,6 +46,7 @@ from typing import Any
 
 from ._claim import SOURCE_STRENGTHS, Check, Claim, Control, derive_seed
 from ._derivation import derivation_check
+from ._heap import after_task
 from ._profile import Profile, get_profile
 from ._schedule import AffinityQueues, InOrder, WorkerPool, group_of
 from ._statement import running
@@ -354,6 +355,8 @@ def _run_task(check: Check, seed: int, profile_name: str, claim: tuple[str, Any,
             notes=f"check raised {type(e).__name__}: {e}",
             details={"traceback": tb},
         )
+    finally:
+        after_task()  # a task that imported a large library: its modules frozen too (verify/_heap.py)
 
 
 def _through_target(control: Control, ev: Evidence) -> Evidence:

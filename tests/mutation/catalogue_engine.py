@@ -403,6 +403,12 @@ MUTATIONS: list[Mutation] = [
        "return True",
        (RULES,), "rule (o): every derivation check declares itself display-only, so a derivation whose "
                  "steps stop deciding passes"),
+    # the collector's settings (verify/_heap.py) change nothing for a process that did not ask for them
+    _m("engine.heap_settles_every_process", "verify/_heap.py",
+       "    if _modules_at_settle and len(sys.modules) - _modules_at_settle[0] >= NEW_MODULES:",
+       "    if len(sys.modules) - (_modules_at_settle or [0])[0] >= NEW_MODULES:",
+       ("pytest:tests/unit/engine/test_engine_heap.py",),
+       "a library user's process (run_claims without verify run) has its collector settings changed"),
 ]
 
 # ---------------------------------------------------------------- numerics.aposteriori (issue 14)
