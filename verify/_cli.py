@@ -460,8 +460,9 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print("\nchecks:", file=out)
     for k in c.checks:
         print(f"  - {k.name} [{k.role}] {k.description}", file=out)
-        if k.inconclusive_at(args.profile):
-            print(f"      may be inconclusive at {args.profile}: {k.inconclusive_at(args.profile)}", file=out)
+        why = k.inconclusive_at(args.profile)
+        if why:
+            print(f"      may be inconclusive at {args.profile}: {why}", file=out)
     print("controls (must be REFUTED):", file=out)
     for k in c.controls:
         print(f"  - {k.name}: {k.description}", file=out)

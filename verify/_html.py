@@ -306,7 +306,7 @@ def _claim_page(o: ClaimOutcome, claim: Any, figures: list[tuple[str, str, dict[
                  else "<p>none</p>")
         items = [f"<li><code>{_e(c.name)}</code>: {_e(c.description)}"
                  + (f"<br /><b>inconclusive, as declared:</b> {_e(c.inconclusive)}"
-                    if c.inconclusive and c.evidence.level is Verdict.UNKNOWN else "")
+                    if c.declared_inconclusive else "")
                  + (f'<br /><span class="muted">notes: {_e(c.evidence.notes[:2000])}</span>' if c.evidence.notes else "")
                  + "</li>" for c in group]
         if items:

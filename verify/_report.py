@@ -390,7 +390,7 @@ def _fmt_margin(m: float | None) -> str:
 
 def inconclusive_checks(o: ClaimOutcome) -> list[CheckOutcome]:
     """The corroborating checks of ``o`` that came out UNKNOWN for their declared reason."""
-    return [c for c in o.checks if c.inconclusive and c.evidence.level is Verdict.UNKNOWN]
+    return [c for c in o.checks if c.declared_inconclusive]
 
 
 def print_table(result: RunResult, *, file: IO[str] | None = None, width: int | None = None) -> None:

@@ -86,16 +86,23 @@ class CheckOutcome:
         corroborating check that is UNKNOWN for its declared reason (:attr:`inconclusive`)."""
         if self.kind == "control":
             return self.evidence.level is Verdict.REFUTED
-        if self.evidence.level is Verdict.UNKNOWN and self.role == "corroborating" and self.inconclusive:
-            return True
-        return self.evidence.level.holds
+        return self.evidence.level.holds or self.declared_inconclusive
+
+    @property
+    def _corroborating_unknown(self) -> bool:
+        return (self.kind == "check" and self.role == "corroborating"
+                and self.evidence.level is Verdict.UNKNOWN)
+
+    @property
+    def declared_inconclusive(self) -> bool:
+        """A corroborating check that came out UNKNOWN for the reason it declares (:attr:`inconclusive`)."""
+        return self._corroborating_unknown and bool(self.inconclusive)
 
     @property
     def undeclared_unknown(self) -> bool:
         """A corroborating check that came out UNKNOWN with no declared reason: it cannot lower the
         claim's level, so it fails the claim instead (:attr:`ClaimOutcome.passed`)."""
-        return (self.kind == "check" and self.role == "corroborating"
-                and self.evidence.level is Verdict.UNKNOWN and not self.inconclusive)
+        return self._corroborating_unknown and not self.inconclusive
 
 
 def claim_verdict(checks: Sequence[CheckOutcome]) -> Verdict:
