@@ -759,6 +759,15 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="ddcl.checks.amplification_phi_control_variant_ignored",
+        path="theorems/ddcl_incrt/_checks_amplification.py",
+        old='    copies = 1 if variant == "phi_all_copies" else K - 1\n',
+        new="    copies = K - 1\n",
+        kills=("ddcl.separation.amplification",),
+        why="the control phi_all_copies runs the true comparison: it is not refuted",
+        family="check",
+    ),
+    Mutation(
         id="ddcl.hessian.unstable_count_without_multiplicity",
         path="theorems/ddcl_incrt/hessian.py",
         old="    return (K - 1) * sum(1 for l in lams if c * l > tau)\n",

@@ -140,6 +140,10 @@ AMPLIFICATION = Claim(
         Control("rate_not_raised", "appending a correlated channel never raises the growth rate",
                 Check("dynamics", _amp.amplification_rates, {"variant": "rate_not_raised"}),
                 targets="rate_raised"),
+        Control("phi_all_copies", "Phi is the collapse Hessian's unstable rates summed over all K - 1 copies "
+                "of each relative mode (refuted: Phi counts each mode once)",
+                Check("float", _amp.amplification_float, {"variant": "phi_all_copies"}),
+                targets="Phi"),
     ),
     expected=Verdict.CERTIFIED,
 )

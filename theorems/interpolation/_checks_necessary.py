@@ -186,15 +186,18 @@ def equivariance_symbolic(*, seed: int, profile: Profile) -> Evidence:
     return tally.evidence()
 
 
-def d1_status(*, seed: int, profile: Profile) -> Evidence:
+def d1_status(*, seed: int, profile: Profile, d: int = 1) -> Evidence:
     """d = 1: the builder refuses (DatasetError); the toolkit claims no impossibility, so UNKNOWN (the
     check declares this, :attr:`verify.Check.inconclusive`).  A builder that accepts d = 1 has lost the
-    validation of spec §2.6 (the construction needs d >= 2): REFUTED, so the check can fail."""
+    validation of spec §2.6 (the construction needs d >= 2): REFUTED, so the check can fail.  ``d = 2``
+    (control: "the builder refuses d = 2 too") asks the same of a two-dimensional dataset, which the
+    builder accepts -- refuted through sub-check ``d1``."""
     try:
-        Dataset([[(0,), (1,)], [(2,), (3,)]], [[(5,)], [(6,)]])
+        Dataset([[(0,) * d, (1,) * d], [(2,) * d, (3,) * d]], [[(5,) * d], [(6,) * d]])
         return Evidence(level=Verdict.REFUTED, instances=1, seeds=(seed,), precision="exact",
-                        counterexample=refuted("d = 1 was accepted: the dataset validation no longer refuses "
-                                               "what the construction cannot build (spec §2.6)", d=1))
+                        counterexample=refuted(f"d = {d} was accepted: the dataset validation does not refuse "
+                                               "it" + (" (spec §2.6: the construction needs d >= 2)" if d < 2
+                                                       else ""), d=d, sub_check="d1"))
     except DatasetError as e:
         return Evidence(level=Verdict.UNKNOWN, instances=1, seeds=(seed,), precision="exact",
                         notes=f"d = 1 refused by the builder ({e}); no impossibility is claimed (spec §2.6)")

@@ -515,12 +515,13 @@ def resnet_symbolic(*, seed: int, profile: Profile, variant: str | None = None) 
     return tally.evidence()
 
 
-def resnet_instances(*, seed: int, profile: Profile) -> Evidence:
+def resnet_instances(*, seed: int, profile: Profile, variant: str | None = None) -> Evidence:
     """On construction instances with (N, M) fixed, the measured P_H (the built network's parameters,
     counted block by block) equals the construction's closed form at the network's own R and kappa
     (``parameter_formula``), stays constant while P_Res grows linearly in n, is at most the kappa = 1,
     R = N - 1 count the comparison uses (attained on this dataset: margin 0), and P_H < P_Res exactly when
-    n > n*."""
+    n > n*.  Variant ``count_plus_one`` (control): the built network has one parameter more than the
+    closed form -- refuted through sub-check ``count``."""
     from ._checks_counts import _extend
     from .construction import distinguishing_points
 
@@ -538,10 +539,12 @@ def resnet_instances(*, seed: int, profile: Profile) -> Evidence:
         P0 = P if P0 is None else P0
         n = Dp.n
         PR = p_resnet(Dp.N, n, Dp.d)
-        closed = m.parameter_formula()
+        closed = m.parameter_formula() + (1 if variant == "count_plus_one" else 0)
         tally.exact(P == closed, counterexample=refuted(
             "the built network's parameter count differs from the construction's closed form",
-            n=n, P_H=P, formula=closed, R=m.R, kappa=m.kappa, sub_check="count"))
+            n=n, P_H=P, formula=closed, R=m.R, kappa=m.kappa, variant=variant, sub_check="count"))
+        if P != closed:
+            break
         bound = p_transformer(D.N, D.M, D.d)
         tally.exact(P == P0 and P <= bound, margin=float(bound - P), counterexample=refuted(
             "P_H changed with n or exceeds the kappa = 1, R = N - 1 count",

@@ -106,6 +106,8 @@ ASSUMPTIONS_NECESSARY = Claim(
                             "toolkit claims neither interpolation nor its impossibility there (spec §2.6)")),
     ),
     controls=(
+        Control("d2_refused", "the builder refuses d = 2 as it refuses d = 1 (refuted: it accepts d = 2)",
+                Check("d1", _nc.d1_status, {"d": 2}), targets="d1"),
         Control("positional_encoding", "token i gets i e_1 before block 1: E1 must fail (the check is sensitive)",
                 Check("exact", _nc.equivariance, {"variant": "positional"}),
                 targets=("E1", "E2", "E4")),

@@ -120,6 +120,10 @@ RESNET = Claim(
         Control("m_independent", "n* does not depend on m: d n*/dm = 2 + 2/d",
                 Check("symbolic", _tk.resnet_symbolic, {"variant": "m_free"}),
                 targets="m_dependence"),
+        Control("count_plus_one", "the built network has one parameter more than the construction's closed "
+                "form (refuted: the counts agree exactly)",
+                Check("instances", _tk.resnet_instances, {"variant": "count_plus_one"}),
+                targets="count"),
     ),
     expected=Verdict.PROVED,
 )
