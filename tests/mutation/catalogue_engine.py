@@ -611,9 +611,31 @@ MUTATIONS += [
         old="return fn(cat((x, const)))",
         new="return fn(cat((const, x)))",
         kills=("pytest:tests/unit/engine/test_engine_compiled.py::test_bind_and_batches_give_the_unbatched_values",
-               "pytest:tests/unit/focus_dilution/test_focus_perf_caches.py::test_full_jac_is_central_differences"),
+               "pytest:tests/unit/focus_dilution/test_focus_perf_caches.py::test_full_jac_is_forward_differences"),
         why="a bound kernel reads its fixed inputs where the state goes: every compiled flow field is "
             "evaluated at a scrambled state",
         family="construction",
+    ),
+    Mutation(
+        id="engine.cli.program_skips_atexit",
+        path="verify/_cli.py",
+        old="            atexit._run_exitfuncs()  # what a normal exit runs, the teardown of every module aside",
+        new="            pass",
+        kills=("pytest:tests/unit/engine/test_engine_cli.py"
+               "::test_the_program_exits_with_the_code_after_the_atexit_handlers",),
+        why="the program's hard exit skips the atexit handlers a normal exit runs (a pool's or a logger's "
+            "shutdown, a user's handler)",
+        family="engine",
+    ),
+    Mutation(
+        id="engine.cli.hypothesis_plugins_loaded",
+        path="verify/_cli.py",
+        old='    os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")',
+        new="    pass",
+        kills=("pytest:tests/unit/engine/test_engine_cli.py"
+               "::test_the_program_exits_with_the_code_after_the_atexit_handlers",),
+        why="the command's process loads every installed hypothesis plugin, whose code may change the "
+            "draws (and costs 0.13 s a start)",
+        family="engine",
     ),
 ]

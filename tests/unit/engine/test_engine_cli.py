@@ -118,3 +118,38 @@ def test_markdown_report(fake_catalogue, tmp_path):
     text = md.read_text()
     assert "| `demo.good` | CERTIFIED | CERTIFIED | 1/1 |" in text
     assert "counterexample: 1 > 0" in text
+
+
+def _as_the_program(tmp_path, argv, before=""):
+    """Run ``main()`` as the ``verify`` script does (argv from sys.argv, no explicit argument) in a fresh
+    interpreter, with an atexit handler that reports what the process saw."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = tmp_path / "prog.py"
+    script.write_text(textwrap.dedent(f"""
+        import atexit, os, sys
+        {before}
+        atexit.register(lambda: print("atexit:", os.environ.get("HYPOTHESIS_NO_PLUGINS"), flush=True))
+        from verify._cli import main
+        sys.argv = ["verify", *{list(argv)!r}]
+        main()
+        print("main returned")
+    """))
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_the_program_exits_with_the_code_after_the_atexit_handlers(tmp_path):
+    """Called as the program, main() ends the process itself (os._exit: no interpreter teardown), with the
+    command's exit code, its output flushed and the atexit handlers run -- and it never returns."""
+    r = _as_the_program(tmp_path, ["list", "no.such.claim*"])
+    assert r.returncode == EXIT_NO_MATCH
+    assert "atexit: 1" in r.stdout  # the handlers ran, and hypothesis plugins were off
+    assert "main returned" not in r.stdout
+
+
+def test_the_program_keeps_a_users_hypothesis_plugin_setting(tmp_path):
+    r = _as_the_program(tmp_path, ["list", "no.such.claim*"], before='os.environ["HYPOTHESIS_NO_PLUGINS"] = ""')
+    assert r.returncode == EXIT_NO_MATCH
+    assert "atexit: \n" in r.stdout or r.stdout.rstrip().endswith("atexit:")
