@@ -93,12 +93,13 @@ def online_grow(S: np.ndarray, theta: float, rng: np.random.Generator, iters: in
         return A, nA, dwell_time_normalised(0.5, gp, nA, kappa=2.0, eps=0.05)
 
     A, nA, T = residual(U)
+    dot, sqrt = np.dot, math.sqrt  # np.linalg.norm of a float vector is sqrt(x . x): the same floats
     for _it in range(iters):
         up, um = tracker_step(A, up, um, 0.5 / nA, 0.25 / nA, 0.5, mca_factor=False)
-        up = up - U @ (U.T @ up)
-        up /= np.linalg.norm(up)
+        up = up - dot(U, dot(U.T, up))
+        up /= sqrt(dot(up, up))
         since += 1
-        Rp, Rm = float(up @ A @ up), float(um @ A @ um)
+        Rp, Rm = float(dot(dot(up, A), up)), float(dot(dot(um, A), um))
         if since >= T and Rp > theta and Rm < 0.5 * theta and U.shape[1] < d - 1:
             births.append(Rp)
             U = np.column_stack([U, up])

@@ -216,28 +216,30 @@ def greedy_growth(signal: Any, threshold: float, *, U0: Any = None, max_heads: i
 
 # numpy >= 2.2's vector ufuncs run, row by row, the BLAS kernels (gemv, dot) that the stacked matmul of
 # (B, d, d) @ (B, d, 1) and (B, 1, d) @ (B, d, 1) runs -- the same floats -- with a third less call
-# overhead (tests/unit/ddcl_incrt/test_ddcl_tracker_batch.py compares with the single-vector loop)
+# overhead (tests/unit/ddcl_incrt/test_ddcl_tracker_batch.py compares with the single-vector loop); for
+# one vector, np.dot calls the same kernels as ``@`` (the matmul ufunc) with less dispatch
 _MATVEC, _VECMAT, _VECDOT = (getattr(np, f, None) for f in ("matvec", "vecmat", "vecdot"))
+_npdot = np.dot
 
 
 def _mv(A: np.ndarray, U: np.ndarray) -> np.ndarray:
     """``A u``: for one vector, or for each row u of a stack U (B, d) (A (d, d) or (B, d, d))."""
     if U.ndim == 1:
-        return A @ U
+        return _npdot(A, U)
     return _MATVEC(A, U) if _MATVEC is not None else (A @ U[:, :, None])[:, :, 0]
 
 
 def _vm(U: np.ndarray, A: np.ndarray) -> np.ndarray:
     """``u^T A`` (so ``u^T A v`` is ``_dot(_vm(u, A), v)``, the order of ``u @ A @ v``), row by row."""
     if U.ndim == 1:
-        return U @ A
+        return _npdot(U, A)
     return _VECMAT(U, A) if _VECMAT is not None else (U[:, None, :] @ A)[:, 0, :]
 
 
 def _dot(U: np.ndarray, V: np.ndarray) -> np.ndarray:
     """``u^T v``: a scalar for one vector, a (B, 1) column for stacked rows."""
     if U.ndim == 1:
-        return U @ V
+        return _npdot(U, V)
     return _VECDOT(U, V)[:, None] if _VECDOT is not None else (U[:, None, :] @ V[:, :, None])[:, :, 0]
 
 
