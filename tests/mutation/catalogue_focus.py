@@ -493,11 +493,11 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.flow.compiled_jac_sign",
         path=FLOW,
-        old="return (F[:n] - F[n:]).T / (2 * h)",
-        new="return (F[n:] - F[:n]).T / (2 * h)",
+        old="return (F[1:] - F[0]).T / hs",
+        new="return (F[0] - F[1:]).T / hs",
         kills=("pytest:tests/unit/engine/test_engine_compiled.py"
                "::test_the_compiled_reduced_field_and_jacobian_match_the_numpy_ones",
-               "pytest:tests/unit/focus_dilution/test_focus_perf_caches.py::test_full_jac_is_central_differences"),
+               "pytest:tests/unit/focus_dilution/test_focus_perf_caches.py::test_full_jac_is_forward_differences"),
         why="full_jac differences the compiled field the wrong way round: LSODA's Jacobian is -J",
         family="construction",
     ),
@@ -514,14 +514,13 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.flow.jac_steps_one_sided",
         path=FLOW,
-        old="steps = np.concatenate([E, -E], axis=0)",
-        new="steps = np.concatenate([E, E], axis=0)",
+        old="hs = Y[np.arange(1, n + 1), np.arange(n)] - y",
+        new="hs = 2 * (Y[np.arange(1, n + 1), np.arange(n)] - y)",
         kills=("pytest:tests/unit/focus_dilution/test_focus_perf_caches.py"
-               "::test_full_jac_is_central_differences",),
-        why=("full_jac's precomputed steps lose the minus sign of y - h e_i: the Jacobian LSODA uses in its "
-             "stiff "
-             "phases is 0 (the error control still bounds the trajectory, so the unit test pins the "
-             "Jacobian)"),
+               "::test_full_jac_is_forward_differences",),
+        why=("full_jac divides by twice the step taken (the central differences' 2h kept after the switch to "
+             "forward differences): the Jacobian LSODA uses in its stiff phases is J/2 (the error control "
+             "still bounds the trajectory, so the unit test pins the Jacobian)"),
         family="construction",
     ),
     Mutation(

@@ -127,24 +127,30 @@ def test_reduced_residual_memo_is_a_fresh_computation():
     assert x in rb.free_symbols and u not in rb.free_symbols
 
 
-def test_full_jac_is_central_differences():
-    """flow.full_jac (the +-h e_i steps built once per closure, one batched gradient call) is the central
-    difference of the flow field column by column: -(grad L(y + h e_i) - grad L(y - h e_i)) / 2h."""
+def test_full_jac_is_forward_differences():
+    """flow.full_jac (the n + 1 states built in one batched gradient call) is the forward difference of the
+    flow field column by column, over the step actually taken: (f(y + h e_i) - f(y)) / ((y_i + h) - y_i)."""
     from theorems.focus_dilution.flow import Shapes, full_jac, full_rhs, init_params
 
     ch = MarkovChain.lazy(["0.5", "0.3", "0.2"], "1/2")
-    sh, h = Shapes(3, 2, 2), 1e-6
+    sh, h = Shapes(3, 2, 2), 2.0**-26
     y = init_params(3, 2, 2, 0.5, 3)
     f = full_rhs(ch, sh)
+    f0 = f(0.0, y)
     ref = np.empty((sh.size, sh.size))
     for i in range(sh.size):
         e = np.zeros(sh.size)
         e[i] = h
-        ref[:, i] = (f(0.0, y + e) - f(0.0, y - e)) / (2 * h)
+        ref[:, i] = (f(0.0, y + e) - f0) / ((y[i] + h) - y[i])
     J = full_jac(ch, sh, h=h)(0.0, y)
     assert J.shape == ref.shape
-    assert np.max(np.abs(J - ref)) <= 1e-8 * max(1.0, float(np.max(np.abs(ref))))
+    # the same differences of one kernel's values, batched or not: equal to rounding of the division
+    assert np.max(np.abs(J - ref)) <= 1e-12 * max(1.0, float(np.max(np.abs(ref))))
     assert np.array_equal(J, full_jac(ch, sh, h=h)(0.0, y))  # no state carried between calls
+    # and it is the Jacobian: central differences at a smaller error agree to the forward error O(h + eps/h)
+    hc = 1e-5
+    cen = np.array([(f(0.0, y + hc * e) - f(0.0, y - hc * e)) / (2 * hc) for e in np.eye(sh.size)]).T
+    assert np.max(np.abs(J - cen)) <= 1e-6 * max(1.0, float(np.max(np.abs(cen))))
 
 
 def test_reduced_run_memo_is_read_only_and_fresh():
