@@ -18,8 +18,9 @@ LLVM at ``opt_level=0`` compiles a d = 4, m = m_k = 8 gradient in ~0.1 s, once p
   by the traced row maximum), ``exp``/``log``/``sqrt`` elementwise.
 * :func:`compile_kernel`     -- trace ``fn`` on symbolic arrays of the given shapes, compile, return a
   :class:`Kernel`; ``None`` when symengine has no LLVM backend (callers keep their numpy path).
-* :class:`Kernel`            -- ``kernel(*arrays)`` (leading batch axes allowed on the first input) and
-  ``kernel.bind(*trailing)``: a one-argument function of the first input with the others fixed.
+* :class:`Kernel`            -- ``kernel(*arrays)`` (leading batch axes allowed on the first input),
+  ``kernel.bind(*trailing)``: a one-argument function of the first input with the others fixed, and
+  ``kernel.rows(X)`` for a one-input kernel fed ready-made float64 rows.
 """
 
 from __future__ import annotations
@@ -125,6 +126,11 @@ class Kernel:
         lead = flat[0].shape[:-1]
         rest = [np.broadcast_to(a, lead + a.shape[-1:]) for a in flat[1:]]
         return self._fn(np.concatenate([flat[0]] + rest, axis=-1))
+
+    def rows(self, X: np.ndarray) -> np.ndarray:
+        """The outputs (B, out_size) for the rows of ``X`` (B, n), for a kernel of ONE input of n entries:
+        the fast path of a caller that builds the float64 rows itself (C order; not validated)."""
+        return self._fn(X)
 
     def bind(self, *trailing: Any) -> Callable[[np.ndarray], np.ndarray]:
         """``g(x) = kernel(x, *trailing)`` with the trailing inputs converted once (the flows' fast path:

@@ -355,6 +355,39 @@ MUTATIONS: list[Mutation] = [
     ),
     # ---------------------------------------------------------------- the checks
     Mutation(
+        id="ddcl.incrt.tracker_kernel_rows_swapped",
+        path=_I,
+        old="A, up, um = x[:d * d].reshape(d, d), x[d * d:d * d + d], x[d * d + d:d * d + 2 * d]",
+        new="A, um, up = x[:d * d].reshape(d, d), x[d * d:d * d + d], x[d * d + d:d * d + 2 * d]",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_tracker_batch.py"
+               "::test_the_compiled_step_is_the_numpy_step_to_a_few_ulps",),
+        why="the compiled tracker step reads u_+ where the row holds u_-: every compiled step tracks the "
+            "wrong vector",
+        family="construction",
+    ),
+    Mutation(
+        id="ddcl.incrt.tracker_kernel_step_sizes_swapped",
+        path=_I,
+        old="        for k, v in enumerate((eta_p, eta_m, gamma)):",
+        new="        for k, v in enumerate((eta_m, eta_p, gamma)):",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_tracker_batch.py"
+               "::test_the_compiled_step_is_the_numpy_step_to_a_few_ulps",),
+        why="stacked compiled steps take eta_- for eta_+ and back: the Oja half steps at half its size",
+        family="construction",
+    ),
+    Mutation(
+        id="ddcl.incrt.tracker_kernel_lone_gamma_dropped",
+        path=_I,
+        old="X = np.concatenate((np.reshape(A, -1), up, um, (eta_p, eta_m, gamma)))[None]",
+        new="X = np.concatenate((np.reshape(A, -1), up, um, (eta_p, eta_m, 1.0)))[None]",
+        kills=("pytest:tests/unit/ddcl_incrt/test_ddcl_tracker_batch.py"
+               "::test_the_compiled_step_is_the_numpy_step_to_a_few_ulps",
+               "ddcl.growth.tracker_coupled_thresholds"),
+        why="a lone compiled step runs at gamma = 1 whatever it is given: the coupling is off for every "
+            "single-vector run",
+        family="construction",
+    ),
+    Mutation(
         id="ddcl.hessian.symengine_entry_inverted",
         path=_H,
         old="num, den = sp.fraction(v) if isinstance(v, sp.Basic) else v.get_num_den()",
