@@ -493,8 +493,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.flow.compiled_jac_sign",
         path=FLOW,
-        old="return (F[1:] - F[0]).T / hs",
-        new="return (F[0] - F[1:]).T / hs",
+        old="return (F[1:] - F[0]).T / ((y + h) - y)",
+        new="return (F[0] - F[1:]).T / ((y + h) - y)",
         kills=("pytest:tests/unit/engine/test_engine_compiled.py"
                "::test_the_compiled_reduced_field_and_jacobian_match_the_numpy_ones",
                "pytest:tests/unit/focus_dilution/test_focus_perf_caches.py::test_full_jac_is_forward_differences"),
@@ -514,8 +514,8 @@ MUTATIONS: list[Mutation] = [
     Mutation(
         id="focus.flow.jac_steps_one_sided",
         path=FLOW,
-        old="hs = Y[np.arange(1, n + 1), np.arange(n)] - y",
-        new="hs = 2 * (Y[np.arange(1, n + 1), np.arange(n)] - y)",
+        old="return (F[1:] - F[0]).T / ((y + h) - y)",
+        new="return (F[1:] - F[0]).T / (2 * ((y + h) - y))",
         kills=("pytest:tests/unit/focus_dilution/test_focus_perf_caches.py"
                "::test_full_jac_is_forward_differences",),
         why=("full_jac divides by twice the step taken (the central differences' 2h kept after the switch to "

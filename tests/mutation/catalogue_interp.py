@@ -689,6 +689,25 @@ MUTATIONS: list[Mutation] = [
         family="formula",
     ),
     Mutation(
+        id="interp.tikhonov.construction_bound_factor_ignored",
+        path=CT,
+        old='"|theta_dagger|^2": F(str(factor)) * n2}',
+        new='"|theta_dagger|^2": n2}',
+        kills=("interp.tikhonov.upper_bound",),
+        why="control construction_tenth evaluates the true bound (its factor 1/10 ignored)",
+        family="control",
+    ),
+    Mutation(
+        id="interp.tikhonov.construction_J_doubled",
+        path=CT,
+        old="J_dag = e0 * n2m  # E(theta_dag) = 0",
+        new="J_dag = 2 * e0 * n2m  # E(theta_dag) = 0",
+        kills=("interp.tikhonov.upper_bound",),
+        why="J_eps(theta_dag) read as twice eps |theta|^2 (a data term E(theta_dag) = eps |theta|^2 > 0): the "
+            "bound part must refute it",
+        family="bound",
+    ),
+    Mutation(
         id="interp.tikhonov.absorption_control_ignored",
         path=CT,
         old="blocks = list(m.blocks) if variant == \"no_absorption\" else _absorbed_blocks(m, tau0)",

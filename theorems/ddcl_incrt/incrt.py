@@ -244,6 +244,14 @@ def _dot(U: np.ndarray, V: np.ndarray) -> np.ndarray:
     return _VECDOT(U, V)[:, None] if _VECDOT is not None else (U[:, None, :] @ V[:, :, None])[:, :, 0]
 
 
+#: the largest d whose tracker step is compiled (tracing costs ~10 ms at d = 8 and grows as d^3)
+KERNEL_MAX_D = 16
+
+
+#: the step sizes' types that take the lone step's fast path (one concatenation of the row)
+_SCALARS = (float, int, np.float64)
+
+
 def tracker_step(A: np.ndarray, up: np.ndarray, um: np.ndarray, eta_p: Any, eta_m: Any,
                  gamma: Any, *, mca_factor: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """One iteration of the author's coupled Oja (top) / MCA-EXIN (bottom) tracker, as coded (§2.4):
@@ -282,13 +290,6 @@ def tracker_step(A: np.ndarray, up: np.ndarray, um: np.ndarray, eta_p: Any, eta_
     if up.ndim == 1:
         return out[0, :d].copy(), out[0, d:].copy()
     return np.ascontiguousarray(out[:, :d]), np.ascontiguousarray(out[:, d:])
-
-
-_SCALARS = (float, int, np.float64)
-
-
-#: the largest d whose tracker step is compiled (tracing costs ~10 ms at d = 8 and grows as d^3)
-KERNEL_MAX_D = 16
 
 
 @functools.lru_cache(maxsize=64)

@@ -165,10 +165,8 @@ def full_jac(chain: Any, sh: Shapes, tau: float = 1.0, *, variant: str = "statem
     E[1:] = np.eye(n) * h
 
     def jac(t: float, y: np.ndarray) -> np.ndarray:
-        Y = y[None, :] + E  # row 0 is y itself (y + 0.0 = y), row i + 1 is y + h e_i
-        F = g(Y)
-        hs = Y[np.arange(1, n + 1), np.arange(n)] - y  # the steps as taken
-        return (F[1:] - F[0]).T / hs
+        F = g(y[None, :] + E)  # row 0 at y itself (y + 0.0 = y), row i + 1 at y + h e_i
+        return (F[1:] - F[0]).T / ((y + h) - y)  # column i over the step y_i + h - y_i as taken
 
     return jac
 

@@ -43,6 +43,10 @@ TIKHONOV_UPPER = Claim(
         Control("tenth", "min J_eps <= eps |V_mn|^2 / 10: refuted at eps = 1/100 (min J = 10723/296602)",
                 Check("ridge", _tk.upper_bound_ridge, {"factor": "1/10"}),
                 targets="bound"),
+        Control("construction_tenth", "J_eps(theta_dag) <= eps |theta_dag|^2 / 10 for the construction's "
+                "interpolant (refuted: J_eps(theta_dag) = eps |theta_dag|^2, E = 0)",
+                Check("construction", _tk.upper_bound_construction, {"factor": "1/10"}),
+                targets="bound"),
         Control("no_absorption", "tau0 dropped: the unscaled weights at tau = 1 are not an interpolant (E > 0)",
                 Check("construction", _tk.upper_bound_construction, {"variant": "no_absorption"}),
                 targets="tau1_exact"),
